@@ -1,0 +1,10 @@
+module github.com/aucopt/aucopt
+
+go 1.26
+
+require (
+	github.com/klauspost/cpuid/v2 v2.3.0 // indirect
+	github.com/spf13/pflag v1.0.10 // indirect
+	golang.org/x/sys v0.30.0 // indirect
+	gonum.org/v1/gonum v0.17.0 // indirect
+)

@@ -1,0 +1,102 @@
+package kernels
+
+// Vec is a dense float64 vector owned by the Backend that made it.
+type Vec interface {
+	// Len is the number of elements.
+	Len() int
+	// Slice is the view of elements [i, j), sharing storage with the receiver.
+	// It panics unless 0 ≤ i ≤ j ≤ Len().
+	Slice(i, j int) Vec
+}
+
+// Mat is a dense, row-major float64 matrix owned by the Backend that made it.
+// Its Len is rows·cols; Upload and Download move its elements in row-major order.
+type Mat interface {
+	// Len is the number of elements, rows·cols.
+	Len() int
+	// Dims is the number of rows and columns.
+	Dims() (rows, cols int)
+	// Slice is the view of rows [i0, i1) and columns [j0, j1), sharing storage with the
+	// receiver (its row stride is the receiver's). It panics on out-of-range bounds.
+	Slice(i0, i1, j0, j1 int) Mat
+	// Row is row i as a Vec view sharing storage with the receiver.
+	Row(i int) Vec
+}
+
+// Tensor is a Vec or a Mat: anything Upload and Download move.
+type Tensor interface {
+	// Len is the number of elements.
+	Len() int
+}
+
+// Sparse is a sparse vector held on the host: Val[k] is the element at index Idx[k].
+// Indices are 0-based and strictly increasing; len(Idx) == len(Val).
+// A backend panics if an index is out of range for the dense operand.
+type Sparse struct {
+	Idx []int32
+	Val []float64
+}
+
+// Nnz is the number of stored elements.
+func (s Sparse) Nnz() int { return len(s.Idx) }
+
+// Backend is the set of tensor operations aucopt's solvers need, implemented once per
+// compute target (pure Go, AVX2/AVX-512 assembly, CUDA). All solvers are written against
+// this interface and nothing else.
+//
+// A Backend is not safe for concurrent use by several goroutines unless its
+// documentation says so; the CPU backends are (they hold no mutable state), and
+// concurrent calls on disjoint outputs are fine.
+type Backend interface {
+	// Name is the backend's selector name: "generic", "avx2", "avx512" or "cuda".
+	Name() string
+	// Close releases the backend's resources; its tensors are invalid afterwards.
+	Close() error
+
+	// NewVec allocates a zeroed vector of n elements.
+	NewVec(n int) Vec
+	// NewMat allocates a zeroed rows×cols matrix.
+	NewMat(rows, cols int) Mat
+	// Upload copies src into dst (row-major for a Mat); len(src) must equal dst.Len().
+	Upload(dst Tensor, src []float64)
+	// Download copies src into dst (row-major for a Mat); len(dst) must equal src.Len().
+	Download(dst []float64, src Tensor)
+	// Copy sets dst = src; the lengths must match.
+	Copy(dst, src Vec)
+
+	// Dot returns
+	//	Σ_i x[i]·y[i]
+	Dot(x, y Vec) float64
+	// Axpy computes
+	//	y[i] += alpha·x[i]
+	Axpy(alpha float64, x, y Vec)
+	// Scal computes
+	//	x[i] *= alpha
+	Scal(alpha float64, x Vec)
+	// DotSparse returns the gather
+	//	Σ_k x.Val[k]·y[x.Idx[k]]
+	DotSparse(x Sparse, y Vec) float64
+	// AxpySparse computes the scatter
+	//	y[x.Idx[k]] += alpha·x.Val[k]
+	AxpySparse(alpha float64, x Sparse, y Vec)
+
+	// Gemv computes y = alpha·A·x + beta·y, or y = alpha·Aᵀ·x + beta·y when trans is true.
+	Gemv(trans bool, alpha float64, a Mat, x Vec, beta float64, y Vec)
+	// GemvRows is the mini-batch mat-vec over the rows of A listed in rows (any order,
+	// repeats allowed): without trans
+	//	y[k] = alpha·A[rows[k],:]·x + beta·y[k]        (len(y) == len(rows))
+	// and with trans
+	//	y = alpha·Σ_k x[k]·A[rows[k],:] + beta·y        (len(x) == len(rows))
+	GemvRows(trans bool, alpha float64, a Mat, rows []int32, x Vec, beta float64, y Vec)
+	// Symv computes y = alpha·A·x + beta·y for a symmetric A stored in its upper triangle.
+	Symv(alpha float64, a Mat, x Vec, beta float64, y Vec)
+	// Syr computes the rank-1 update of the upper triangle of a symmetric A:
+	//	A += alpha·x·xᵀ
+	Syr(alpha float64, x Vec, a Mat)
+	// Ger computes the general rank-1 update A += alpha·x·yᵀ (A is len(x)×len(y)).
+	Ger(alpha float64, x, y Vec, a Mat)
+	// Syrk computes the rank-k update of the upper triangle of a symmetric C (d×d) by the
+	// rows of A (k×d), as in covariance accumulation over k examples:
+	//	C = alpha·AᵀA + beta·C
+	Syrk(alpha float64, a Mat, beta float64, c Mat)
+}
