@@ -45,7 +45,7 @@ func (b *Backend) NewMat(rows, cols int) kernels.Mat {
 	if rows < 0 || cols < 0 {
 		panic(fmt.Sprintf("kernels: NewMat(%d, %d): negative dimension", rows, cols))
 	}
-	return &Mat{Rows: rows, Cols: cols, Stride: max(cols, 1), Data: make([]float64, rows*cols)}
+	return &Mat{Rows: rows, Cols: cols, Stride: cols, Data: make([]float64, rows*cols)}
 }
 
 // Upload copies src into dst (row-major for a Mat).

@@ -19,7 +19,7 @@ func (v *Vec) Len() int { return len(v.Data) }
 func (v *Vec) Slice(i, j int) kernels.Vec { return &Vec{Data: v.Data[i:j:j]} }
 
 // Mat is a host row-major matrix: the kernels.Mat of the CPU backends.
-// Element (i, j) is Data[i*Stride+j]; Stride ≥ Cols.
+// Element (i, j) is Data[i*Stride+j]; Stride ≥ Cols (0 for a matrix of no columns).
 type Mat struct {
 	Rows, Cols, Stride int
 	Data               []float64
@@ -37,8 +37,11 @@ func (m *Mat) Slice(i0, i1, j0, j1 int) kernels.Mat {
 		panic(fmt.Sprintf("kernels: Mat.Slice(%d, %d, %d, %d) out of range for %d×%d", i0, i1, j0, j1, m.Rows, m.Cols))
 	}
 	r, c := i1-i0, j1-j0
-	if r == 0 || c == 0 {
-		return &Mat{Rows: r, Cols: c, Stride: max(m.Stride, 1)}
+	if c == 0 {
+		return &Mat{Rows: r} // zero width: stride 0 keeps every row slice in range
+	}
+	if r == 0 {
+		return &Mat{Cols: c, Stride: m.Stride}
 	}
 	start := i0*m.Stride + j0
 	end := (i1-1)*m.Stride + j1
