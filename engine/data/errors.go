@@ -1,0 +1,46 @@
+package data
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ParseError is a malformed line of a data file.
+type ParseError struct {
+	Path   string // file name as given
+	Line   int    // 1-based line number
+	Column int    // 1-based byte column of the token, 0 when the whole line is at fault
+	Token  string // the offending token, quoted in the message; may be empty
+	Err    error  // what is wrong: one of the Err* sentinels, wrapped with detail
+}
+
+// Error formats the error as "path:line:column: what (token "…")".
+func (e *ParseError) Error() string {
+	pos := fmt.Sprintf("%s:%d", e.Path, e.Line)
+	if e.Column > 0 {
+		pos += fmt.Sprintf(":%d", e.Column)
+	}
+	if e.Token != "" {
+		return fmt.Sprintf("%s: %v (token %q)", pos, e.Err, e.Token)
+	}
+	return fmt.Sprintf("%s: %v", pos, e.Err)
+}
+
+// Unwrap returns the underlying error.
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// The kinds of ParseError, for errors.Is.
+var (
+	// ErrLabel: the label is not a number, or does not fit the labels seen so far.
+	ErrLabel = errors.New("bad label")
+	// ErrFeature: a feature is not of the form index:value.
+	ErrFeature = errors.New("bad feature")
+	// ErrIndex: a feature index is not an integer in [1, 2³¹−1], or above the fixed dimension.
+	ErrIndex = errors.New("bad feature index")
+	// ErrOrder: feature indices are not strictly increasing.
+	ErrOrder = errors.New("feature indices not strictly increasing")
+	// ErrValue: a feature value is not a finite number.
+	ErrValue = errors.New("bad feature value")
+	// ErrLineTooLong: a line exceeds MaxLineBytes.
+	ErrLineTooLong = errors.New("line too long")
+)

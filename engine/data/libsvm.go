@@ -1,0 +1,343 @@
+package data
+
+import (
+	"bufio"
+	"bytes"
+	"compress/bzip2"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"unsafe"
+
+	"github.com/aucopt/aucopt/kernels"
+	"github.com/ulikunitz/xz"
+)
+
+// MaxLineBytes is the longest line a Reader accepts (a news20 row is about 10 KB).
+const MaxLineBytes = 64 << 20
+
+// Options control how a file is read.
+type Options struct {
+	// Positive, when set, is the label value of the positive class; every other label
+	// is negative (one-vs-rest). It is compared as a number ("1" matches "+1" and "1.0").
+	Positive string
+	// Raw keeps labels as read: Example.Y is 0 and Example.Label holds the value, for
+	// callers that group classes themselves (multi-class data).
+	Raw bool
+	// Dim, when positive, fixes the number of features: an index above it is an error.
+	Dim int
+}
+
+// Example is one labelled row. Its slices belong to the Reader and stay valid until
+// the next call to Next.
+type Example struct {
+	Y     int8           // +1 or −1 (0 with Options.Raw)
+	Label float64        // the label as read
+	X     kernels.Sparse // features, 0-based indices, strictly increasing
+	Line  int            // 1-based line of the file
+}
+
+// Reader streams examples from LIBSVM/svmlight text, in constant memory.
+type Reader struct {
+	path   string
+	br     *bufio.Reader
+	closer io.Closer
+	opts   Options
+	pos    float64 // the positive label when opts.Positive is set
+	labels labelMap
+	line   int
+	maxIdx int // largest 1-based index seen
+	ex     Example
+	long   []byte // a line longer than the buffer, assembled
+}
+
+// Open opens path for reading, decompressing gzip, bzip2 or xz by their magic bytes.
+func Open(path string, opts Options) (*Reader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	r, err := NewReader(f, path, opts)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	r.closer = f
+	return r, nil
+}
+
+// magic numbers of the compressed formats.
+var (
+	magicGzip  = []byte{0x1f, 0x8b}
+	magicBzip2 = []byte("BZh")
+	magicXz    = []byte{0xfd, '7', 'z', 'X', 'Z', 0x00}
+)
+
+// NewReader reads examples from r, decompressing gzip, bzip2 or xz by their magic
+// bytes. path names the source in errors.
+func NewReader(r io.Reader, path string, opts Options) (*Reader, error) {
+	rd := &Reader{path: path, opts: opts}
+	if opts.Positive != "" {
+		v, err := strconv.ParseFloat(opts.Positive, 64)
+		if err != nil || math.IsNaN(v) {
+			return nil, fmt.Errorf("positive label %q is not a number", opts.Positive)
+		}
+		rd.pos = v
+	}
+	br := bufio.NewReaderSize(r, 1<<16)
+	head, _ := br.Peek(6)
+	var dec io.Reader
+	switch {
+	case bytes.HasPrefix(head, magicGzip):
+		z, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: gzip: %w", path, err)
+		}
+		dec = z
+	case bytes.HasPrefix(head, magicBzip2):
+		dec = bzip2.NewReader(br)
+	case bytes.HasPrefix(head, magicXz):
+		z, err := xz.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: xz: %w", path, err)
+		}
+		dec = z
+	}
+	if dec != nil {
+		br = bufio.NewReaderSize(dec, 1<<16)
+	}
+	rd.br = br
+	return rd, nil
+}
+
+// Close closes the underlying file when the Reader came from Open.
+func (r *Reader) Close() error {
+	if r.closer != nil {
+		return r.closer.Close()
+	}
+	return nil
+}
+
+// MaxIndex is the largest 1-based feature index seen so far: the dimension of the data.
+func (r *Reader) MaxIndex() int { return r.maxIdx }
+
+// Path is the name the Reader reports in errors.
+func (r *Reader) Path() string { return r.path }
+
+// Next returns the next example, skipping blank and comment-only lines. It returns
+// io.EOF after the last one, a *ParseError for a malformed line, or the I/O or
+// decompression error.
+func (r *Reader) Next() (*Example, error) {
+	for {
+		line, err := r.readLine()
+		if len(line) == 0 && err != nil {
+			if err == io.EOF {
+				return nil, io.EOF
+			}
+			return nil, r.ioError(err)
+		}
+		ok, perr := r.parse(line)
+		if perr != nil {
+			return nil, perr
+		}
+		if ok {
+			return &r.ex, nil
+		}
+		if err != nil && err != io.EOF {
+			return nil, r.ioError(err)
+		}
+	}
+}
+
+func (r *Reader) ioError(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%s:%d: truncated file: %w", r.path, r.line, err)
+	}
+	return fmt.Errorf("%s: after line %d: %w", r.path, r.line, err)
+}
+
+// readLine returns the next line without its end of line; the slice is valid until the
+// next call.
+func (r *Reader) readLine() ([]byte, error) {
+	r.line++
+	line, err := r.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		r.long = append(r.long[:0], line...)
+		for err == bufio.ErrBufferFull {
+			line, err = r.br.ReadSlice('\n')
+			r.long = append(r.long, line...)
+			if len(r.long) > MaxLineBytes {
+				return nil, &ParseError{Path: r.path, Line: r.line, Err: fmt.Errorf("%w: over %d bytes", ErrLineTooLong, MaxLineBytes)}
+			}
+		}
+		line = r.long
+	}
+	line = bytes.TrimRight(line, "\r\n")
+	return line, err
+}
+
+// isSpace reports whether c separates tokens.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
+
+// parse parses one line into r.ex; ok is false for a blank or comment-only line.
+func (r *Reader) parse(line []byte) (ok bool, err error) {
+	if i := bytes.IndexByte(line, '#'); i >= 0 {
+		line = line[:i]
+	}
+	ex := &r.ex
+	ex.X.Idx, ex.X.Val = ex.X.Idx[:0], ex.X.Val[:0]
+	ex.Line = r.line
+	pos := 0
+	next := func() (tok []byte, col int) {
+		for pos < len(line) && isSpace(line[pos]) {
+			pos++
+		}
+		start := pos
+		for pos < len(line) && !isSpace(line[pos]) {
+			pos++
+		}
+		return line[start:pos], start + 1
+	}
+	tok, col := next()
+	if len(tok) == 0 {
+		return false, nil
+	}
+	label, perr := parseFloat(tok)
+	if perr != nil || math.IsNaN(label) || math.IsInf(label, 0) {
+		return false, r.errorf(col, tok, "%w: not a finite number", ErrLabel)
+	}
+	ex.Label = label
+	ex.Y = 0
+	if !r.opts.Raw {
+		y, lerr := r.mapLabel(label)
+		if lerr != nil {
+			return false, r.errorf(col, tok, "%w", lerr)
+		}
+		ex.Y = y
+	}
+	prev := 0
+	first := true
+	for {
+		tok, col = next()
+		if len(tok) == 0 {
+			return true, nil
+		}
+		colon := bytes.IndexByte(tok, ':')
+		if colon < 0 {
+			return false, r.errorf(col, tok, "%w: want index:value", ErrFeature)
+		}
+		if first && string(tok[:colon]) == "qid" {
+			first = false
+			continue
+		}
+		first = false
+		idx, ok := parseIndex(tok[:colon])
+		if !ok {
+			return false, r.errorf(col, tok, "%w: want an integer in [1, %d]", ErrIndex, math.MaxInt32)
+		}
+		if r.opts.Dim > 0 && idx > r.opts.Dim {
+			return false, r.errorf(col, tok, "%w: %d is above the dimension %d", ErrIndex, idx, r.opts.Dim)
+		}
+		if idx <= prev {
+			return false, r.errorf(col, tok, "%w (%d after %d)", ErrOrder, idx, prev)
+		}
+		v, verr := parseFloat(tok[colon+1:])
+		if verr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return false, r.errorf(col+colon+1, tok, "%w: not a finite number", ErrValue)
+		}
+		prev = idx
+		if idx > r.maxIdx {
+			r.maxIdx = idx
+		}
+		ex.X.Idx = append(ex.X.Idx, int32(idx-1))
+		ex.X.Val = append(ex.X.Val, v)
+	}
+}
+
+func (r *Reader) errorf(col int, tok []byte, format string, args ...any) *ParseError {
+	return &ParseError{Path: r.path, Line: r.line, Column: col, Token: string(tok), Err: fmt.Errorf(format, args...)}
+}
+
+// parseFloat parses b without copying it (the string never outlives the call: an
+// error from strconv, which would keep it, is dropped by every caller).
+func parseFloat(b []byte) (float64, error) {
+	if len(b) == 0 {
+		return 0, strconv.ErrSyntax
+	}
+	v, err := strconv.ParseFloat(unsafe.String(&b[0], len(b)), 64)
+	if err != nil {
+		return 0, strconv.ErrSyntax
+	}
+	return v, nil
+}
+
+// parseIndex parses a decimal integer in [1, MaxInt32].
+func parseIndex(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 10 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, n >= 1 && n <= math.MaxInt32
+}
+
+// labelMap maps file labels to ±1 by the LIBSVM collection's binary conventions, and
+// notices a label that fits none of them.
+type labelMap struct {
+	seen []float64
+}
+
+// conventions are the binary label sets, positive first.
+var conventions = [][2]float64{{1, -1}, {1, 0}, {1, 2}}
+
+func (r *Reader) mapLabel(v float64) (int8, error) {
+	if r.opts.Positive != "" {
+		if v == r.pos {
+			return 1, nil
+		}
+		return -1, nil
+	}
+	m := &r.labels
+	known := false
+	for _, s := range m.seen {
+		if s == v {
+			known = true
+			break
+		}
+	}
+	if !known {
+		m.seen = append(m.seen, v)
+		fits := false
+		for _, c := range conventions {
+			all := true
+			for _, s := range m.seen {
+				if s != c[0] && s != c[1] {
+					all = false
+					break
+				}
+			}
+			if all {
+				fits = true
+				break
+			}
+		}
+		if !fits {
+			m.seen = m.seen[:len(m.seen)-1]
+			return 0, fmt.Errorf("%w: %v does not make a binary problem with the labels seen before (%v); "+
+				"name the positive class (--positive) or group the classes", ErrLabel, v, m.seen)
+		}
+	}
+	if v == 1 {
+		return 1, nil
+	}
+	return -1, nil
+}
