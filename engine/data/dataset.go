@@ -96,3 +96,27 @@ func ReadFile(path string, opts Options) (*Dataset, error) {
 	}
 	return d, nil
 }
+
+// Subset returns the rows listed in rows (in that order, repeats allowed) as a new
+// Dataset with copied storage and the same Dim.
+func (d *Dataset) Subset(rows []int) *Dataset {
+	s := &Dataset{Name: d.Name, Dim: d.Dim, Ptr: make([]int64, 1, len(rows)+1)}
+	for _, i := range rows {
+		s.Append(d.Y[i], d.Labels[i], d.Row(i))
+	}
+	s.Dim = d.Dim
+	return s
+}
+
+// Binarize sets Y to +1 for the rows whose label is in positive and −1 for the others.
+func (d *Dataset) Binarize(positive []float64) {
+	for i, l := range d.Labels {
+		d.Y[i] = -1
+		for _, p := range positive {
+			if l == p {
+				d.Y[i] = 1
+				break
+			}
+		}
+	}
+}
