@@ -120,3 +120,8 @@ func (d *Dataset) Binarize(positive []float64) {
 		}
 	}
 }
+
+// sparseView is a dense vector as a Sparse over all its indices (idx is 0..len−1).
+func sparseView(idx []int32, x []float64) kernels.Sparse {
+	return kernels.Sparse{Idx: idx[:len(x)], Val: x}
+}
