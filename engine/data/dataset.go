@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/aucopt/aucopt/kernels"
 )
@@ -80,8 +81,17 @@ func ReadAll(r *Reader) (*Dataset, error) {
 	return d, nil
 }
 
-// ReadFile reads a whole LIBSVM file (plain or compressed) into memory.
+// ReadFile reads a whole LIBSVM file (plain or compressed) into memory, or a binary
+// cache (SaveCache) recognised by its magic bytes. Options apply to text files only.
 func ReadFile(path string, opts Options) (*Dataset, error) {
+	if f, err := os.Open(path); err == nil {
+		head := make([]byte, len(cacheMagic))
+		n, _ := io.ReadFull(f, head)
+		f.Close()
+		if IsCache(head[:n]) {
+			return ReadCache(path)
+		}
+	}
 	r, err := Open(path, opts)
 	if err != nil {
 		return nil, err

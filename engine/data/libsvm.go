@@ -17,8 +17,9 @@ import (
 	"github.com/ulikunitz/xz"
 )
 
-// MaxLineBytes is the longest line a Reader accepts (a news20 row is about 10 KB).
-const MaxLineBytes = 64 << 20
+// MaxLineBytes is the longest line a Reader accepts (a news20 row is about 10 KB; a
+// longer line is taken for a corrupt or non-LIBSVM file).
+const MaxLineBytes = 1 << 20
 
 // Options control how a file is read.
 type Options struct {

@@ -243,3 +243,39 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+func TestBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	long := "+1 " + strings.Repeat("1:1", 1) + " " + strings.Repeat("x", MaxLineBytes) + "\n"
+	var xzb bytes.Buffer
+	xw, _ := xz.NewWriter(&xzb)
+	xw.Write([]byte(strings.Repeat(small, 300)))
+	xw.Close()
+	bz, err := os.ReadFile(filepath.Join("testdata", "small.svm.bz2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, file string
+		want       string
+	}{
+		{"empty file", write("empty.svm", nil), "empty.svm: no examples"},
+		{"comments only", write("comments.svm", []byte("# nothing\n\n")), "comments.svm: no examples"},
+		{"line over 1 MiB", write("long.svm", []byte(long)), "long.svm:1: line too long"},
+		{"truncated xz", write("t.xz", xzb.Bytes()[:xzb.Len()-20]), "t.xz"},
+		{"truncated bz2", write("t.bz2", bz[:len(bz)-10]), "t.bz2"},
+	}
+	for _, tt := range tests {
+		_, err := ReadFile(tt.file, Options{})
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.want)
+		}
+	}
+}

@@ -1,0 +1,78 @@
+package data
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func equalDatasets(t *testing.T, got, want *Dataset) {
+	t.Helper()
+	if got.Name != want.Name || got.Dim != want.Dim || !slices.Equal(got.Y, want.Y) || !slices.Equal(got.Labels, want.Labels) ||
+		!slices.Equal(got.Ptr, want.Ptr) || !slices.Equal(got.Idx, want.Idx) || !slices.Equal(got.Val, want.Val) {
+		t.Fatalf("round trip differs: got %d rows dim %d, want %d rows dim %d", got.Rows(), got.Dim, want.Rows(), want.Dim)
+	}
+}
+
+func TestCacheRoundTrip(t *testing.T) {
+	t.Setenv(EnvData, t.TempDir())
+	sp, err := Load("german", LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := &Dataset{Name: "empty", Dim: 3, Ptr: []int64{0}}
+	dir := t.TempDir()
+	for _, d := range []*Dataset{sp.Train, empty} {
+		p := filepath.Join(dir, d.Name+".cache")
+		if err := SaveCache(p, d); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadCache(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		equalDatasets(t, got, d)
+	}
+	// ReadFile recognises a cache by its magic.
+	got, err := ReadFile(filepath.Join(dir, "german.cache"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalDatasets(t, got, sp.Train)
+	if m, _ := filepath.Glob(filepath.Join(dir, "*.tmp*")); len(m) > 0 {
+		t.Errorf("temporary files left behind: %v", m)
+	}
+}
+
+func TestCacheCorrupt(t *testing.T) {
+	d, err := readString(t, small, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteCache(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	good := buf.Bytes()
+	flip := slices.Clone(good)
+	flip[len(flip)/2] ^= 0x10
+	badVersion := slices.Clone(good)
+	badVersion[8] = 9
+	for name, b := range map[string][]byte{
+		"flipped bit": flip,
+		"truncated":   good[:len(good)-7],
+		"not a cache": []byte("+1 1:1\n"),
+		"empty":       nil,
+		"version":     badVersion, // checksum catches it first: still a clear ErrCache
+	} {
+		p := filepath.Join(t.TempDir(), "x.cache")
+		os.WriteFile(p, b, 0o644)
+		_, err := ReadCache(p)
+		if !errors.Is(err, ErrCache) || !bytes.Contains([]byte(err.Error()), []byte(p)) {
+			t.Errorf("%s: error %v, want ErrCache naming the file", name, err)
+		}
+	}
+}
