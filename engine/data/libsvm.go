@@ -192,63 +192,86 @@ func (r *Reader) parse(line []byte) (ok bool, err error) {
 	ex := &r.ex
 	ex.X.Idx, ex.X.Val = ex.X.Idx[:0], ex.X.Val[:0]
 	ex.Line = r.line
+	n := len(line)
 	pos := 0
-	next := func() (tok []byte, col int) {
-		for pos < len(line) && isSpace(line[pos]) {
-			pos++
-		}
-		start := pos
-		for pos < len(line) && !isSpace(line[pos]) {
-			pos++
-		}
-		return line[start:pos], start + 1
+	for pos < n && isSpace(line[pos]) {
+		pos++
 	}
-	tok, col := next()
-	if len(tok) == 0 {
+	if pos == n {
 		return false, nil
 	}
+	start := pos
+	for pos < n && !isSpace(line[pos]) {
+		pos++
+	}
+	tok := line[start:pos]
 	label, perr := parseFloat(tok)
 	if perr != nil || math.IsNaN(label) || math.IsInf(label, 0) {
-		return false, r.errorf(col, tok, "%w: not a finite number", ErrLabel)
+		return false, r.errorf(start+1, tok, "%w: not a finite number", ErrLabel)
 	}
 	ex.Label = label
 	ex.Y = 0
 	if !r.opts.Raw {
 		y, lerr := r.mapLabel(label)
 		if lerr != nil {
-			return false, r.errorf(col, tok, "%w", lerr)
+			return false, r.errorf(start+1, tok, "%w", lerr)
 		}
 		ex.Y = y
 	}
 	prev := 0
 	first := true
 	for {
-		tok, col = next()
-		if len(tok) == 0 {
+		for pos < n && isSpace(line[pos]) {
+			pos++
+		}
+		if pos == n {
 			return true, nil
 		}
-		colon := bytes.IndexByte(tok, ':')
-		if colon < 0 {
-			return false, r.errorf(col, tok, "%w: want index:value", ErrFeature)
+		start = pos
+		// index: decimal digits up to the colon
+		idx, digits := 0, 0
+		for pos < n && line[pos] >= '0' && line[pos] <= '9' {
+			if digits < 11 {
+				idx = idx*10 + int(line[pos]-'0')
+			}
+			digits++
+			pos++
 		}
-		if first && string(tok[:colon]) == "qid" {
-			first = false
-			continue
+		if pos == n || line[pos] != ':' {
+			for pos < n && !isSpace(line[pos]) {
+				pos++
+			}
+			tok = line[start:pos]
+			colon := bytes.IndexByte(tok, ':')
+			switch {
+			case colon < 0:
+				return false, r.errorf(start+1, tok, "%w: want index:value", ErrFeature)
+			case first && string(tok[:colon]) == "qid":
+				first = false
+				continue
+			}
+			return false, r.errorf(start+1, tok, "%w: want an integer in [1, %d]", ErrIndex, math.MaxInt32)
 		}
 		first = false
-		idx, ok := parseIndex(tok[:colon])
-		if !ok {
-			return false, r.errorf(col, tok, "%w: want an integer in [1, %d]", ErrIndex, math.MaxInt32)
+		colon := pos
+		pos++ // the colon
+		vstart := pos
+		for pos < n && !isSpace(line[pos]) {
+			pos++
+		}
+		tok = line[start:pos]
+		if digits == 0 || digits > 10 || idx < 1 || idx > math.MaxInt32 {
+			return false, r.errorf(start+1, tok, "%w: want an integer in [1, %d]", ErrIndex, math.MaxInt32)
 		}
 		if r.opts.Dim > 0 && idx > r.opts.Dim {
-			return false, r.errorf(col, tok, "%w: %d is above the dimension %d", ErrIndex, idx, r.opts.Dim)
+			return false, r.errorf(start+1, tok, "%w: %d is above the dimension %d", ErrIndex, idx, r.opts.Dim)
 		}
 		if idx <= prev {
-			return false, r.errorf(col, tok, "%w (%d after %d)", ErrOrder, idx, prev)
+			return false, r.errorf(start+1, tok, "%w (%d after %d)", ErrOrder, idx, prev)
 		}
-		v, verr := parseFloat(tok[colon+1:])
+		v, verr := parseFloat(line[vstart:pos])
 		if verr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return false, r.errorf(col+colon+1, tok, "%w: not a finite number", ErrValue)
+			return false, r.errorf(colon+2, tok, "%w: not a finite number", ErrValue)
 		}
 		prev = idx
 		if idx > r.maxIdx {
@@ -263,9 +286,17 @@ func (r *Reader) errorf(col int, tok []byte, format string, args ...any) *ParseE
 	return &ParseError{Path: r.path, Line: r.line, Column: col, Token: string(tok), Err: fmt.Errorf(format, args...)}
 }
 
-// parseFloat parses b without copying it (the string never outlives the call: an
-// error from strconv, which would keep it, is dropped by every caller).
+// pow10 holds the powers of ten that are exact in float64.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseFloat parses a decimal number as strconv.ParseFloat does, bit for bit, taking
+// parseDecimal's fast path when it applies. The strconv fallback does not copy b (the
+// string never outlives the call: strconv's error, which would keep it, is dropped).
 func parseFloat(b []byte) (float64, error) {
+	if v, ok := parseDecimal(b); ok {
+		return v, nil
+	}
 	if len(b) == 0 {
 		return 0, strconv.ErrSyntax
 	}
@@ -274,6 +305,52 @@ func parseFloat(b []byte) (float64, error) {
 		return 0, strconv.ErrSyntax
 	}
 	return v, nil
+}
+
+// parseDecimal is the exact fast path of parseFloat (Clinger's): a plain decimal
+// [+-]digits[.digits] with at most 15 significant digits and 22 fraction digits is
+// m / 10^k with m < 2⁵³ and 10^k both exact in float64, so one IEEE division rounds it
+// correctly. ok is false for anything else (exponents, inf, nan, junk, long numbers).
+func parseDecimal(b []byte) (v float64, ok bool) {
+	i, neg := 0, false
+	if len(b) > 0 && (b[0] == '-' || b[0] == '+') {
+		neg = b[0] == '-'
+		i++
+	}
+	var m uint64
+	digits, sig, frac, dot := 0, 0, 0, false
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c == '.' {
+			if dot {
+				return 0, false
+			}
+			dot = true
+			continue
+		}
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		digits++
+		if dot {
+			frac++
+		}
+		if m == 0 && c == '0' {
+			continue // a leading zero is not significant
+		}
+		m = m*10 + uint64(c-'0')
+		if sig++; sig > 15 {
+			return 0, false
+		}
+	}
+	if digits == 0 || frac >= len(pow10) {
+		return 0, false
+	}
+	v = float64(m) / pow10[frac]
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 // parseIndex parses a decimal integer in [1, MaxInt32].

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -278,4 +279,44 @@ func TestBadFiles(t *testing.T) {
 			t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.want)
 		}
 	}
+}
+
+// TestParseFloat checks the fast path against strconv.ParseFloat bit for bit.
+func TestParseFloat(t *testing.T) {
+	cases := []string{"0", "-0", "+0", "1", "-1", "+1", "1.", ".5", "-.5", "0.1", "0.3", "1.5e3", "1e-5",
+		"123456789012345", "1234567890123456", "0.000000000000000000001", "0.0000000000000000000001",
+		"0.00000000000000000000001", "9007199254740993", "0.1234567890123456789", "3.14159", "-2.5",
+		"00012.5000", ".", "+", "-", "", "1.2.3", "1e", "inf", "nan", "0x1p3", "1_0", " 1", "１"}
+	for i := range 20000 {
+		// random plain decimals of every length
+		s := strconv.FormatFloat(float64(i)*0.7310585786300049-7000, 'f', i%19, 64)
+		cases = append(cases, s)
+	}
+	for _, s := range cases {
+		want, werr := strconv.ParseFloat(s, 64)
+		got, gerr := parseFloat([]byte(s))
+		if (werr != nil) != (gerr != nil) {
+			t.Errorf("parseFloat(%q) error %v, strconv error %v", s, gerr, werr)
+			continue
+		}
+		if werr == nil && math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("parseFloat(%q) = %v (%#x), strconv %v (%#x)", s, got, math.Float64bits(got), want, math.Float64bits(want))
+		}
+	}
+}
+
+func FuzzParseFloat(f *testing.F) {
+	for _, s := range []string{"0.5", "-12.25", "1e3", "123456789012345.5"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want, werr := strconv.ParseFloat(s, 64)
+		got, gerr := parseFloat([]byte(s))
+		if werr != nil && errors.Is(werr, strconv.ErrRange) {
+			return // strconv returns ±Inf with an error: the reader rejects both ways
+		}
+		if (werr != nil) != (gerr != nil) || werr == nil && math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("parseFloat(%q) = %v, %v; strconv %v, %v", s, got, gerr, want, werr)
+		}
+	})
 }

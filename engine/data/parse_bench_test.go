@@ -1,0 +1,55 @@
+package data
+
+import (
+	"bytes"
+	"io"
+	"strconv"
+	"testing"
+)
+
+// a9aText renders the embedded a9a training set as LIBSVM text, the shape of file the
+// parse-speed target is stated for.
+func a9aText(b *testing.B) []byte {
+	b.Helper()
+	b.Setenv(EnvData, b.TempDir())
+	sp, err := Load("a9a", LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return Format(sp.Train)
+}
+
+// Format renders d as LIBSVM text (labels as ±1, values in the shortest form).
+func Format(d *Dataset) []byte {
+	var buf bytes.Buffer
+	for i := range d.Rows() {
+		if d.Y[i] > 0 {
+			buf.WriteString("+1")
+		} else {
+			buf.WriteString("-1")
+		}
+		r := d.Row(i)
+		for k, j := range r.Idx {
+			buf.WriteByte(' ')
+			buf.WriteString(strconv.Itoa(int(j) + 1))
+			buf.WriteByte(':')
+			buf.WriteString(strconv.FormatFloat(r.Val[k], 'g', -1, 64))
+		}
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes()
+}
+
+// BenchmarkParse measures streaming parse speed; SetBytes counts the text's bytes.
+func BenchmarkParse(b *testing.B) {
+	text := a9aText(b)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		r, _ := NewReader(bytes.NewReader(text), "a9a", Options{})
+		for {
+			if _, err := r.Next(); err == io.EOF {
+				break
+			}
+		}
+	}
+}
