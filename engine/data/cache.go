@@ -16,20 +16,21 @@ import (
 //
 //	magic    [8]byte "AUCOPTDS"
 //	version  uint32  (cacheVersion)
-//	flags    uint32  (0; reserved)
+//	flags    uint32  (bit 0: dense layout)
 //	rows     uint64
 //	dim      uint64
 //	nnz      uint64
 //	nameLen  uint32, then the name's bytes
 //	Y        [rows]int8
 //	Labels   [rows]float64
-//	Ptr      [rows+1]int64
-//	Idx      [nnz]int32
-//	Val      [nnz]float64
+//	Ptr      [rows+1]int64    (sparse layout) or Dense [rows·dim]float64 (dense; nnz = rows·dim)
+//	Idx      [nnz]int32       (sparse layout only)
+//	Val      [nnz]float64     (sparse layout only)
 //	crc      uint32  CRC-32C (Castagnoli) of every byte before it
 //
 // Reading it back is a checksum and a copy: data re-read at memory speed.
 const (
+	flagDense    = 1
 	cacheMagic   = "AUCOPTDS"
 	cacheVersion = 1
 	cacheHeader  = 8 + 4 + 4 + 8 + 8 + 8 + 4
@@ -50,6 +51,9 @@ func WriteCache(w io.Writer, d *Dataset) error {
 	var hdr [cacheHeader]byte
 	copy(hdr[:8], cacheMagic)
 	binary.LittleEndian.PutUint32(hdr[8:], cacheVersion)
+	if d.Dense != nil {
+		binary.LittleEndian.PutUint32(hdr[12:], flagDense)
+	}
 	binary.LittleEndian.PutUint64(hdr[16:], uint64(d.Rows()))
 	binary.LittleEndian.PutUint64(hdr[24:], uint64(d.Dim))
 	binary.LittleEndian.PutUint64(hdr[32:], uint64(d.Nnz()))
@@ -69,8 +73,16 @@ func WriteCache(w io.Writer, d *Dataset) error {
 			flush()
 		}
 	}
+	if d.Dense != nil {
+		for _, v := range d.Dense {
+			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+			if len(buf) >= 1<<16-8 {
+				flush()
+			}
+		}
+	}
 	ptr := d.Ptr
-	if len(ptr) == 0 {
+	if len(ptr) == 0 && d.Dense == nil {
 		ptr = []int64{0}
 	}
 	for _, p := range ptr {
@@ -166,8 +178,12 @@ func DecodeCache(b []byte) (*Dataset, error) {
 	dim := binary.LittleEndian.Uint64(b[24:])
 	nnz := binary.LittleEndian.Uint64(b[32:])
 	nameLen := uint64(binary.LittleEndian.Uint32(b[40:]))
+	dense := binary.LittleEndian.Uint32(b[12:])&flagDense != 0
 	want := uint64(cacheHeader) + nameLen + rows*(1+8+8) + 8 + nnz*(4+8)
-	if rows > 1<<40 || nnz > 1<<40 || dim > math.MaxInt32 || want != uint64(len(body)) {
+	if dense {
+		want = uint64(cacheHeader) + nameLen + rows*(1+8) + nnz*8
+	}
+	if rows > 1<<40 || nnz > 1<<40 || dim > math.MaxInt32 || dense && nnz != rows*dim || want != uint64(len(body)) {
 		return nil, fmt.Errorf("%w: header (%d rows, %d features, %d values) does not match the file size %d", ErrCache, rows, dim, nnz, len(b))
 	}
 	p := body[cacheHeader:]
@@ -183,6 +199,14 @@ func DecodeCache(b []byte) (*Dataset, error) {
 		d.Labels[i] = math.Float64frombits(binary.LittleEndian.Uint64(p[8*i:]))
 	}
 	p = p[8*rows:]
+	if dense {
+		d.Dense = make([]float64, nnz)
+		for i := range d.Dense {
+			d.Dense[i] = math.Float64frombits(binary.LittleEndian.Uint64(p[8*i:]))
+		}
+		d.setIndices()
+		return d, nil
+	}
 	d.Ptr = make([]int64, rows+1)
 	for i := range d.Ptr {
 		d.Ptr[i] = int64(binary.LittleEndian.Uint64(p[8*i:]))

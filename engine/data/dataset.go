@@ -9,29 +9,135 @@ import (
 	"github.com/aucopt/aucopt/kernels"
 )
 
-// Dataset is a labelled set of rows held in memory in compressed sparse row form: row i
-// has indices Idx[Ptr[i]:Ptr[i+1]] (0-based, strictly increasing) and values Val[…].
+// Dataset is a labelled set of rows held in memory, in one of two layouts:
+//
+//   - compressed sparse rows: row i has indices Idx[Ptr[i]:Ptr[i+1]] (0-based, strictly
+//     increasing) and values Val[…];
+//   - dense (ToDense): Dense holds every row in full, row-major Rows()×Dim, and Ptr, Idx
+//     and Val are nil.
+//
+// Row(i) serves both layouts. A Dataset is safe for concurrent reads.
 type Dataset struct {
 	Name   string    // where it came from (file path or dataset name)
 	Dim    int       // number of features
 	Y      []int8    // +1 or −1 (0 for raw labels)
 	Labels []float64 // labels as read
-	Ptr    []int64   // len Rows()+1
+	Ptr    []int64   // len Rows()+1 (sparse layout)
 	Idx    []int32
 	Val    []float64
+	Dense  []float64 // Rows()×Dim (dense layout)
+
+	allIdx []int32 // 0..Dim−1: the indices of a dense row as a Sparse
 }
+
+// DenseAuto is the density (stored values / (rows·features)) from which Load and
+// ReadFile with LayoutAuto keep a dataset dense.
+const DenseAuto = 0.5
 
 // Rows is the number of examples.
 func (d *Dataset) Rows() int { return len(d.Y) }
 
-// Row is row i as a sparse vector sharing the Dataset's storage.
+// IsDense reports whether the dataset has the dense layout.
+func (d *Dataset) IsDense() bool { return d.Dense != nil }
+
+// Row is row i as a sparse vector sharing the Dataset's storage (for a dense row, all
+// Dim indices).
 func (d *Dataset) Row(i int) kernels.Sparse {
+	if d.Dense != nil {
+		return kernels.Sparse{Idx: d.allIdx, Val: d.DenseRow(i)}
+	}
 	lo, hi := d.Ptr[i], d.Ptr[i+1]
 	return kernels.Sparse{Idx: d.Idx[lo:hi:hi], Val: d.Val[lo:hi:hi]}
 }
 
-// Nnz is the number of stored feature values.
-func (d *Dataset) Nnz() int { return len(d.Idx) }
+// DenseRow is row i of a dense dataset, sharing its storage; nil for a sparse one.
+func (d *Dataset) DenseRow(i int) []float64 {
+	if d.Dense == nil {
+		return nil
+	}
+	return d.Dense[i*d.Dim : (i+1)*d.Dim : (i+1)*d.Dim]
+}
+
+// Nnz is the number of stored feature values (Rows()·Dim for a dense dataset).
+func (d *Dataset) Nnz() int {
+	if d.Dense != nil {
+		return len(d.Dense)
+	}
+	return len(d.Idx)
+}
+
+// Density is the share of stored values among Rows()·Dim.
+func (d *Dataset) Density() float64 {
+	if d.Rows() == 0 || d.Dim == 0 {
+		return 0
+	}
+	return float64(d.Nnz()) / (float64(d.Rows()) * float64(d.Dim))
+}
+
+// ToDense returns a copy of d in the dense layout (d itself when already dense).
+func (d *Dataset) ToDense() *Dataset {
+	if d.Dense != nil {
+		return d
+	}
+	out := &Dataset{Name: d.Name, Dim: d.Dim, Y: d.Y, Labels: d.Labels, Dense: make([]float64, d.Rows()*d.Dim)}
+	out.setIndices()
+	for i := range d.Rows() {
+		row := out.DenseRow(i)
+		r := d.Row(i)
+		for k, j := range r.Idx {
+			row[j] = r.Val[k]
+		}
+	}
+	return out
+}
+
+// ToSparse returns a copy of d in the sparse layout, keeping only non-zero values (d
+// itself when already sparse).
+func (d *Dataset) ToSparse() *Dataset {
+	if d.Dense == nil {
+		return d
+	}
+	out := &Dataset{Name: d.Name, Dim: d.Dim, Ptr: make([]int64, 1, d.Rows()+1)}
+	var buf kernels.Sparse
+	for i := range d.Rows() {
+		buf.Idx, buf.Val = buf.Idx[:0], buf.Val[:0]
+		for j, v := range d.DenseRow(i) {
+			if v != 0 {
+				buf.Idx = append(buf.Idx, int32(j))
+				buf.Val = append(buf.Val, v)
+			}
+		}
+		out.Append(d.Y[i], d.Labels[i], buf)
+	}
+	out.Dim = d.Dim
+	return out
+}
+
+// Layout chooses how ReadFile and Load hold data in memory.
+type Layout int
+
+// The layouts.
+const (
+	LayoutAuto   Layout = iota // dense when Density() ≥ DenseAuto, else sparse
+	LayoutSparse               // compressed sparse rows
+	LayoutDense                // every row in full
+)
+
+// WithLayout returns d in layout l.
+func (d *Dataset) WithLayout(l Layout) *Dataset {
+	switch {
+	case l == LayoutDense, l == LayoutAuto && d.Density() >= DenseAuto:
+		return d.ToDense()
+	}
+	return d.ToSparse()
+}
+
+func (d *Dataset) setIndices() {
+	d.allIdx = make([]int32, d.Dim)
+	for j := range d.allIdx {
+		d.allIdx[j] = int32(j)
+	}
+}
 
 // Counts returns the number of positive and negative examples.
 func (d *Dataset) Counts() (pos, neg int) {
@@ -46,8 +152,19 @@ func (d *Dataset) Counts() (pos, neg int) {
 	return pos, neg
 }
 
-// Append adds one example (copying its row).
+// Append adds one example (copying its row). On a dense dataset the row's indices
+// must be below Dim.
 func (d *Dataset) Append(y int8, label float64, x kernels.Sparse) {
+	if d.Dense != nil {
+		d.Y = append(d.Y, y)
+		d.Labels = append(d.Labels, label)
+		n := len(d.Dense)
+		d.Dense = append(d.Dense, make([]float64, d.Dim)...)
+		for k, j := range x.Idx {
+			d.Dense[n+int(j)] = x.Val[k]
+		}
+		return
+	}
 	if len(d.Ptr) == 0 {
 		d.Ptr = append(d.Ptr, 0)
 	}
@@ -81,8 +198,9 @@ func ReadAll(r *Reader) (*Dataset, error) {
 	return d, nil
 }
 
-// ReadFile reads a whole LIBSVM file (plain or compressed) into memory, or a binary
-// cache (SaveCache) recognised by its magic bytes. Options apply to text files only.
+// ReadFile reads a whole LIBSVM file (plain or compressed) into memory in the sparse
+// layout, or a binary cache (SaveCache) recognised by its magic bytes, in the layout it
+// was saved in. Options apply to text files only. WithLayout changes the layout.
 func ReadFile(path string, opts Options) (*Dataset, error) {
 	if f, err := os.Open(path); err == nil {
 		head := make([]byte, len(cacheMagic))
@@ -111,6 +229,10 @@ func ReadFile(path string, opts Options) (*Dataset, error) {
 // Dataset with copied storage and the same Dim.
 func (d *Dataset) Subset(rows []int) *Dataset {
 	s := &Dataset{Name: d.Name, Dim: d.Dim, Ptr: make([]int64, 1, len(rows)+1)}
+	if d.Dense != nil {
+		s = &Dataset{Name: d.Name, Dim: d.Dim, Dense: make([]float64, 0, len(rows)*d.Dim)}
+		s.allIdx = d.allIdx
+	}
 	for _, i := range rows {
 		s.Append(d.Y[i], d.Labels[i], d.Row(i))
 	}
@@ -131,7 +253,10 @@ func (d *Dataset) Binarize(positive []float64) {
 	}
 }
 
-// sparseView is a dense vector as a Sparse over all its indices (idx is 0..len−1).
-func sparseView(idx []int32, x []float64) kernels.Sparse {
-	return kernels.Sparse{Idx: idx[:len(x)], Val: x}
+// empty returns an empty dataset with d's name, dimension and layout.
+func (d *Dataset) empty() *Dataset {
+	if d.Dense != nil {
+		return &Dataset{Name: d.Name, Dim: d.Dim, Dense: make([]float64, 0, len(d.Dense)), allIdx: d.allIdx}
+	}
+	return &Dataset{Name: d.Name, Dim: d.Dim, Ptr: make([]int64, 1, d.Rows()+1)}
 }

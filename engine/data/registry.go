@@ -120,6 +120,8 @@ type LoadOptions struct {
 	Positive string
 	// Seed drives the random grouping of classes.
 	Seed uint64
+	// Layout is the in-memory layout of both parts (LayoutAuto: dense when dense enough).
+	Layout Layout
 }
 
 // Split is a dataset loaded from the registry: its training part and, when the dataset
@@ -184,6 +186,10 @@ func Load(name string, opts LoadOptions) (*Split, error) {
 	if sp.Test != nil {
 		dim := max(sp.Train.Dim, sp.Test.Dim)
 		sp.Train.Dim, sp.Test.Dim = dim, dim
+	}
+	sp.Train = sp.Train.WithLayout(opts.Layout)
+	if sp.Test != nil {
+		sp.Test = sp.Test.WithLayout(opts.Layout)
 	}
 	if src.Classes > 2 {
 		pos, err := groupClasses(sp.Train, opts)

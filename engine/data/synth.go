@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/aucopt/aucopt/kernels"
 )
 
 // Stream yields examples one at a time: a file Reader or a synthetic generator. The
@@ -50,12 +52,9 @@ func MBAMixture(k int) (*Mixture, error) {
 // dense rows. The same seed gives the same points.
 func (m *Mixture) Sample(n int, seed uint64) *Dataset {
 	r := newRand(seed, 0x6d6978) // "mix"
-	d := &Dataset{Name: fmt.Sprintf("mixture-k%d", len(m.Means)), Dim: m.Dim, Ptr: make([]int64, 1, n+1)}
+	d := &Dataset{Name: fmt.Sprintf("mixture-k%d", len(m.Means)), Dim: m.Dim, Dense: make([]float64, 0, n*m.Dim)}
+	d.setIndices()
 	x := make([]float64, m.Dim)
-	idx := make([]int32, m.Dim)
-	for j := range idx {
-		idx[j] = int32(j)
-	}
 	for range n {
 		y, w := int8(-1), m.NegW
 		if r.Float64() < m.PosFrac {
@@ -65,7 +64,7 @@ func (m *Mixture) Sample(n int, seed uint64) *Dataset {
 		for j := range x {
 			x[j] = m.Means[c] + r.NormFloat64()
 		}
-		d.Append(y, float64(y), sparseView(idx, x))
+		d.Append(y, float64(y), kernels.Sparse{Idx: d.allIdx, Val: x})
 	}
 	return d
 }

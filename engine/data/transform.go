@@ -29,11 +29,14 @@ func FitMinMax(d *Dataset, lo, hi float64) (*Scaler, error) {
 	for j := range mins {
 		mins[j], maxs[j] = math.Inf(1), math.Inf(-1)
 	}
-	for k, j := range d.Idx {
-		v := d.Val[k]
-		mins[j] = min(mins[j], v)
-		maxs[j] = max(maxs[j], v)
-		stored[j]++
+	for i := range d.Rows() {
+		r := d.Row(i)
+		for k, j := range r.Idx {
+			v := r.Val[k]
+			mins[j] = min(mins[j], v)
+			maxs[j] = max(maxs[j], v)
+			stored[j]++
+		}
 	}
 	s := &Scaler{Scale: make([]float64, d.Dim), Shift: make([]float64, d.Dim)}
 	for j := range mins {
@@ -52,7 +55,7 @@ func FitMinMax(d *Dataset, lo, hi float64) (*Scaler, error) {
 // Apply returns the scaled copy of d. Rows keep only non-zero results; when a shift is
 // non-zero the implicit zeros of that feature become stored values.
 func (s *Scaler) Apply(d *Dataset) *Dataset {
-	out := &Dataset{Name: d.Name, Dim: d.Dim, Ptr: make([]int64, 1, d.Rows()+1)}
+	out := d.empty()
 	var buf kernels.Sparse
 	dense := make([]float64, d.Dim)
 	for i := range d.Rows() {
@@ -118,8 +121,11 @@ func FitRowNormalizer(d *Dataset, center bool) *RowNormalizer {
 		return &RowNormalizer{}
 	}
 	m := make([]float64, d.Dim)
-	for k, j := range d.Idx {
-		m[j] += d.Val[k]
+	for i := range d.Rows() {
+		r := d.Row(i)
+		for k, j := range r.Idx {
+			m[j] += r.Val[k]
+		}
 	}
 	for j := range m {
 		m[j] /= float64(d.Rows())
@@ -129,7 +135,7 @@ func FitRowNormalizer(d *Dataset, center bool) *RowNormalizer {
 
 // Apply returns the normalised copy of d.
 func (n *RowNormalizer) Apply(d *Dataset) *Dataset {
-	out := &Dataset{Name: d.Name, Dim: d.Dim, Ptr: make([]int64, 1, d.Rows()+1)}
+	out := d.empty()
 	dense := make([]float64, d.Dim)
 	var buf kernels.Sparse
 	for i := range d.Rows() {

@@ -1,0 +1,67 @@
+package data
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+func TestLayouts(t *testing.T) {
+	t.Setenv(EnvData, t.TempDir())
+	sp, err := Load("german", LoadOptions{Layout: LayoutSparse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sparse := sp.Train
+	if sparse.IsDense() {
+		t.Fatal("LayoutSparse gave a dense dataset")
+	}
+	dense := sparse.ToDense()
+	if !dense.IsDense() || dense.Nnz() != 1000*24 {
+		t.Fatalf("ToDense: dense %t, %d values", dense.IsDense(), dense.Nnz())
+	}
+	// german is dense enough for LayoutAuto.
+	auto, _ := Load("german", LoadOptions{})
+	if !auto.Train.IsDense() || sparse.Density() < DenseAuto {
+		t.Errorf("german (density %.2f) loaded with LayoutAuto is not dense", sparse.Density())
+	}
+	// Row i holds the same values in both layouts.
+	for i := range sparse.Rows() {
+		s, d := sparse.Row(i), dense.Row(i)
+		full := make([]float64, 24)
+		for k, j := range s.Idx {
+			full[j] = s.Val[k]
+		}
+		if !slices.Equal(full, d.Val) || len(d.Idx) != 24 || !slices.Equal(full, dense.DenseRow(i)) {
+			t.Fatalf("row %d differs between layouts", i)
+		}
+	}
+	back := dense.ToSparse()
+	if !slices.Equal(back.Idx, sparse.Idx) || !slices.Equal(back.Val, sparse.Val) || !slices.Equal(back.Ptr, sparse.Ptr) {
+		t.Error("ToSparse(ToDense(d)) differs from d")
+	}
+	// Subset, scaling and caching keep the layout and agree with the sparse path.
+	sub := dense.Subset([]int{5, 1, 5})
+	if !sub.IsDense() || !slices.Equal(sub.DenseRow(0), dense.DenseRow(5)) || !slices.Equal(sub.DenseRow(1), dense.DenseRow(1)) {
+		t.Error("Subset of a dense dataset")
+	}
+	sc, _ := FitMinMax(sparse, -1, 1)
+	sd, _ := FitMinMax(dense, -1, 1)
+	if !slices.Equal(sc.Scale, sd.Scale) || !slices.Equal(sc.Shift, sd.Shift) {
+		t.Error("min-max fit differs between layouts")
+	}
+	if a, b := sc.Apply(sparse).ToDense().Dense, sd.Apply(dense).Dense; !slices.Equal(a, b) {
+		t.Error("scaled data differs between layouts")
+	}
+	p := filepath.Join(t.TempDir(), "g.cache")
+	if err := SaveCache(p, dense); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadCache(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.IsDense() || !slices.Equal(got.Dense, dense.Dense) || !slices.Equal(got.Y, dense.Y) || got.Row(3).Idx[23] != 23 {
+		t.Error("dense cache round trip")
+	}
+}
