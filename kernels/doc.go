@@ -18,11 +18,17 @@
 //
 // Following the reference BLAS, when a beta argument is 0 the output is overwritten and
 // its previous contents (NaN included) are not read; otherwise NaN and Inf propagate
-// through every operation as IEEE arithmetic says. Scal by 0 multiplies (0·NaN = NaN).
+// through every operation as IEEE arithmetic says. Unlike the reference BLAS, alpha = 0
+// is not a quick return: a NaN or Inf in x or A still makes the result NaN, so that a
+// diverging solver is noticed (a GPU backend must not take cuBLAS's shortcut). Scal by 0
+// multiplies (0·NaN = NaN).
 //
 // Argument errors that only a programmer can make (length mismatches, a tensor from
-// another backend, a sparse index out of range) panic with a message prefixed "kernels:"
-// or the backend's name; nothing a user's data can cause reaches a kernel unchecked.
+// another backend, a sparse index or a GemvRows row out of range) panic with a message
+// prefixed "kernels:" or the backend's name, never a Go runtime error; nothing a user's
+// data can cause reaches a kernel unchecked. A length mismatch is detected before any
+// output is written; after an index panic the output view may be partly updated, but
+// nothing outside it is.
 //
 // Unless an operation says otherwise, its output must not alias any of its inputs.
 // Axpy with x == y is allowed (y becomes (1+alpha)·y).

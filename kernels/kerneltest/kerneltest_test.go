@@ -1,0 +1,349 @@
+package kerneltest
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/aucopt/aucopt/fallback"
+	"github.com/aucopt/aucopt/kernels"
+)
+
+// TestNaive runs the suite on its own reference loops: a check of the harness (views,
+// guards, write-back of symmetric outputs) more than of the loops.
+func TestNaive(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the suite itself is run by each backend's tests")
+	}
+	b := naive{fallback.New()}
+	defer b.Close()
+	Run(t, b)
+}
+
+// differentialSeeds are fuzz inputs for op: the empty input (random sizes), tiny and
+// boundary sizes, and inputs that place specials.
+func differentialSeeds(op Op) [][]byte {
+	seeds := [][]byte{nil, {0, 0, 0, 0, 0, 0, 0, 0}, {1, 0, 1, 0, 1, 0, 1, 0}}
+	for _, n := range []uint16{3, 7, 8, 9, 17, 33, 64, 65, 255, 300, 601} {
+		s := appendSize(nil, n)
+		s = appendSize(s, n/2+1)
+		s = appendSize(s, n%7)
+		s = append(s, byte(n), byte(n>>1), 0xff, 0, 4, 0xff, 1, 0x40, 0x21, 0xff, 2)
+		seeds = append(seeds, s)
+	}
+	return seeds
+}
+
+// TestDifferential runs Differential, fallback against the naive reference loops, on
+// each op's seeds and on random inputs.
+func TestDifferential(t *testing.T) {
+	b, ref := fallback.New(), naive{fallback.New()}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for _, op := range Ops() {
+		t.Run(op.String(), func(t *testing.T) {
+			inputs := differentialSeeds(op)
+			for range 20 {
+				in := make([]byte, rnd.IntN(64))
+				for i := range in {
+					in[i] = byte(rnd.Uint32())
+				}
+				inputs = append(inputs, in)
+			}
+			for _, in := range inputs {
+				Differential(t, b, ref, op, in)
+			}
+		})
+	}
+}
+
+// FuzzDifferential fuzzes the decoder and fallback against the naive reference loops.
+func FuzzDifferential(f *testing.F) {
+	for _, op := range Ops() {
+		for _, s := range differentialSeeds(op) {
+			f.Add(byte(op), s)
+		}
+	}
+	b, ref := fallback.New(), naive{fallback.New()}
+	f.Fuzz(func(t *testing.T, op byte, data []byte) {
+		Differential(t, b, ref, Op(op%byte(numOps)), data)
+	})
+}
+
+// A mutant is fallback with one bug of a kind the suite exists to catch. TestMutants
+// runs the given test on it in a child process and expects the test to fail with a
+// message containing want.
+type mutant struct {
+	name string
+	test func(*testing.T, kernels.Backend)
+	want string
+	b    kernels.Backend
+}
+
+type (
+	dotDropsTail       struct{ *fallback.Backend }
+	dotFloat32         struct{ *fallback.Backend }
+	dotNoLenCheck      struct{ *fallback.Backend }
+	dotBadPrefix       struct{ *fallback.Backend }
+	copyShort          struct{ *fallback.Backend }
+	axpyAlphaZero      struct{ *fallback.Backend }
+	scalZeroClears     struct{ *fallback.Backend }
+	sparseNoCheck      struct{ *fallback.Backend }
+	axpySparseOverrun  struct{ *fallback.Backend }
+	gemvReadsY         struct{ *fallback.Backend }
+	gemvIgnoresStride  struct{ *fallback.Backend }
+	gemvRowsClamps     struct{ *fallback.Backend }
+	symvReadsLower     struct{ *fallback.Backend }
+	syrWritesLower     struct{ *fallback.Backend }
+	syrkWritesLower    struct{ *fallback.Backend }
+	syrkSkipsEmpty     struct{ *fallback.Backend }
+	uploadIgnoresStrid struct{ *fallback.Backend }
+	gerSwapped         struct{ *fallback.Backend }
+)
+
+func (b dotDropsTail) Dot(x, y kernels.Vec) float64 {
+	if n := x.Len(); n%8 == 7 && n == y.Len() {
+		return b.Backend.Dot(x.Slice(0, n-1), y.Slice(0, n-1))
+	}
+	return b.Backend.Dot(x, y)
+}
+
+func (b dotFloat32) Dot(x, y kernels.Vec) float64 {
+	xs, ys := fallback.HostVec(x), fallback.HostVec(y)
+	var s float32
+	for i := range xs {
+		s += float32(xs[i]) * float32(ys[i])
+	}
+	return float64(s)
+}
+
+func (b dotNoLenCheck) Dot(x, y kernels.Vec) float64 {
+	return fallback.Dot(fallback.HostVec(x), fallback.HostVec(y))
+}
+
+func (b dotBadPrefix) Dot(x, y kernels.Vec) float64 {
+	if x.Len() != y.Len() {
+		panic("dot: lengths differ")
+	}
+	return b.Backend.Dot(x, y)
+}
+
+func (b copyShort) Copy(dst, src kernels.Vec) {
+	if n := src.Len(); n%4 == 3 && n == dst.Len() {
+		b.Backend.Copy(dst.Slice(0, n-1), src.Slice(0, n-1))
+		return
+	}
+	b.Backend.Copy(dst, src)
+}
+
+func (b axpyAlphaZero) Axpy(alpha float64, x, y kernels.Vec) {
+	if alpha == 0 && x.Len() == y.Len() {
+		return
+	}
+	b.Backend.Axpy(alpha, x, y)
+}
+
+func (b scalZeroClears) Scal(alpha float64, x kernels.Vec) {
+	if alpha == 0 {
+		clear(fallback.HostVec(x))
+		return
+	}
+	b.Backend.Scal(alpha, x)
+}
+
+func (b sparseNoCheck) DotSparse(x kernels.Sparse, y kernels.Vec) float64 {
+	ys := fallback.HostVec(y)
+	var s float64
+	for k, i := range x.Idx {
+		if i >= 0 && int(i) < len(ys) && k < len(x.Val) {
+			s += x.Val[k] * ys[i]
+		}
+	}
+	return s
+}
+
+// AxpySparse writes y[n] for an index n, one past the view: into the suite's guard.
+func (b axpySparseOverrun) AxpySparse(alpha float64, x kernels.Sparse, y kernels.Vec) {
+	ys := fallback.HostVec(y)
+	for k, i := range x.Idx {
+		switch {
+		case i >= 0 && int(i) < len(ys):
+			ys[i] += alpha * x.Val[k]
+		case int(i) == len(ys) && len(ys) > 0:
+			p := (*float64)(unsafe.Add(unsafe.Pointer(&ys[0]), 8*len(ys)))
+			*p += alpha * x.Val[k]
+		}
+	}
+}
+
+func (b gemvReadsY) Gemv(trans bool, alpha float64, a kernels.Mat, x kernels.Vec, beta float64, y kernels.Vec) {
+	if beta == 0 { // scale y by 0 instead of overwriting it: NaN stays NaN
+		ys := fallback.HostVec(y)
+		for i := range ys {
+			ys[i] *= 0
+		}
+		beta = 1
+	}
+	b.Backend.Gemv(trans, alpha, a, x, beta, y)
+}
+
+func (b gemvIgnoresStride) Gemv(trans bool, alpha float64, a kernels.Mat, x kernels.Vec, beta float64, y kernels.Vec) {
+	m := fallback.HostMat(a)
+	b.Backend.Gemv(trans, alpha, &fallback.Mat{Rows: m.Rows, Cols: m.Cols, Stride: m.Cols, Data: m.Data}, x, beta, y)
+}
+
+func (b gemvRowsClamps) GemvRows(trans bool, alpha float64, a kernels.Mat, rows []int32, x kernels.Vec, beta float64, y kernels.Vec) {
+	r, _ := a.Dims()
+	clamped := make([]int32, len(rows))
+	for k, i := range rows {
+		clamped[k] = min(max(i, 0), int32(max(r-1, 0)))
+	}
+	b.Backend.GemvRows(trans, alpha, a, clamped, x, beta, y)
+}
+
+func (b symvReadsLower) Symv(alpha float64, a kernels.Mat, x kernels.Vec, beta float64, y kernels.Vec) {
+	r, c := a.Dims()
+	if r != c || x.Len() != r || y.Len() != r {
+		b.Backend.Symv(alpha, a, x, beta, y)
+		return
+	}
+	b.Backend.Gemv(false, alpha, a, x, beta, y)
+}
+
+func mirror(a kernels.Mat) {
+	m := fallback.HostMat(a)
+	for i := range m.Rows {
+		for j := range min(i, m.Cols) {
+			m.Data[i*m.Stride+j] = m.Data[j*m.Stride+i]
+		}
+	}
+}
+
+func (b syrWritesLower) Syr(alpha float64, x kernels.Vec, a kernels.Mat) {
+	b.Backend.Syr(alpha, x, a)
+	mirror(a)
+}
+
+func (b syrkWritesLower) Syrk(alpha float64, a kernels.Mat, beta float64, c kernels.Mat) {
+	b.Backend.Syrk(alpha, a, beta, c)
+	mirror(c)
+}
+
+func (b syrkSkipsEmpty) Syrk(alpha float64, a kernels.Mat, beta float64, c kernels.Mat) {
+	if r, _ := a.Dims(); r == 0 {
+		return
+	}
+	b.Backend.Syrk(alpha, a, beta, c)
+}
+
+func (b uploadIgnoresStrid) Upload(dst kernels.Tensor, src []float64) {
+	if m, ok := dst.(*fallback.Mat); ok && m.Len() == len(src) {
+		copy(m.Data, src)
+		return
+	}
+	b.Backend.Upload(dst, src)
+}
+
+func (b gerSwapped) Ger(alpha float64, x, y kernels.Vec, a kernels.Mat) {
+	if x.Len() == y.Len() {
+		b.Backend.Ger(alpha, y, x, a)
+		return
+	}
+	b.Backend.Ger(alpha, x, y, a)
+}
+
+// differentialOn returns a test that runs Differential for op, b against the naive
+// reference loops, on op's seeds and 30 random inputs.
+func differentialOn(op Op) func(*testing.T, kernels.Backend) {
+	return func(t *testing.T, b kernels.Backend) {
+		ref := naive{fallback.New()}
+		rnd := rand.New(rand.NewPCG(3, 4))
+		inputs := differentialSeeds(op)
+		for range 30 {
+			in := make([]byte, rnd.IntN(256))
+			for i := range in {
+				in[i] = byte(rnd.Uint32())
+			}
+			inputs = append(inputs, in)
+		}
+		for _, in := range inputs {
+			Differential(t, b, ref, op, in)
+		}
+	}
+}
+
+func mutants() []mutant {
+	f := fallback.New()
+	return []mutant{
+		{"dot-drops-tail", TestDot, "Dot(x [", dotDropsTail{f}},
+		{"dot-float32", TestDot, "tolerance", dotFloat32{f}},
+		{"dot-no-length-check", TestDot, "did not panic", dotNoLenCheck{f}},
+		{"dot-bad-panic-prefix", TestDot, `want a message prefixed "kernels:"`, dotBadPrefix{f}},
+		{"copy-short", TestCopy, "Copy(dst", copyShort{f}},
+		{"axpy-alpha-zero-returns", TestAxpy, "0·NaN and 0·Inf are NaN", axpyAlphaZero{f}},
+		{"scal-zero-clears", TestScal, "Scal(alpha=0", scalZeroClears{f}},
+		{"dotsparse-no-check", TestDotSparse, "did not panic", sparseNoCheck{f}},
+		{"axpysparse-overrun", TestAxpySparse, "outside the view", axpySparseOverrun{f}},
+		{"gemv-beta0-reads-y", TestGemv, "= NaN, want", gemvReadsY{f}},
+		{"gemv-ignores-stride", TestGemv, "Gemv(trans=", gemvIgnoresStride{f}},
+		{"gemvrows-clamps", TestGemvRows, "did not panic", gemvRowsClamps{f}},
+		{"symv-reads-lower", TestSymv, "= NaN, want", symvReadsLower{f}},
+		{"syr-writes-lower", TestSyr, "strictly lower triangle", syrWritesLower{f}},
+		{"syrk-writes-lower", TestSyrk, "strictly lower triangle", syrkWritesLower{f}},
+		{"syrk-skips-k0", TestSyrk, "NoRows", syrkSkipsEmpty{f}},
+		{"upload-ignores-stride", TestUploadDownload, "outside the view", uploadIgnoresStrid{f}},
+		{"ger-swapped", TestGer, "Ger(alpha", gerSwapped{f}},
+		{"differential-dot-tail", differentialOn(OpDot), "on backend generic", dotDropsTail{f}},
+		{"differential-dotsparse-no-check", differentialOn(OpDotSparse), "did not panic", sparseNoCheck{f}},
+		{"differential-symv-lower", differentialOn(OpSymv), "on backend generic", symvReadsLower{f}},
+		{"differential-syrk-lower", differentialOn(OpSyrk), "changed C's parent", syrkWritesLower{f}},
+		{"differential-gemv-stride", differentialOn(OpGemv), "on backend generic", gemvIgnoresStride{f}},
+	}
+}
+
+// TestMutants checks that the suite fails each mutant, with the expected complaint.
+func TestMutants(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the suite in child processes")
+	}
+	for _, m := range mutants() {
+		t.Run(m.name, func(t *testing.T) {
+			t.Parallel()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestMutant$", "-test.count=1")
+			cmd.Env = append(os.Environ(), "KERNELTEST_MUTANT="+m.name)
+			out, err := cmd.CombinedOutput()
+			if err == nil {
+				t.Fatalf("the suite passed mutant %s:\n%s", m.name, out)
+			}
+			if !strings.Contains(string(out), m.want) {
+				t.Errorf("the suite failed mutant %s without saying %q:\n%.3000s", m.name, m.want, out)
+			}
+		})
+	}
+}
+
+// TestMutant runs one mutant's test; TestMutants starts it in a child process.
+func TestMutant(t *testing.T) {
+	name := os.Getenv("KERNELTEST_MUTANT")
+	if name == "" {
+		t.Skip("run by TestMutants")
+	}
+	for _, m := range mutants() {
+		if m.name == name {
+			m.test(t, m.b)
+			return
+		}
+	}
+	t.Fatalf("no mutant %q", name)
+}
+
+// appendSize appends the encoding of size n for Differential.
+func appendSize(s []byte, n uint16) []byte {
+	if n <= 70 {
+		return binary.LittleEndian.AppendUint16(s, n<<2|1)
+	}
+	return binary.LittleEndian.AppendUint16(s, n<<2)
+}

@@ -1,0 +1,88 @@
+package kerneltest
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/aucopt/aucopt/kernels"
+)
+
+// syrkCase runs one Syrk on a k×d A and checks it. C's strictly lower triangle is set to
+// a sentinel that must survive.
+func syrkCase(t *testing.T, h *harness, alpha float64, ad []float64, k, d int, la layout, beta float64, cd []float64, lc layout) {
+	t.Helper()
+	defer h.recoverCase(t, fmt.Sprintf("Syrk(alpha=%v, A %d×%d %v, beta=%v, C %v)", alpha, k, d, la, beta, lc))
+	for i := range d {
+		for j := range i {
+			cd[i*d+j] = outGuard
+		}
+	}
+	a := h.mat(ad, k, d, la, inGuard)
+	c := h.mat(cd, d, d, lc, outGuard)
+	h.b.Syrk(alpha, a.m, beta, c.m)
+	what := fmt.Sprintf("Syrk(alpha=%v, A %v, beta=%v, C %v)", alpha, a, beta, c)
+	want, tol := refSyrk(alpha, ad, k, d, beta, cd)
+	h.checkMat(t, what, "C", c, want, tol, true)
+	h.matUnchanged(t, what, "A", a)
+}
+
+// TestSyrk checks the rank-k update Syrk for k from 0 to 600 rows of d from 0 to 300
+// columns (around tile and block sizes) and for k = 300, d = 1000, on plain matrices and strided views, that it
+// writes C's upper triangle only, with beta = 0 ignoring NaN in C, NaN and Inf, and its
+// panics.
+func TestSyrk(t *testing.T, b kernels.Backend) {
+	h := newHarness(b, 13)
+	t.Run("Shapes", func(t *testing.T) {
+		i := 0
+		for _, k := range []int{0, 1, 2, 3, 5, 8, 17, 64, 65, 127, 128, 129, 256, 257, 600} {
+			for _, d := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 16, 17, 23, 24, 25, 31, 33, 47, 48, 49, 63, 64, 65, 100, 128, 129, 239, 240, 241, 300} {
+				alpha, beta := h.pickAlphaBeta(i)
+				syrkCase(t, h, alpha, h.values(k*d), k, d, layouts[i%len(layouts)], beta, h.output(d*d, beta), layouts[(i/2)%len(layouts)])
+				i++
+			}
+		}
+		syrkCase(t, h, 0.5, h.values(300*1000), 300, 1000, layouts[2], 1, h.values(1000*1000), layouts[1])
+		syrkCase(t, h, -1, h.values(1000*64), 1000, 64, layouts[4], 0, h.output(64*64, 0), layouts[0])
+	})
+	t.Run("NoRows", func(t *testing.T) {
+		for i, d := range []int{1, 5, 64} {
+			for _, beta := range []float64{0, 1, 2} {
+				syrkCase(t, h, 1.5, nil, 0, d, layouts[i], beta, h.output(d*d, beta), layouts[i+1])
+			}
+		}
+	})
+	t.Run("NaNInf", func(t *testing.T) {
+		i := 0
+		for _, s := range [][2]int{{1, 1}, {1, 5}, {5, 1}, {3, 8}, {8, 3}, {17, 9}, {9, 17}, {64, 33}, {33, 64}} {
+			k, d := s[0], s[1]
+			for trial := range 4 {
+				alpha, beta := []float64{1.5, 1, 0, -2}[trial], []float64{0.5, 0, 1, -1}[trial]
+				ad, cd := h.values(k*d), h.output(d*d, beta)
+				h.sprinkle(ad, trial%(k*d), 1)
+				if beta != 0 {
+					h.sprinkle(cd, d-1, 1) // C[0][d−1]
+				}
+				syrkCase(t, h, alpha, ad, k, d, layouts[i%len(layouts)], beta, cd, layouts[(i+3)%len(layouts)])
+				i++
+			}
+			// beta ≠ 0: a NaN in C stays NaN.
+			cd := h.values(d * d)
+			cd[d-1] = math.NaN()
+			syrkCase(t, h, 1, h.values(k*d), k, d, layouts[1], -1, cd, layouts[2])
+		}
+	})
+	t.Run("Panics", func(t *testing.T) {
+		a := h.mat(h.values(5*3), 5, 3, layouts[2], inGuard)
+		for _, s := range [][2]int{{4, 4}, {3, 4}, {4, 3}, {2, 2}, {0, 0}, {5, 5}} {
+			c := h.mat(h.values(s[0]*s[1]), s[0], s[1], layouts[1], outGuard)
+			what := fmt.Sprintf("Syrk(A 5×3, C %d×%d)", s[0], s[1])
+			h.mustPanic(t, what, func() { b.Syrk(1, a.m, 1, c.m) })
+			h.matUnchanged(t, "refused "+what, "C", c)
+		}
+		c := h.mat(h.values(9), 3, 3, layouts[0], outGuard)
+		h.mustPanic(t, "Syrk(foreign A)", func() { b.Syrk(1, foreignMat{5, 3}, 1, c.m) })
+		h.mustPanic(t, "Syrk(foreign C)", func() { b.Syrk(1, a.m, 1, foreignMat{3, 3}) })
+		h.matUnchanged(t, "refused Syrk", "C", c)
+	})
+}
