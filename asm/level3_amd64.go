@@ -1,0 +1,204 @@
+//go:build amd64 && !noasm && !purego
+
+package asm
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/aucopt/aucopt/fallback"
+	"github.com/aucopt/aucopt/kernels"
+)
+
+const (
+	// syrkParallelWork is the number of multiply-adds (k·d²) below which Syrk runs as
+	// one part.
+	syrkParallelWork = 1 << 20
+	// syrkMaxParts is the largest number of column stripes of C, the parts of a large
+	// Syrk; more parts than cores even out the end of each depth block.
+	syrkMaxParts = 16
+	// syrkBlockRows is the number of rows of C whose packed strips (syrkBlockRows·kc
+	// elements of A) stay in L2 while the stripe's columns sweep past them. It is a
+	// multiple of every tile's rows.
+	syrkBlockRows = 240
+	// syrkMaxTile is the largest tile, rows·W, of the shapes below.
+	syrkMaxTile = 8 * 16
+)
+
+// syrkShape is the geometry of a Syrk micro-kernel: tiles of rows×w elements of C;
+// A packed, kc rows at a time, into strips of w columns (w consecutive elements of a row
+// of A, the last strip padded with zeros); w a multiple of rows.
+type syrkShape struct {
+	rows, w, kc int
+	zmm         bool // syrkTileAVX512, else syrkTileAVX2
+}
+
+// syrkShapeAVX2 is the shape of syrkTileAVX2: 4×12 tiles, strips of 384×12 (36 KiB).
+func syrkShapeAVX2() syrkShape { return syrkShape{rows: 4, w: 12, kc: 384} }
+
+// syrkShapeAVX512 is the shape of syrkTileAVX512: 8×16 tiles, strips of 384×16 (48 KiB).
+func syrkShapeAVX512() syrkShape { return syrkShape{rows: 8, w: 16, kc: 384, zmm: true} }
+
+// Syrk computes the rank-k update of the upper triangle of a symmetric C (d×d) by the
+// rows of A (k×d):
+//
+//	C = alpha·AᵀA + beta·C
+//
+// C's columns are cut into stripes of about equal upper-triangle area, one per part, so
+// each element of C is computed by one part, with A's rows in order: the result does not
+// depend on the number of cores. For each block of kc rows of A, the parts first pack A
+// into strips together, then each computes the tiles of its stripe on or above the
+// diagonal, writing only elements i ≤ j.
+func (b *Backend) Syrk(alpha float64, a kernels.Mat, beta float64, c kernels.Mat) {
+	am, cm := fallback.HostMat(a), fallback.HostMat(c)
+	d, k := am.Cols, am.Rows
+	if cm.Rows != d || cm.Cols != d {
+		panic(fmt.Sprintf("kernels: Syrk: A is %d×%d, so C must be %d×%d, not %d×%d", k, d, d, d, cm.Rows, cm.Cols))
+	}
+	if d == 0 {
+		return
+	}
+	raceReadMat(am)
+	raceWriteUpper(cm)
+	s := syrkShapeAVX2()
+	betaRun, packRun, tilesRun := syrkBetaAVX2, syrkPackAVX2, syrkTilesAVX2
+	if b.avx512 {
+		s = syrkShapeAVX512()
+		betaRun, packRun, tilesRun = syrkBetaAVX512, syrkPackAVX512, syrkTilesAVX512
+	}
+	strips := (d + s.w - 1) / s.w
+	parts := syrkParts(k, d, strips)
+	pool := b.Pool()
+	j := fallback.GetJob()
+	j.A, j.C, j.Alpha, j.Beta = am, cm, alpha, beta
+	j.Run = betaRun
+	pool.Do(parts, j)
+	if k > 0 {
+		if len(j.Scratch) == 0 {
+			j.Scratch = append(j.Scratch, nil)
+		}
+		j.Scratch[0] = grow(j.Scratch[0], strips*min(s.kc, k)*s.w)
+	}
+	for l0 := 0; l0 < k; l0 += s.kc {
+		j.N = l0
+		j.Run = packRun
+		pool.Do(parts, j)
+		j.Run = tilesRun
+		pool.Do(parts, j)
+	}
+	fallback.PutJob(j)
+}
+
+// The Runs of Syrk's phases for each shape (a Job's Run is a top-level function).
+func syrkBetaAVX2(j *fallback.Job, p int)    { syrkShapeAVX2().beta(j, p) }
+func syrkPackAVX2(j *fallback.Job, p int)    { syrkShapeAVX2().pack(j, p) }
+func syrkTilesAVX2(j *fallback.Job, p int)   { syrkShapeAVX2().tiles(j, p) }
+func syrkBetaAVX512(j *fallback.Job, p int)  { syrkShapeAVX512().beta(j, p) }
+func syrkPackAVX512(j *fallback.Job, p int)  { syrkShapeAVX512().pack(j, p) }
+func syrkTilesAVX512(j *fallback.Job, p int) { syrkShapeAVX512().tiles(j, p) }
+
+// syrkParts is the number of parts of a Syrk of k×d A cut into strips of columns.
+func syrkParts(k, d, strips int) int {
+	if k*d*d < syrkParallelWork {
+		return 1
+	}
+	return min(syrkMaxParts, strips)
+}
+
+// stripe is the first strip of part p when strips strips of columns are cut into parts
+// stripes of about equal upper-triangle area: columns [0, c) hold about c²/2 elements.
+func stripe(strips, parts, p int) int {
+	if p >= parts {
+		return strips
+	}
+	return int(math.Round(float64(strips) * math.Sqrt(float64(p)/float64(parts))))
+}
+
+// beta scales the upper triangle of part p's stripe of C by j.Beta.
+func (s syrkShape) beta(j *fallback.Job, p int) {
+	c := j.C
+	d := c.Cols
+	strips := (d + s.w - 1) / s.w
+	parts := syrkParts(j.A.Rows, d, strips)
+	c0, c1 := min(stripe(strips, parts, p)*s.w, d), min(stripe(strips, parts, p+1)*s.w, d)
+	for i := range c1 {
+		if lo := max(i, c0); lo < c1 {
+			scaleBeta(j.Beta, c.Data[i*c.Stride+lo:i*c.Stride+c1])
+		}
+	}
+}
+
+// pack copies rows [j.N, j.N+kc) of A, the strips of part p, into j.Scratch[0]: strip t
+// holds kc rows of w elements, A[j.N+l][t·w : t·w+w] at [(t·kc+l)·w:].
+func (s syrkShape) pack(j *fallback.Job, p int) {
+	a := j.A
+	d, k, l0 := a.Cols, a.Rows, j.N
+	kc := min(s.kc, k-l0)
+	strips := (d + s.w - 1) / s.w
+	parts := syrkParts(k, d, strips)
+	panel := kc * s.w
+	for t := p * strips / parts; t < (p+1)*strips/parts; t++ {
+		dst := j.Scratch[0][t*panel : (t+1)*panel]
+		c0 := t * s.w
+		cw := min(s.w, d-c0)
+		for l := range kc {
+			o := (l0+l)*a.Stride + c0
+			row := dst[l*s.w : (l+1)*s.w]
+			copy(row, a.Data[o:o+cw])
+			clear(row[cw:])
+		}
+	}
+}
+
+// tiles adds alpha·(A's packed rows)ᵀ(A's packed rows) to the tiles of part p's stripe
+// of C that touch the upper triangle. Tiles wholly on or above the diagonal go straight
+// to C; the others (across the diagonal or C's edge) go through a scratch tile, of which
+// only the elements i ≤ j inside C are added.
+func (s syrkShape) tiles(j *fallback.Job, p int) {
+	a, c := j.A, j.C
+	d, k, l0 := a.Cols, a.Rows, j.N
+	kc := min(s.kc, k-l0)
+	strips := (d + s.w - 1) / s.w
+	parts := syrkParts(k, d, strips)
+	t0, t1 := stripe(strips, parts, p), stripe(strips, parts, p+1)
+	packed := j.Scratch[0]
+	panel := kc * s.w
+	c1 := min(t1*s.w, d)
+	var scratch [syrkMaxTile]float64
+	edge := scratch[:s.rows*s.w]
+	for ic := 0; ic < c1; ic += syrkBlockRows {
+		icEnd := min(ic+syrkBlockRows, c1)
+		for t := t0; t < t1; t++ {
+			j0 := t * s.w
+			q := packed[t*panel : (t+1)*panel]
+			// Rows i0 < j0+w have elements i ≤ j in this strip's columns.
+			for i0 := ic; i0 < min(icEnd, j0+s.w); i0 += s.rows {
+				o := (i0/s.w)*panel + i0%s.w
+				pp := packed[o : o+(kc-1)*s.w+s.rows]
+				if i0+s.rows-1 <= j0 && j0+s.w <= d {
+					o := i0*c.Stride + j0
+					s.tile(pp, q, c.Data[o:o+(s.rows-1)*c.Stride+s.w], kc, c.Stride, j.Alpha)
+					continue
+				}
+				clear(edge)
+				s.tile(pp, q, edge, kc, s.w, j.Alpha)
+				for r := range min(s.rows, d-i0) {
+					i := i0 + r
+					row := c.Data[i*c.Stride : i*c.Stride+d]
+					for jj := max(i-j0, 0); jj < min(s.w, d-j0); jj++ {
+						row[j0+jj] += edge[r*s.w+jj]
+					}
+				}
+			}
+		}
+	}
+}
+
+// tile runs the shape's micro-kernel.
+func (s syrkShape) tile(p, q, c []float64, kc, ldc int, alpha float64) {
+	if s.zmm {
+		syrkTileAVX512(p, q, c, kc, ldc, alpha)
+		return
+	}
+	syrkTileAVX2(p, q, c, kc, ldc, alpha)
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+
+	"github.com/aucopt/aucopt/engine"
+)
+
+const backendsExamples = `  aucopt backends
+  aucopt backends --backend avx2      # would avx2 work here, and if not, why?
+  AUCOPT_BACKEND=generic aucopt backends
+  aucopt backends --json
+`
+
+func runBackends(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("backends", "backends [--backend NAME] [--json]", backendsExamples, stderr)
+	name := fs.String("backend", "", "the backend to resolve: auto, cuda, avx2 or generic (default $"+engine.EnvBackend+", else auto)")
+	asJSON := fs.Bool("json", false, "print the report as JSON")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	statuses := engine.Backends()
+	cpu := engine.DetectCPU()
+	requested := *name
+	if requested == "" {
+		requested = os.Getenv(engine.EnvBackend)
+	}
+	b, selErr := engine.BackendFromEnv(*name)
+	selected := ""
+	if selErr == nil {
+		selected = b.Name()
+		b.Close()
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		report := struct {
+			Backends  []engine.BackendStatus `json:"backends"`
+			CPU       engine.CPU             `json:"cpu"`
+			Requested string                 `json:"requested"`
+			Selected  string                 `json:"selected,omitempty"`
+			Error     string                 `json:"error,omitempty"`
+		}{statuses, cpu, requested, selected, ""}
+		if selErr != nil {
+			report.Error = selErr.Error()
+		}
+		if err := enc.Encode(report); err != nil {
+			return err
+		}
+		return selErr
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "BACKEND\tSTATUS\tDETAIL")
+	for _, s := range statuses {
+		status, detail := "available", s.Detail
+		if !s.Available {
+			status, detail = "unavailable", s.Reason
+		}
+		if s.Auto {
+			status += " (auto)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, status, detail)
+	}
+	tw.Flush()
+	fmt.Fprintf(stdout, "\nCPU: %s (%s, %d cores): %s\n", cpu.Brand, cpu.Arch, cpu.Cores, cpu.FeatureList())
+	if requested == "" {
+		requested = "auto"
+	}
+	if selErr != nil {
+		return selErr
+	}
+	fmt.Fprintf(stdout, "selected: %s (asked for %s)\n", selected, requested)
+	return nil
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDatasetsEmbedded(t *testing.T) {
+	t.Setenv("AUCOPT_DATA", t.TempDir()) // nothing there: only the embedded sets load
+	var out, errOut bytes.Buffer
+	if status := run([]string{"datasets", "a9a", "german", "w8a"}, &out, &errOut); status != 0 {
+		t.Fatalf("datasets exited %d: %s", status, errOut.String())
+	}
+	for _, want := range []string{"a9a     32561       16281      123       7841       2        embedded", "w8a", "not found in"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("datasets output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if status := run([]string{"datasets", "imagenet"}, &out, &errOut); status != 1 || !strings.Contains(errOut.String(), `unknown dataset "imagenet"`) {
+		t.Errorf("unknown dataset: exit %d, stderr %q", status, errOut.String())
+	}
+}
+
+func TestConvert(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.svm")
+	os.WriteFile(in, []byte("+1 1:0.5 3:2\n-1 2:1\n"), 0o644)
+	out := filepath.Join(dir, "out.cache")
+	var stdout, stderr bytes.Buffer
+	if status := run([]string{"convert", in, out}, &stdout, &stderr); status != 0 {
+		t.Fatalf("convert exited %d: %s", status, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "2 rows, 3 features, 3 values (1 positive, 1 negative)") {
+		t.Errorf("convert said %q", stdout.String())
+	}
+	// The cache converts again (ReadFile recognises it) to the same content.
+	again := filepath.Join(dir, "again.cache")
+	if status := run([]string{"convert", out, again}, &stdout, &stderr); status != 0 {
+		t.Fatalf("convert of a cache exited %d: %s", status, stderr.String())
+	}
+	a, _ := os.ReadFile(out)
+	b, _ := os.ReadFile(again)
+	if !bytes.Equal(a, b) {
+		t.Error("converting a cache changed it")
+	}
+
+	bad := filepath.Join(dir, "bad.svm")
+	os.WriteFile(bad, []byte("+1 1:0.5\n-1 3:1 2:1\n"), 0o644)
+	stderr.Reset()
+	status := run([]string{"convert", bad, filepath.Join(dir, "bad.cache")}, &stdout, &stderr)
+	if status != 1 || !strings.Contains(stderr.String(), "bad.svm:2:8: feature indices not strictly increasing (2 after 3)") {
+		t.Errorf("bad input: exit %d, stderr %q", status, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bad.cache")); !os.IsNotExist(err) {
+		t.Error("a failed convert left an output file")
+	}
+	for _, args := range [][]string{{"convert", in}, {"convert"}, {"convert", in, in}} {
+		stderr.Reset()
+		if status := run(args, &stdout, &stderr); status == 0 {
+			t.Errorf("%q: exit 0, want an error", args)
+		}
+	}
+}

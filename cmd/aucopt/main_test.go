@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		name       string
+		args       []string
+		env        string
+		wantStatus int
+		wantOut    []string // substrings of stdout
+		wantErr    []string // substrings of stderr
+	}{
+		{"no args prints help", nil, "", 0, []string{"Commands:", "backends"}, nil},
+		{"help", []string{"help"}, "", 0, []string{"backends"}, nil},
+		{"unknown command", []string{"trian"}, "", 2, nil, []string{`unknown command "trian"`}},
+		{"version", []string{"version"}, "", 0, []string{"aucopt " + version}, nil},
+		{"backends lists all", []string{"backends"}, "", 0, []string{"cuda", "avx2", "generic", "CPU:", "selected:"}, nil},
+		{"backends generic", []string{"backends", "--backend", "generic"}, "", 0, []string{"selected: generic (asked for generic)"}, nil},
+		{"backends from env", []string{"backends"}, "generic", 0, []string{"selected: generic (asked for generic)"}, nil},
+		{"flag beats env", []string{"backends", "--backend=generic"}, "bogus", 0, []string{"selected: generic"}, nil},
+		{"unknown backend", []string{"backends", "--backend", "tpu"}, "", 1, nil, []string{`unknown backend "tpu"`, "auto, cuda, avx2, generic"}},
+		{"unknown backend from env", []string{"backends"}, "tpu", 1, nil, []string{`unknown backend "tpu"`}},
+		{"cuda says why", []string{"backends", "--backend", "cuda"}, "", 1, nil, []string{"backend cuda: cuda: unavailable:"}},
+		{"bad flag", []string{"backends", "--bogus"}, "", 2, nil, []string{"unknown flag: --bogus"}},
+		{"stray argument", []string{"backends", "extra"}, "", 2, nil, []string{`unexpected argument "extra"`}},
+		{"command help", []string{"backends", "--help"}, "", 0, nil, []string{"Usage: aucopt backends", "Examples:"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("AUCOPT_BACKEND", tt.env)
+			var out, errOut bytes.Buffer
+			status := run(tt.args, &out, &errOut)
+			if status != tt.wantStatus {
+				t.Errorf("run(%q) = %d, want %d\nstdout:\n%s\nstderr:\n%s", tt.args, status, tt.wantStatus, out.String(), errOut.String())
+			}
+			for _, s := range tt.wantOut {
+				if !strings.Contains(out.String(), s) {
+					t.Errorf("stdout of %q lacks %q:\n%s", tt.args, s, out.String())
+				}
+			}
+			for _, s := range tt.wantErr {
+				if !strings.Contains(errOut.String(), s) {
+					t.Errorf("stderr of %q lacks %q:\n%s", tt.args, s, errOut.String())
+				}
+			}
+		})
+	}
+}
+
+func TestBackendsJSON(t *testing.T) {
+	t.Setenv("AUCOPT_BACKEND", "")
+	var out, errOut bytes.Buffer
+	if status := run([]string{"backends", "--json"}, &out, &errOut); status != 0 {
+		t.Fatalf("backends --json exited %d: %s", status, errOut.String())
+	}
+	var report struct {
+		Backends []struct {
+			Name      string
+			Available bool
+		}
+		Selected string
+	}
+	if err := json.Unmarshal(out.Bytes(), &report); err != nil {
+		t.Fatalf("backends --json is not JSON: %v\n%s", err, out.String())
+	}
+	if len(report.Backends) != 3 || report.Backends[2].Name != "generic" || !report.Backends[2].Available {
+		t.Errorf("backends = %+v, want cuda, avx2, generic with generic available", report.Backends)
+	}
+	if report.Selected == "" {
+		t.Error("no backend selected")
+	}
+}

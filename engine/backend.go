@@ -1,0 +1,149 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/aucopt/aucopt/asm"
+	"github.com/aucopt/aucopt/cuda"
+	"github.com/aucopt/aucopt/fallback"
+	"github.com/aucopt/aucopt/kernels"
+	"github.com/klauspost/cpuid/v2"
+)
+
+// EnvBackend is the environment variable that chooses a backend when no --backend flag
+// is given.
+const EnvBackend = "AUCOPT_BACKEND"
+
+// BackendNames are the names Backend accepts, "auto" first, then the concrete backends
+// in the order auto tries them.
+var BackendNames = []string{"auto", "cuda", "avx2", "generic"}
+
+// ErrUnknownBackend is wrapped by the error Backend returns for a name it does not know.
+var ErrUnknownBackend = errors.New("unknown backend")
+
+// Backend returns the backend called name:
+//
+//	generic  the pure-Go reference (always available)
+//	avx2     AVX2+FMA assembly (AVX-512 where faster); needs amd64 with AVX2 and FMA
+//	cuda     the GPU backend; needs the CUDA driver, cuBLAS and a device
+//	auto     cuda if available, else avx2 if available, else generic
+//
+// An empty name means auto. Asking for an unavailable backend by name is an error that
+// says why it is unavailable. The caller closes the backend.
+func Backend(name string) (kernels.Backend, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "generic":
+		return fallback.New(), nil
+	case "avx2":
+		b, err := asm.New()
+		if err != nil {
+			return nil, fmt.Errorf("backend avx2: %w", err)
+		}
+		return b, nil
+	case "cuda":
+		b, err := cuda.New()
+		if err != nil {
+			return nil, fmt.Errorf("backend cuda: %w", err)
+		}
+		return b, nil
+	case "auto", "":
+		for _, n := range []string{"cuda", "avx2"} {
+			if b, err := Backend(n); err == nil {
+				return b, nil
+			}
+		}
+		return fallback.New(), nil
+	}
+	return nil, fmt.Errorf("%w %q (want %s)", ErrUnknownBackend, name, strings.Join(BackendNames, ", "))
+}
+
+// BackendFromEnv is Backend(name), where an empty name is replaced by $AUCOPT_BACKEND
+// (and auto when that is unset too).
+func BackendFromEnv(name string) (kernels.Backend, error) {
+	if name == "" {
+		name = os.Getenv(EnvBackend)
+	}
+	return Backend(name)
+}
+
+// BackendStatus describes one concrete backend on this machine.
+type BackendStatus struct {
+	Name      string // selector name: cuda, avx2 or generic
+	Available bool
+	Reason    string // why it is unavailable; empty when available
+	Detail    string // what runs, e.g. the instruction sets or the GPU; empty if unknown
+	Auto      bool   // whether auto selects this backend here
+}
+
+// Backends probes every concrete backend, in the order auto tries them, and reports
+// which are available and why the others are not. Probed backends are closed again.
+func Backends() []BackendStatus {
+	var out []BackendStatus
+	picked := false
+	for _, n := range BackendNames[1:] {
+		st := BackendStatus{Name: n}
+		b, err := Backend(n)
+		if err != nil {
+			st.Reason = err.Error()
+		} else {
+			st.Available = true
+			st.Auto = !picked
+			picked = true
+			if d, ok := b.(interface{ ISA() string }); ok {
+				st.Detail = d.ISA()
+			}
+			if n == "generic" {
+				st.Detail = fmt.Sprintf("pure Go, %d cores", runtime.GOMAXPROCS(0))
+			}
+			b.Close()
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
+// CPU describes this machine's processor and the instruction-set extensions the
+// backends look for.
+type CPU struct {
+	Brand    string
+	Arch     string
+	Cores    int             // logical cores Go may use (GOMAXPROCS)
+	Features map[string]bool // e.g. "AVX2": true
+}
+
+// cpuFeatures are the extensions reported by DetectCPU, in report order.
+var cpuFeatures = []struct {
+	name string
+	id   cpuid.FeatureID
+}{
+	{"SSE2", cpuid.SSE2}, {"AVX", cpuid.AVX}, {"AVX2", cpuid.AVX2}, {"FMA3", cpuid.FMA3},
+	{"AVX512F", cpuid.AVX512F}, {"AVX512DQ", cpuid.AVX512DQ}, {"AVX512VL", cpuid.AVX512VL},
+}
+
+// DetectCPU reports the processor aucopt runs on.
+func DetectCPU() CPU {
+	c := CPU{Brand: cpuid.CPU.BrandName, Arch: runtime.GOARCH, Cores: runtime.GOMAXPROCS(0), Features: map[string]bool{}}
+	for _, f := range cpuFeatures {
+		c.Features[f.name] = cpuid.CPU.Supports(f.id)
+	}
+	return c
+}
+
+// FeatureList is the CPU's features as "AVX2 FMA3 -AVX512F …", a minus marking absence.
+func (c CPU) FeatureList() string {
+	var b strings.Builder
+	for i, f := range cpuFeatures {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if !c.Features[f.name] {
+			b.WriteByte('-')
+		}
+		b.WriteString(f.name)
+	}
+	return b.String()
+}

@@ -1,0 +1,128 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/aucopt/aucopt/asm"
+	"github.com/aucopt/aucopt/cuda"
+)
+
+func TestBackend(t *testing.T) {
+	_, asmErr := asm.New()
+	wantAuto := "avx2"
+	if asmErr != nil {
+		wantAuto = "generic"
+	}
+	type testCase struct {
+		name     string
+		want     string // backend name, or "" for an error
+		wantErr  error  // a sentinel the error must wrap, if any
+		errMatch string // a substring of the error
+	}
+	tests := []testCase{
+		{"generic", "generic", nil, ""},
+		{" Generic ", "generic", nil, ""},
+		{"auto", wantAuto, nil, ""},
+		{"", wantAuto, nil, ""},
+		{"cuda", "", cuda.ErrUnavailable, "backend cuda: cuda: unavailable"},
+		{"tpu", "", ErrUnknownBackend, `unknown backend "tpu" (want auto, cuda, avx2, generic)`},
+	}
+	if asmErr == nil {
+		tests = append(tests, testCase{"avx2", "avx2", nil, ""})
+	} else {
+		tests = append(tests, testCase{"avx2", "", nil, "backend avx2: " + asmErr.Error()})
+	}
+	for _, tt := range tests {
+		b, err := Backend(tt.name)
+		if tt.want != "" {
+			if err != nil {
+				t.Errorf("Backend(%q) error %v, want %s", tt.name, err, tt.want)
+				continue
+			}
+			if b.Name() != tt.want {
+				t.Errorf("Backend(%q).Name() = %q, want %q", tt.name, b.Name(), tt.want)
+			}
+			b.Close()
+			continue
+		}
+		if err == nil {
+			t.Errorf("Backend(%q) = %s, want an error", tt.name, b.Name())
+			continue
+		}
+		if tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
+			t.Errorf("Backend(%q) error %q does not wrap %q", tt.name, err, tt.wantErr)
+		}
+		if !strings.Contains(err.Error(), tt.errMatch) {
+			t.Errorf("Backend(%q) error = %q, want it to contain %q", tt.name, err, tt.errMatch)
+		}
+	}
+}
+
+func TestBackendFromEnv(t *testing.T) {
+	t.Setenv(EnvBackend, "generic")
+	b, err := BackendFromEnv("")
+	if err != nil || b.Name() != "generic" {
+		t.Fatalf("BackendFromEnv(\"\") with %s=generic = %v, %v", EnvBackend, b, err)
+	}
+	b.Close()
+	t.Setenv(EnvBackend, "tpu")
+	if _, err := BackendFromEnv(""); !errors.Is(err, ErrUnknownBackend) {
+		t.Errorf("BackendFromEnv(\"\") with %s=tpu: error %v, want ErrUnknownBackend", EnvBackend, err)
+	}
+	if b, err := BackendFromEnv("generic"); err != nil || b.Name() != "generic" {
+		t.Errorf("an explicit name must win over $%s: got %v, %v", EnvBackend, b, err)
+	}
+}
+
+func TestBackends(t *testing.T) {
+	st := Backends()
+	if len(st) != 3 {
+		t.Fatalf("Backends() has %d entries, want 3", len(st))
+	}
+	autos := 0
+	for i, s := range st {
+		if s.Name != BackendNames[i+1] {
+			t.Errorf("Backends()[%d].Name = %q, want %q", i, s.Name, BackendNames[i+1])
+		}
+		if s.Available == (s.Reason != "") {
+			t.Errorf("%s: Available=%t but Reason=%q", s.Name, s.Available, s.Reason)
+		}
+		if s.Auto {
+			autos++
+			if b, _ := Backend("auto"); b == nil || b.Name() != s.Name {
+				t.Errorf("Backends marks %s as auto's choice, Backend(\"auto\") disagrees", s.Name)
+			}
+		}
+	}
+	if autos != 1 {
+		t.Errorf("%d backends marked as auto's choice, want 1", autos)
+	}
+	if !st[2].Available {
+		t.Error("generic must always be available")
+	}
+}
+
+func TestDetectCPU(t *testing.T) {
+	c := DetectCPU()
+	if c.Cores < 1 || c.Arch == "" {
+		t.Errorf("DetectCPU() = %+v", c)
+	}
+	if l := c.FeatureList(); !strings.Contains(l, "AVX2") {
+		t.Errorf("FeatureList() = %q lacks AVX2 (present or marked absent)", l)
+	}
+}
+
+func ExampleBackend() {
+	b, err := Backend("generic")
+	if err != nil {
+		panic(err)
+	}
+	defer b.Close()
+	x := b.NewVec(3)
+	b.Upload(x, []float64{1, 2, 3})
+	fmt.Println(b.Name(), b.Dot(x, x))
+	// Output: generic 14
+}
