@@ -184,3 +184,50 @@ func TestOracleErrors(t *testing.T) {
 		t.Errorf("λ=1: Oracle = %v, %v; want [0.5 0]", w, err)
 	}
 }
+
+// TestShardsEqualOnePass: moments accumulated in shards (by Add, by blocks of any size)
+// and merged equal one pass over all rows to 1e-12 relative (normwise, per matrix).
+func TestShardsEqualOnePass(t *testing.T) {
+	b := fallback.New()
+	r := rand.New(rand.NewPCG(11, 12))
+	const d = 40
+	rows := sample(r, 5000, d, 0.7)
+	one := NewMoments(b, d)
+	addRows(b, one, rows, 1)
+	wantMean, wantCov := one.Mean(), one.Cov()
+	for _, tc := range []struct {
+		cuts  []int
+		block int
+	}{
+		{[]int{0, 2500, 5000}, 1},
+		{[]int{0, 1, 2, 4999, 5000}, 64},
+		{[]int{0, 1000, 2000, 3000, 4000, 5000}, 333},
+		{[]int{0, 17, 1234, 5000}, 5000},
+	} {
+		total := NewMoments(b, d)
+		for k := 0; k+1 < len(tc.cuts); k++ {
+			shard := NewMoments(b, d)
+			addRows(b, shard, rows[tc.cuts[k]:tc.cuts[k+1]], tc.block)
+			total.Merge(shard)
+		}
+		if total.N() != one.N() {
+			t.Fatalf("merged N = %d, want %d", total.N(), one.N())
+		}
+		if e := relErr(total.Mean(), wantMean); e > 1e-12 {
+			t.Errorf("cuts %v block %d: mean relative error %.2g > 1e-12", tc.cuts, tc.block, e)
+		}
+		if e := relErr(total.Cov(), wantCov); e > 1e-12 {
+			t.Errorf("cuts %v block %d: covariance relative error %.2g > 1e-12", tc.cuts, tc.block, e)
+		}
+	}
+}
+
+// relErr is max|got − want| / max|want|.
+func relErr(got, want []float64) float64 {
+	var num, den float64
+	for i := range want {
+		num = math.Max(num, math.Abs(got[i]-want[i]))
+		den = math.Max(den, math.Abs(want[i]))
+	}
+	return num / den
+}
