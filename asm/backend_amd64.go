@@ -88,7 +88,7 @@ func (b *Backend) Close() error { return b.Backend.Close() }
 //	Σ_i x[i]·y[i]
 func (b *Backend) Dot(x, y kernels.Vec) float64 {
 	xs, ys := fallback.HostVec(x), fallback.HostVec(y)
-	checkLen("Dot", len(xs), len(ys))
+	fallback.CheckLen("Dot", len(xs), len(ys))
 	raceRead(xs)
 	raceRead(ys)
 	return dotAVX2(xs, ys)
@@ -99,7 +99,7 @@ func (b *Backend) Dot(x, y kernels.Vec) float64 {
 //	y[i] += alpha·x[i]
 func (b *Backend) Axpy(alpha float64, x, y kernels.Vec) {
 	xs, ys := fallback.HostVec(x), fallback.HostVec(y)
-	checkLen("Axpy", len(xs), len(ys))
+	fallback.CheckLen("Axpy", len(xs), len(ys))
 	raceRead(xs)
 	raceWrite(ys)
 	axpyAVX2(alpha, xs, ys)
@@ -169,7 +169,7 @@ func (b *Backend) Ger(alpha float64, x, y kernels.Vec, a kernels.Mat) {
 //	A += alpha·x·xᵀ
 func (b *Backend) Syr(alpha float64, x kernels.Vec, a kernels.Mat) {
 	xs, m := fallback.HostVec(x), fallback.HostMat(a)
-	checkSquare("Syr", m, len(xs))
+	fallback.CheckSquare("Syr", m, len(xs))
 	raceRead(xs)
 	raceWriteUpper(m)
 	for i, xi := range xs {
@@ -187,18 +187,6 @@ func checkSparseLen(op string, x kernels.Sparse) {
 // badIndex panics for the out-of-range index x.Idx[k] found by a sparse kernel.
 func badIndex(op string, x kernels.Sparse, k, n int) {
 	panic(fmt.Sprintf("kernels: %s: index %d (element %d) out of range [0, %d)", op, x.Idx[k], k, n))
-}
-
-func checkLen(op string, n, m int) {
-	if n != m {
-		panic(fmt.Sprintf("kernels: %s: lengths %d and %d differ", op, n, m))
-	}
-}
-
-func checkSquare(op string, m *fallback.Mat, n int) {
-	if m.Rows != n || m.Cols != n {
-		panic(fmt.Sprintf("kernels: %s: matrix is %d×%d, want %d×%d", op, m.Rows, m.Cols, n, n))
-	}
 }
 
 // scaleBeta sets y = beta·y, or y = 0 without reading y when beta is 0.

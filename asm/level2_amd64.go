@@ -35,7 +35,7 @@ const (
 // part takes a block of columns and adds four scaled rows at a time (axpy4).
 func (b *Backend) Gemv(trans bool, alpha float64, a kernels.Mat, x kernels.Vec, beta float64, y kernels.Vec) {
 	m, xs, ys := fallback.HostMat(a), fallback.HostVec(x), fallback.HostVec(y)
-	checkGemv("Gemv", trans, m.Rows, m.Cols, len(xs), len(ys))
+	fallback.CheckGemv("Gemv", trans, m.Rows, m.Cols, len(xs), len(ys))
 	raceReadMat(m)
 	raceRead(xs)
 	raceWrite(ys)
@@ -54,7 +54,7 @@ func (b *Backend) Gemv(trans bool, alpha float64, a kernels.Mat, x kernels.Vec, 
 //	y = alpha·Σ_k x[k]·A[rows[k],:] + beta·y
 func (b *Backend) GemvRows(trans bool, alpha float64, a kernels.Mat, rows []int32, x kernels.Vec, beta float64, y kernels.Vec) {
 	m, xs, ys := fallback.HostMat(a), fallback.HostVec(x), fallback.HostVec(y)
-	checkGemv("GemvRows", trans, len(rows), m.Cols, len(xs), len(ys))
+	fallback.CheckGemv("GemvRows", trans, len(rows), m.Cols, len(xs), len(ys))
 	for k, r := range rows {
 		if uint(r) >= uint(m.Rows) {
 			panic(fmt.Sprintf("kernels: GemvRows: row %d (element %d) out of range [0, %d)", r, k, m.Rows))
@@ -155,8 +155,8 @@ func gemvTPart(j *fallback.Job, p int) {
 func (b *Backend) Symv(alpha float64, a kernels.Mat, x kernels.Vec, beta float64, y kernels.Vec) {
 	m, xs, ys := fallback.HostMat(a), fallback.HostVec(x), fallback.HostVec(y)
 	n := len(xs)
-	checkSquare("Symv", m, n)
-	checkLen("Symv", n, len(ys))
+	fallback.CheckSquare("Symv", m, n)
+	fallback.CheckLen("Symv", n, len(ys))
 	raceReadUpper(m)
 	raceRead(xs)
 	raceWrite(ys)
@@ -228,15 +228,5 @@ func symvPart(j *fallback.Job, p int) {
 			z[i] += d[k] * x[i+k]
 			z[i+k] += d[k] * x[i]
 		}
-	}
-}
-
-func checkGemv(op string, trans bool, r, c, nx, ny int) {
-	wantX, wantY := c, r
-	if trans {
-		wantX, wantY = r, c
-	}
-	if nx != wantX || ny != wantY {
-		panic(fmt.Sprintf("kernels: %s(trans=%t): A is %d×%d but x has %d and y %d elements", op, trans, r, c, nx, ny))
 	}
 }

@@ -85,21 +85,21 @@ func (b *Backend) Download(dst []float64, src kernels.Tensor) {
 // Copy sets dst = src.
 func (b *Backend) Copy(dst, src kernels.Vec) {
 	d, s := HostVec(dst), HostVec(src)
-	checkLen("Copy", len(d), len(s))
+	CheckLen("Copy", len(d), len(s))
 	copy(d, s)
 }
 
 // Dot returns Σ x[i]·y[i].
 func (b *Backend) Dot(x, y kernels.Vec) float64 {
 	xs, ys := HostVec(x), HostVec(y)
-	checkLen("Dot", len(xs), len(ys))
+	CheckLen("Dot", len(xs), len(ys))
 	return Dot(xs, ys)
 }
 
 // Axpy computes y += alpha·x.
 func (b *Backend) Axpy(alpha float64, x, y kernels.Vec) {
 	xs, ys := HostVec(x), HostVec(y)
-	checkLen("Axpy", len(xs), len(ys))
+	CheckLen("Axpy", len(xs), len(ys))
 	Axpy(alpha, xs, ys)
 }
 
@@ -151,7 +151,7 @@ func (b *Backend) Ger(alpha float64, x, y kernels.Vec, a kernels.Mat) {
 // Syr computes the upper triangle of A += alpha·x·xᵀ.
 func (b *Backend) Syr(alpha float64, x kernels.Vec, a kernels.Mat) {
 	xs, m := HostVec(x), HostMat(a)
-	checkSquare("Syr", m, len(xs))
+	CheckSquare("Syr", m, len(xs))
 	for i, xi := range xs {
 		Axpy(alpha*xi, xs[i:], m.Data[i*m.Stride+i:i*m.Stride+m.Cols])
 	}
@@ -197,13 +197,15 @@ func CheckSparse(op string, x kernels.Sparse, n int) {
 	}
 }
 
-func checkLen(op string, n, m int) {
+// CheckLen panics unless the lengths n and m of op's operands are equal.
+func CheckLen(op string, n, m int) {
 	if n != m {
 		panic(fmt.Sprintf("kernels: %s: lengths %d and %d differ", op, n, m))
 	}
 }
 
-func checkSquare(op string, m *Mat, n int) {
+// CheckSquare panics unless m is n×n.
+func CheckSquare(op string, m *Mat, n int) {
 	if m.Rows != n || m.Cols != n {
 		panic(fmt.Sprintf("kernels: %s: matrix is %d×%d, want %d×%d", op, m.Rows, m.Cols, n, n))
 	}

@@ -20,7 +20,7 @@ const (
 // Gemv computes y = alpha·op(A)·x + beta·y with op(A) = A or Aᵀ.
 func (b *Backend) Gemv(trans bool, alpha float64, a kernels.Mat, x kernels.Vec, beta float64, y kernels.Vec) {
 	m, xs, ys := HostMat(a), HostVec(x), HostVec(y)
-	checkGemv("Gemv", trans, m.Rows, m.Cols, len(xs), len(ys))
+	CheckGemv("Gemv", trans, m.Rows, m.Cols, len(xs), len(ys))
 	j := GetJob()
 	j.A, j.X, j.Y, j.Alpha, j.Beta, j.Rows = m, xs, ys, alpha, beta, nil
 	b.pool.Do(gemvParts(trans, m.Rows, m.Cols, j), j)
@@ -30,7 +30,7 @@ func (b *Backend) Gemv(trans bool, alpha float64, a kernels.Mat, x kernels.Vec, 
 // GemvRows is Gemv over the rows of A listed in rows.
 func (b *Backend) GemvRows(trans bool, alpha float64, a kernels.Mat, rows []int32, x kernels.Vec, beta float64, y kernels.Vec) {
 	m, xs, ys := HostMat(a), HostVec(x), HostVec(y)
-	checkGemv("GemvRows", trans, len(rows), m.Cols, len(xs), len(ys))
+	CheckGemv("GemvRows", trans, len(rows), m.Cols, len(xs), len(ys))
 	for k, r := range rows {
 		if uint(r) >= uint(m.Rows) {
 			panic(fmt.Sprintf("kernels: GemvRows: row %d (element %d) out of range [0, %d)", r, k, m.Rows))
@@ -113,8 +113,8 @@ func scaleBeta(beta float64, y []float64) {
 func (b *Backend) Symv(alpha float64, a kernels.Mat, x kernels.Vec, beta float64, y kernels.Vec) {
 	m, xs, ys := HostMat(a), HostVec(x), HostVec(y)
 	n := len(xs)
-	checkSquare("Symv", m, n)
-	checkLen("Symv", n, len(ys))
+	CheckSquare("Symv", m, n)
+	CheckLen("Symv", n, len(ys))
 	parts := 1
 	if n*n/2 >= parallelWork {
 		parts = symvParts
@@ -168,7 +168,9 @@ func grow(s []float64, n int) []float64 {
 	return s[:n]
 }
 
-func checkGemv(op string, trans bool, r, c, nx, ny int) {
+// CheckGemv panics unless x and y have the lengths a mat-vec over r×c (transposed
+// when trans) needs.
+func CheckGemv(op string, trans bool, r, c, nx, ny int) {
 	wantX, wantY := c, r
 	if trans {
 		wantX, wantY = r, c
