@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -74,5 +75,34 @@ func TestCacheCorrupt(t *testing.T) {
 		if !errors.Is(err, ErrCache) || !bytes.Contains([]byte(err.Error()), []byte(p)) {
 			t.Errorf("%s: error %v, want ErrCache naming the file", name, err)
 		}
+	}
+}
+
+func TestStreamCache(t *testing.T) {
+	d, err := readString(t, small, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "s.cache")
+	if err := SaveCache(p, d); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got, err := ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.Name = d.Name
+	equalDatasets(t, got, d)
+}
+
+func TestLongTokenQuoted(t *testing.T) {
+	_, err := readString(t, strings.Repeat("x", 5000)+" 1:1\n", Options{})
+	if err == nil || len(err.Error()) > 200 || !strings.Contains(err.Error(), "…") {
+		t.Errorf("error for a 5000-byte token is %d bytes: %.100s", len(err.Error()), err)
 	}
 }

@@ -54,6 +54,7 @@ type Reader struct {
 	maxIdx int // largest 1-based index seen
 	ex     Example
 	long   []byte // a line longer than the buffer, assembled
+	cached *Dataset // a binary cache being streamed, when the input was one
 }
 
 // Open opens path for reading, decompressing gzip, bzip2 or xz by their magic bytes.
@@ -90,7 +91,21 @@ func NewReader(r io.Reader, path string, opts Options) (*Reader, error) {
 		rd.pos = v
 	}
 	br := bufio.NewReaderSize(r, 1<<16)
-	head, _ := br.Peek(6)
+	head, _ := br.Peek(len(cacheMagic))
+	if IsCache(head) {
+		// A binary cache is read whole (that is its point: memory speed) and streamed
+		// from memory; labels are as stored, Options do not apply.
+		b, err := io.ReadAll(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		d, err := DecodeCache(b)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		rd.cached, rd.maxIdx = d, d.Dim
+		return rd, nil
+	}
 	var dec io.Reader
 	switch {
 	case bytes.HasPrefix(head, magicGzip):
@@ -133,6 +148,15 @@ func (r *Reader) Path() string { return r.path }
 // io.EOF after the last one, a *ParseError for a malformed line, or the I/O or
 // decompression error.
 func (r *Reader) Next() (*Example, error) {
+	if d := r.cached; d != nil {
+		if r.line >= d.Rows() {
+			return nil, io.EOF
+		}
+		i := r.line
+		r.line++
+		r.ex.X, r.ex.Y, r.ex.Label, r.ex.Line = d.Row(i), d.Y[i], d.Labels[i], i+1
+		return &r.ex, nil
+	}
 	for {
 		line, err := r.readLine()
 		if len(line) == 0 && err != nil {
@@ -283,7 +307,12 @@ func (r *Reader) parse(line []byte) (ok bool, err error) {
 }
 
 func (r *Reader) errorf(col int, tok []byte, format string, args ...any) *ParseError {
-	return &ParseError{Path: r.path, Line: r.line, Column: col, Token: string(tok), Err: fmt.Errorf(format, args...)}
+	const maxToken = 40 // a binary file's "token" can be megabytes: quote its start
+	t := string(tok)
+	if len(tok) > maxToken {
+		t = string(tok[:maxToken]) + "…"
+	}
+	return &ParseError{Path: r.path, Line: r.line, Column: col, Token: t, Err: fmt.Errorf(format, args...)}
 }
 
 // pow10 holds the powers of ten that are exact in float64.

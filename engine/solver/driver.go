@@ -1,0 +1,336 @@
+package solver
+
+import (
+	"bytes"
+	"context"
+	"encoding"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/aucopt/aucopt/engine/data"
+)
+
+// Source provides the examples of each pass of a run.
+type Source interface {
+	// Pass returns a stream over pass p (0-based). The driver closes it (if it is an
+	// io.Closer) at the end of the pass.
+	Pass(p int) (data.Stream, error)
+	// Name names the source in errors.
+	Name() string
+}
+
+// DatasetSource streams an in-memory dataset, in row order or, with Shuffle, in a
+// seeded permutation drawn anew for every pass (pass p uses data.Shuffle(n, Seed+p)).
+type DatasetSource struct {
+	D       *data.Dataset
+	Shuffle bool
+	Seed    uint64
+}
+
+// Name is the dataset's name.
+func (s DatasetSource) Name() string { return s.D.Name }
+
+// Pass returns the stream of pass p.
+func (s DatasetSource) Pass(p int) (data.Stream, error) {
+	var order []int
+	if s.Shuffle {
+		order = data.Shuffle(s.D.Rows(), s.Seed+uint64(p))
+	}
+	return &datasetStream{d: s.D, order: order}, nil
+}
+
+type datasetStream struct {
+	d     *data.Dataset
+	order []int
+	next  int
+	ex    data.Example
+}
+
+func (s *datasetStream) Next() (*data.Example, error) {
+	if s.next >= s.d.Rows() {
+		return nil, io.EOF
+	}
+	i := s.next
+	if s.order != nil {
+		i = s.order[i]
+	}
+	s.next++
+	s.ex.X, s.ex.Y, s.ex.Label, s.ex.Line = s.d.Row(i), s.d.Y[i], s.d.Labels[i], i+1
+	return &s.ex, nil
+}
+
+// FileSource streams a LIBSVM file (or cache) from disk, reopening it for every pass:
+// one pass holds one row in memory at a time.
+type FileSource struct {
+	Path string
+	Opts data.Options
+}
+
+// Name is the file's path.
+func (s FileSource) Name() string { return s.Path }
+
+// Pass opens the file for pass p.
+func (s FileSource) Pass(int) (data.Stream, error) { return data.Open(s.Path, s.Opts) }
+
+// Progress is what the driver reports to RunOptions.Progress.
+type Progress struct {
+	Pass     int           // 0-based pass
+	PassSeen int64         // examples seen in this pass
+	Seen     int64         // examples seen in the run
+	Elapsed  time.Duration // since Run started (or resumed)
+	Done     bool          // the pass is complete
+}
+
+// RunOptions control Run. The zero value is one pass, no progress, no checkpoint.
+type RunOptions struct {
+	// Passes over the data; 0 means 1.
+	Passes int
+	// Progress, if set, is called every ProgressEvery examples and at the end of each pass.
+	Progress func(Progress)
+	// ProgressEvery is the number of examples between progress calls (default 10,000).
+	ProgressEvery int64
+	// Checkpoint, if set, is the file the complete run state (solver and position) is
+	// written to, atomically, every CheckpointEvery examples, at the end of each pass and
+	// when the context is cancelled. The solver must implement
+	// encoding.BinaryMarshaler and encoding.BinaryUnmarshaler.
+	Checkpoint string
+	// CheckpointEvery is the number of examples between checkpoints; 0 means only at the
+	// end of passes and on cancellation.
+	CheckpointEvery int64
+	// Resume, with Checkpoint, continues from the checkpoint file when it exists: the
+	// resumed run gives bit-identical weights to an uninterrupted one.
+	Resume bool
+	// Algo names the algorithm in the checkpoint, so that a resume with another
+	// algorithm is refused.
+	Algo string
+	// Dim, when positive, is checked against every row: an index at or above it is an
+	// error (the solver was made for Dim features).
+	Dim int
+}
+
+// Result summarises a run.
+type Result struct {
+	Passes    int
+	Examples  int64 // observed in the run, over all passes (resumed runs count from the start)
+	Positives int64 // in the last pass
+	Negatives int64
+	Duration  time.Duration
+	Resumed   bool
+}
+
+// ErrOneClass: the training data held only one class, so there is nothing to rank.
+var ErrOneClass = errors.New("training data has only one class")
+
+// checkpoint is the driver's file format (gob).
+type checkpoint struct {
+	Version   int
+	Algo      string
+	Pass      int   // the pass in progress
+	Pos       int64 // examples of that pass already observed
+	Seen      int64
+	Pos1, Neg int64 // class counts of the pass in progress
+	Solver    []byte
+}
+
+const checkpointVersion = 1
+
+// Run feeds the examples of src to s for opts.Passes passes and returns a summary. It
+// stops with an error wrapping ErrDiverged, naming the pass and example, as soon as s
+// scores an example NaN or ±Inf (its weights have diverged); with ctx's error when ctx
+// is cancelled (after writing a checkpoint when one is configured); and with
+// ErrOneClass when a pass saw a single class.
+func Run(ctx context.Context, s Online, src Source, opts RunOptions) (Result, error) {
+	start := time.Now()
+	passes := max(opts.Passes, 1)
+	every := opts.ProgressEvery
+	if every <= 0 {
+		every = 10_000
+	}
+	var st checkpoint
+	res := Result{Passes: passes}
+	if opts.Checkpoint != "" {
+		if _, ok := s.(encoding.BinaryMarshaler); !ok {
+			return res, fmt.Errorf("checkpoint: %s does not support checkpoints", algoName(opts.Algo, s))
+		}
+		if opts.Resume {
+			resumed, err := loadCheckpoint(opts.Checkpoint, opts.Algo, s)
+			switch {
+			case err == nil:
+				st = resumed
+				res.Resumed = true
+			case errors.Is(err, os.ErrNotExist):
+			default:
+				return res, err
+			}
+		}
+	}
+	save := func() error {
+		if opts.Checkpoint == "" {
+			return nil
+		}
+		return saveCheckpoint(opts.Checkpoint, opts.Algo, s, st)
+	}
+	for ; st.Pass < passes; st.Pass, st.Pos, st.Pos1, st.Neg = st.Pass+1, 0, 0, 0 {
+		stream, err := src.Pass(st.Pass)
+		if err != nil {
+			return res, fmt.Errorf("pass %d: %w", st.Pass+1, err)
+		}
+		err = runPass(ctx, s, src, stream, &st, opts, every, start, save)
+		if c, ok := stream.(io.Closer); ok {
+			c.Close()
+		}
+		if err != nil {
+			res.Examples = st.Seen
+			res.Duration = time.Since(start)
+			return res, err
+		}
+		res.Positives, res.Negatives = st.Pos1, st.Neg
+		if st.Pos1 == 0 || st.Neg == 0 {
+			return res, fmt.Errorf("%s: %w (%d positives, %d negatives)", src.Name(), ErrOneClass, st.Pos1, st.Neg)
+		}
+		if opts.Progress != nil {
+			opts.Progress(Progress{Pass: st.Pass, PassSeen: st.Pos, Seen: st.Seen, Elapsed: time.Since(start), Done: true})
+		}
+		if st.Pass+1 < passes || opts.Checkpoint != "" {
+			next := st
+			next.Pass, next.Pos, next.Pos1, next.Neg = st.Pass+1, 0, 0, 0
+			if opts.Checkpoint != "" {
+				if err := saveCheckpoint(opts.Checkpoint, opts.Algo, s, next); err != nil {
+					return res, err
+				}
+			}
+		}
+	}
+	res.Examples = st.Seen
+	res.Duration = time.Since(start)
+	for j, v := range s.Weights() {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return res, fmt.Errorf("%w: weight %d is %v after training; try a smaller step size", ErrDiverged, j, v)
+		}
+	}
+	return res, nil
+}
+
+// runPass observes one pass, skipping the st.Pos examples a resumed run has seen.
+func runPass(ctx context.Context, s Online, src Source, stream data.Stream, st *checkpoint, opts RunOptions,
+	every int64, start time.Time, save func() error) error {
+	for skip := st.Pos; skip > 0; skip-- {
+		if _, err := stream.Next(); err != nil {
+			return fmt.Errorf("resume: pass %d of %s ended before the checkpoint's position %d: %w", st.Pass+1, src.Name(), st.Pos, err)
+		}
+	}
+	for {
+		if st.Pos&1023 == 0 && ctx.Err() != nil {
+			if err := save(); err != nil {
+				return err
+			}
+			return fmt.Errorf("pass %d, after %d examples: %w", st.Pass+1, st.Pos, ctx.Err())
+		}
+		ex, err := stream.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		switch ex.Y {
+		case 1:
+			st.Pos1++
+		case -1:
+			st.Neg++
+		default:
+			return fmt.Errorf("%s: example %d has label %v, not mapped to ±1 (multi-class data needs grouping)", src.Name(), ex.Line, ex.Label)
+		}
+		if opts.Dim > 0 {
+			if n := len(ex.X.Idx); n > 0 && int(ex.X.Idx[n-1]) >= opts.Dim {
+				return fmt.Errorf("%s: example %d has feature %d, beyond the %d features of the model", src.Name(), ex.Line, ex.X.Idx[n-1]+1, opts.Dim)
+			}
+		}
+		score := s.Observe(ex.X, ex.Y)
+		if math.IsNaN(score) || math.IsInf(score, 0) {
+			return fmt.Errorf("%w at pass %d, example %d (row %d of %s): score %v; try a smaller step size",
+				ErrDiverged, st.Pass+1, st.Pos+1, ex.Line, src.Name(), score)
+		}
+		st.Pos++
+		st.Seen++
+		if opts.Progress != nil && st.Seen%every == 0 {
+			opts.Progress(Progress{Pass: st.Pass, PassSeen: st.Pos, Seen: st.Seen, Elapsed: time.Since(start)})
+		}
+		if opts.CheckpointEvery > 0 && st.Seen%opts.CheckpointEvery == 0 {
+			if err := save(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func algoName(algo string, s Online) string {
+	if algo != "" {
+		return algo
+	}
+	return fmt.Sprintf("%T", s)
+}
+
+// saveCheckpoint writes the run state to path atomically (temporary file, sync, rename).
+func saveCheckpoint(path, algo string, s Online, st checkpoint) error {
+	blob, err := s.(encoding.BinaryMarshaler).MarshalBinary()
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	st.Version, st.Algo, st.Solver = checkpointVersion, algo, blob
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	_, err = f.Write(buf.Bytes())
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	return nil
+}
+
+// loadCheckpoint restores s from path and returns the position to continue from.
+func loadCheckpoint(path, algo string, s Online) (checkpoint, error) {
+	var st checkpoint
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return st, err
+	}
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&st); err != nil {
+		return st, fmt.Errorf("checkpoint %s: not a checkpoint file: %w", path, err)
+	}
+	if st.Version != checkpointVersion {
+		return st, fmt.Errorf("checkpoint %s: format version %d, want %d", path, st.Version, checkpointVersion)
+	}
+	if st.Algo != algo {
+		return st, fmt.Errorf("checkpoint %s holds a %s run, not %s", path, st.Algo, algo)
+	}
+	u, ok := s.(encoding.BinaryUnmarshaler)
+	if !ok {
+		return st, fmt.Errorf("checkpoint: %s cannot restore a checkpoint", algoName(algo, s))
+	}
+	if err := u.UnmarshalBinary(st.Solver); err != nil {
+		return st, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	return st, nil
+}
