@@ -53,7 +53,7 @@ type Reader struct {
 	line   int
 	maxIdx int // largest 1-based index seen
 	ex     Example
-	long   []byte // a line longer than the buffer, assembled
+	long   []byte   // a line longer than the buffer, assembled
 	cached *Dataset // a binary cache being streamed, when the input was one
 }
 
