@@ -260,3 +260,24 @@ func (d *Dataset) empty() *Dataset {
 	}
 	return &Dataset{Name: d.Name, Dim: d.Dim, Ptr: make([]int64, 1, d.Rows()+1)}
 }
+
+// Truncate returns a copy of d with dim features: values of features at or beyond dim
+// are dropped (a model trained on dim features gives them weight 0).
+func (d *Dataset) Truncate(dim int) *Dataset {
+	out := &Dataset{Name: d.Name, Dim: dim, Ptr: make([]int64, 1, d.Rows()+1)}
+	var buf kernels.Sparse
+	for i := range d.Rows() {
+		r := d.Row(i)
+		n := len(r.Idx)
+		for n > 0 && int(r.Idx[n-1]) >= dim {
+			n--
+		}
+		buf.Idx, buf.Val = r.Idx[:n], r.Val[:n]
+		out.Append(d.Y[i], d.Labels[i], buf)
+	}
+	out.Dim = dim
+	if d.Dense != nil {
+		return out.ToDense()
+	}
+	return out
+}

@@ -65,3 +65,17 @@ func TestLayouts(t *testing.T) {
 		t.Error("dense cache round trip")
 	}
 }
+
+func TestTruncate(t *testing.T) {
+	d, err := readString(t, "+1 1:1 5:2 9:3\n-1 9:4\n+1 2:5\n", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := d.Truncate(5)
+	if tr.Dim != 5 || !slices.Equal(tr.Row(0).Idx, []int32{0, 4}) || len(tr.Row(1).Idx) != 0 || tr.Row(2).Val[0] != 5 {
+		t.Errorf("Truncate(5) = dim %d rows %v %v %v", tr.Dim, tr.Row(0), tr.Row(1), tr.Row(2))
+	}
+	if dd := d.ToDense().Truncate(2); !dd.IsDense() || !slices.Equal(dd.DenseRow(0), []float64{1, 0}) {
+		t.Errorf("dense Truncate(2) = %v", dd.Dense)
+	}
+}
