@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestTrainCommand(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("AUCOPT_DATA", dir) // the embedded a9a
+	t.Setenv("AUCOPT_BACKEND", "")
+	model := filepath.Join(dir, "m.json")
+	var out, errOut bytes.Buffer
+	status := run([]string{"train", "--algo", "ubauc-online", "--json", "--quiet", "--model", model}, &out, &errOut)
+	if status != 0 {
+		t.Fatalf("train exited %d: %s", status, errOut.String())
+	}
+	var res map[string]any
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("--json output is not JSON: %v\n%s", err, out.String())
+	}
+	for _, k := range []string{"algo", "params", "backend", "train_rows", "features", "passes", "seconds", "test_auc"} {
+		if _, ok := res[k]; !ok {
+			t.Errorf("--json lacks %q: %s", k, out.String())
+		}
+	}
+	if auc := res["test_auc"].(float64); auc < 0.89 {
+		t.Errorf("test AUC %.4f", auc)
+	}
+	var m modelFile
+	b, err := os.ReadFile(model)
+	if err != nil || json.Unmarshal(b, &m) != nil || len(m.Weights) != 123 || m.Algo != "ubauc-online" || m.Scaler == nil {
+		t.Errorf("model file: %v, %+v", err, m)
+	}
+}
+
+func TestTrainCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("AUCOPT_DATA", dir)
+	one := filepath.Join(dir, "one.svm")
+	os.WriteFile(one, []byte("+1 1:1\n+1 2:1\n"), 0o644)
+	bad := filepath.Join(dir, "bad.svm")
+	os.WriteFile(bad, []byte("+1 1:1\n-1 0:1\n"), 0o644)
+	model := filepath.Join(dir, "m.json")
+	tests := []struct {
+		args   []string
+		status int
+		want   string
+	}{
+		{[]string{"train", "--algo", "svm"}, 1, `unknown algorithm "svm" (known: opauc, opaucr,`},
+		{[]string{"train", "--algo", "olr", "-p", "gamma=1"}, 1, `unknown key "gamma" (valid: eta, lambda)`},
+		{[]string{"train", "--algo", "olr", "-p", "eta"}, 1, `"eta" is not key=value`},
+		{[]string{"train", "--passes", "0"}, 1, "--passes 0: want at least 1"},
+		{[]string{"train", "--algo", "olr", "--data", one, "--model", model}, 1, "only one class"},
+		{[]string{"train", "--algo", "olr", "--data", bad}, 1, "bad.svm:2:4: bad feature index"},
+		{[]string{"train", "--bogus"}, 2, "unknown flag: --bogus"},
+	}
+	for _, tt := range tests {
+		var out, errOut bytes.Buffer
+		status := run(tt.args, &out, &errOut)
+		if status != tt.status || !strings.Contains(errOut.String(), tt.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d with %q", tt.args, status, errOut.String(), tt.status, tt.want)
+		}
+	}
+	if _, err := os.Stat(model); !os.IsNotExist(err) {
+		t.Error("a failed training run wrote a model")
+	}
+	var out, errOut bytes.Buffer
+	if status := run([]string{"train", "--algo", "spam-net", "--help-params"}, &out, &errOut); status != 0 ||
+		!strings.Contains(out.String(), "beta1") || !strings.Contains(out.String(), "paper grid") {
+		t.Errorf("--help-params: exit %d, %s", status, out.String())
+	}
+}

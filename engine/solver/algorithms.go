@@ -1,0 +1,44 @@
+package solver
+
+// Registry returns the registered algorithms, in help order: one table in one file.
+// Each entry adapts the family's typed constructor; the defaults are the families'
+// DefaultXxxParams (SPAM-NET: SPAM's with β₁ = 10⁻⁴).
+func Registry() []Spec {
+	return []Spec{
+		online("opauc", "one-pass AUC, square loss, full covariances (Gao et al. 2013)", "ICML 2013, Alg. 1",
+			DefaultOPAUCParams, OPAUCGrid, NewOPAUC),
+		online("opaucr", "OPAUC with rank-τ randomized covariances, for high dimensions", "ICML 2013, Sec. 4",
+			DefaultOPAUCrParams, OPAUCrGrid, NewOPAUCr),
+		online("opauc-f", "OPAUC on a random subset of the features (the paper's comparison)", "ICML 2013, Sec. 5",
+			DefaultOPAUCfParams, OPAUCfGrid, NewOPAUCf),
+		online("opauc-rp", "OPAUC on a Gaussian random projection (the paper's comparison)", "ICML 2013, Sec. 5",
+			DefaultOPAUCrpParams, OPAUCrpGrid, NewOPAUCrp),
+		online("oam-seq", "online AUC maximisation with reservoir buffers, sequential PA updates", "Zhao et al. 2011; thesis Alg. 4-7",
+			DefaultOAMParams, OAMGrid, NewOAMSeq),
+		online("oam-gra", "online AUC maximisation with reservoir buffers, gradient updates", "Zhao et al. 2011; thesis Alg. 4-7",
+			DefaultOAMParams, OAMGrid, NewOAMGra),
+		online("adaoam", "OPAUC's gradient with diagonal AdaGrad steps", "Ding et al. 2015; thesis Alg. 9",
+			DefaultAdaOAMParams, AdaOAMGrid, NewAdaOAM),
+		online("solam", "stochastic online AUC maximisation, saddle point (regSOLAM with lambda > 0)", "Ying et al. 2016; thesis Alg. 10/18",
+			DefaultSOLAMParams, SOLAMGrid, NewSOLAM),
+		online("spam-l2", "stochastic proximal AUC maximisation, l2 penalty", "Natole et al. 2018; thesis Alg. 20",
+			DefaultSPAMParams, SPAMGrid, NewSPAM),
+		online("spam-net", "stochastic proximal AUC maximisation, elastic net", "Natole et al. 2018; thesis Alg. 20",
+			defaultSPAMNETParams, SPAMNETGrid, NewSPAM),
+		online("ubauc-online", "univariate bound of AUC, online", "Lyu and Ying, eq. 9",
+			DefaultUBAUCParams, UBAUCGrid, NewUBAUC),
+		online("olr", "online logistic regression (baseline)", "MBA paper's baseline",
+			DefaultOLRParams, OLRGrid, NewOLR),
+		online("ftrl", "FTRL-Proximal logistic regression (baseline)", "McMahan et al. 2013, Alg. 1",
+			DefaultFTRLParams, FTRLGrid, NewFTRL),
+		online("uniexp", "online class-weighted exponential loss (baseline)", "OPAUC paper's Uni-Exp",
+			DefaultUniExpParams, UniExpGrid, NewUniExp),
+	}
+}
+
+// defaultSPAMNETParams is SPAM with the elastic net's ℓ1 weight β₁ = 10⁻⁴.
+func defaultSPAMNETParams() SPAMParams {
+	p := DefaultSPAMParams()
+	p.Beta1 = 1e-4
+	return p
+}

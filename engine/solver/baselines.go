@@ -1,0 +1,456 @@
+package solver
+
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"math"
+
+	"github.com/aucopt/aucopt/kernels"
+)
+
+// This file holds the univariate baselines of the papers' tables (ALGORITHMS.md,
+// "Univariate and other baselines" and the MBA baselines): online logistic regression
+// (OLR), sparse online logistic regression by FTRL-Proximal (SOLR, McMahan et al. 2013)
+// and online Uni-Exp (class-weighted exponential loss). None of them looks at pairs;
+// each costs O(nnz) per example.
+
+// baseRescale is the scale below which a lazily scaled weight vector w = s·v is folded
+// back into v (an O(d) Scal), as Bottou's SGD does, so that v never overflows.
+const baseRescale = 1e-9
+
+// baseLinear is a weight vector kept as w = s·v: the ℓ2 shrink w ← f·w costs O(1)
+// (s ← f·s) and a sparse step w += α·x costs O(nnz) (v += (α/s)·x).
+type baseLinear struct {
+	b kernels.Backend
+	v kernels.Vec
+	s float64
+}
+
+func newBaseLinear(b kernels.Backend, dim int) baseLinear {
+	return baseLinear{b: b, v: b.NewVec(dim), s: 1}
+}
+
+// dot returns w·x.
+func (l *baseLinear) dot(x kernels.Sparse) float64 { return l.s * l.b.DotSparse(x, l.v) }
+
+// shrink sets w ← f·w (0 < f ≤ 1).
+func (l *baseLinear) shrink(f float64) {
+	l.s *= f
+	if l.s < baseRescale {
+		l.b.Scal(l.s, l.v)
+		l.s = 1
+	}
+}
+
+// add sets w ← w + alpha·x.
+func (l *baseLinear) add(alpha float64, x kernels.Sparse) { l.b.AxpySparse(alpha/l.s, x, l.v) }
+
+// weights returns a copy of w.
+func (l *baseLinear) weights() []float64 {
+	w := make([]float64, l.v.Len())
+	l.b.Download(w, l.v)
+	for i := range w {
+		w[i] *= l.s
+	}
+	return w
+}
+
+// state returns v and s for a checkpoint.
+func (l *baseLinear) state() ([]float64, float64) {
+	v := make([]float64, l.v.Len())
+	l.b.Download(v, l.v)
+	return v, l.s
+}
+
+// restore sets v and s from a checkpoint.
+func (l *baseLinear) restore(v []float64, s float64) error {
+	if len(v) != l.v.Len() {
+		return fmt.Errorf("checkpoint has dimension %d, learner %d", len(v), l.v.Len())
+	}
+	l.b.Upload(l.v, v)
+	l.s = s
+	return nil
+}
+
+// baseLabel panics unless y is +1 or −1 (a programmer error: the data layer maps labels).
+func baseLabel(name string, y int8) {
+	if y != 1 && y != -1 {
+		panic(fmt.Sprintf("solver: %s: label %d, want +1 or -1", name, y))
+	}
+}
+
+// baseSGDCheck validates the (eta, lambda) pair shared by OLR and Uni-Exp. The shrink
+// factor 1 − η_t·λ must stay positive, hence η·λ < 1.
+func baseSGDCheck(eta, lambda float64, dim int) error {
+	for _, err := range []error{
+		Check(dim > 0, "dim", dim, "> 0"),
+		Check(eta > 0 && !math.IsInf(eta, 0), "eta", eta, "a finite number > 0"),
+		Check(lambda >= 0 && !math.IsInf(lambda, 0), "lambda", lambda, "a finite number ≥ 0"),
+		Check(eta*lambda < 1, "eta*lambda", eta*lambda, "< 1 (the ℓ2 shrink 1 − η·λ must stay positive)"),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// baseEncode and baseDecode are the checkpoint codec of this file's learners.
+func baseEncode(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func baseDecode(data []byte, v any) error {
+	return gob.NewDecoder(bytes.NewReader(data)).Decode(v)
+}
+
+// ---------------------------------------------------------------------------------
+// OLR
+
+// OLRParams are the hyper-parameters of online logistic regression (the MBA paper's
+// OLR baseline). Start from DefaultOLRParams.
+type OLRParams struct {
+	// Eta is the step size η > 0; example t takes the step η/√t. Default 2⁻². Grid
+	// 2^[-8..2].
+	Eta float64 `param:"eta"`
+	// Lambda is the ℓ2 weight λ ≥ 0 (0 allowed); η·λ < 1. Default 10⁻⁵. Grid
+	// {0, 10^[-6..-2]}.
+	Lambda float64 `param:"lambda"`
+}
+
+// DefaultOLRParams returns OLR's defaults.
+func DefaultOLRParams() OLRParams { return OLRParams{Eta: 0.25, Lambda: 1e-5} }
+
+// OLRGrid is OLR's hyper-parameter grid (the MBA paper tunes the step of its O(1/√t)
+// baselines; the grid here is the project's).
+var OLRGrid = Grid{
+	Keys:   []string{"eta", "lambda"},
+	Values: [][]float64{Pow2(-8, 2), append([]float64{0}, Pow10(-6, -2)...)},
+}
+
+// OLR is online logistic regression: SGD on the ℓ2-regularised logistic loss
+//
+//	log(1 + exp(−y w·x)) + (λ/2)‖w‖²
+//
+// with step η_t = η/√t:
+//
+//	w ← (1 − η_t λ) w + η_t · y · σ(−y w·x) · x,     σ(z) = 1/(1 + e^{−z}).
+//
+// The weights are kept as s·v (lazy ℓ2 scaling), so a sparse row costs O(nnz). There is
+// no bias term (AUC does not see one; add a constant feature to learn it).
+type OLR struct {
+	p OLRParams
+	w baseLinear
+	t int64 // examples seen
+}
+
+// NewOLR makes an OLR learner over dim features. seed is unused (OLR is
+// deterministic); it is there for the uniform constructor shape.
+func NewOLR(b kernels.Backend, dim int, p OLRParams, seed uint64) (*OLR, error) {
+	if err := baseSGDCheck(p.Eta, p.Lambda, dim); err != nil {
+		return nil, err
+	}
+	return &OLR{p: p, w: newBaseLinear(b, dim)}, nil
+}
+
+// Observe takes one SGD step on (x, y) and returns the score w·x from before it.
+func (o *OLR) Observe(x kernels.Sparse, y int8) float64 {
+	baseLabel("OLR", y)
+	o.t++
+	score := o.w.dot(x)
+	yf := float64(y)
+	eta := o.p.Eta / math.Sqrt(float64(o.t))
+	// −∂/∂w log(1 + e^{−y w·x}) = y·σ(−y w·x)·x = y/(1 + e^{y w·x})·x
+	g := yf / (1 + math.Exp(yf*score))
+	o.w.shrink(1 - eta*o.p.Lambda)
+	o.w.add(eta*g, x)
+	return score
+}
+
+// Weights returns a copy of w.
+func (o *OLR) Weights() []float64 { return o.w.weights() }
+
+type olrState struct {
+	Params OLRParams
+	T      int64
+	V      []float64
+	S      float64
+}
+
+// MarshalBinary checkpoints the learner (parameters and state).
+func (o *OLR) MarshalBinary() ([]byte, error) {
+	v, s := o.w.state()
+	return baseEncode(olrState{o.p, o.t, v, s})
+}
+
+// UnmarshalBinary restores a checkpoint made by MarshalBinary into a learner made by
+// NewOLR with the same dimension (its backend is kept; the parameters come from the
+// checkpoint). The restored learner continues bit-identically.
+func (o *OLR) UnmarshalBinary(data []byte) error {
+	var st olrState
+	if err := baseDecode(data, &st); err != nil {
+		return fmt.Errorf("solver: OLR checkpoint: %w", err)
+	}
+	if err := o.w.restore(st.V, st.S); err != nil {
+		return fmt.Errorf("solver: OLR checkpoint: %w", err)
+	}
+	o.p, o.t = st.Params, st.T
+	return nil
+}
+
+// ---------------------------------------------------------------------------------
+// FTRL-Proximal
+
+// FTRLParams are the hyper-parameters of FTRL-Proximal logistic regression (McMahan et
+// al. 2013, Algorithm 1; the MBA paper's SOLR baseline). Start from DefaultFTRLParams.
+type FTRLParams struct {
+	// Alpha is α > 0 of the per-coordinate rate η_{t,i} = α/(β + √Σ g²). Default 2⁻³.
+	// Grid 2^[-6..2].
+	Alpha float64 `param:"alpha"`
+	// Beta is β ≥ 0 of the per-coordinate rate (the paper: "β = 1 is usually good
+	// enough"). Default 1. Grid {1}.
+	Beta float64 `param:"beta"`
+	// L1 is the ℓ1 weight λ₁ ≥ 0, which makes w sparse. Default 0. Grid
+	// {0, 10^[-3..0]}.
+	L1 float64 `param:"l1"`
+	// L2 is the ℓ2 weight λ₂ ≥ 0. Default 0. Grid {0, 10^[-2..0]}.
+	L2 float64 `param:"l2"`
+}
+
+// DefaultFTRLParams returns FTRL's defaults.
+func DefaultFTRLParams() FTRLParams { return FTRLParams{Alpha: 1.0 / 8, Beta: 1} }
+
+// FTRLGrid is FTRL's hyper-parameter grid.
+var FTRLGrid = Grid{
+	Keys: []string{"alpha", "beta", "l1", "l2"},
+	Values: [][]float64{Pow2(-6, 2), {1},
+		append([]float64{0}, Pow10(-3, 0)...), append([]float64{0}, Pow10(-2, 0)...)},
+}
+
+// FTRL is FTRL-Proximal online logistic regression with per-coordinate learning rates
+// (McMahan et al. 2013, "Ad Click Prediction: a View from the Trenches", Algorithm 1).
+// For each non-zero i of x_t:
+//
+//	w_i = 0                                                   if |z_i| ≤ λ₁
+//	w_i = −(z_i − sgn(z_i) λ₁) / ((β + √n_i)/α + λ₂)           otherwise
+//	p = σ(w·x),  g_i = (p − [y = +1]) x_i
+//	σ_i = (√(n_i + g_i²) − √n_i)/α,  z_i += g_i − σ_i w_i,  n_i += g_i²
+//
+// Only the row's non-zeros are touched: O(nnz) per example. The per-coordinate state
+// lives in host slices updated in plain Go loops: the update is elementwise logic (a
+// threshold, a square root and a division per coordinate), not a backend operation, so
+// FTRL does not use the backend at all. The state kept is z and r = √n (the sum of
+// squared gradients enters only through its root), which costs one square root per
+// coordinate instead of three.
+type FTRL struct {
+	p  FTRLParams
+	z  []float64
+	r  []float64 // √n_i
+	wx []float64 // scratch: w_i for the current row's non-zeros
+}
+
+// NewFTRL makes an FTRL-Proximal learner over dim features. The backend and seed are
+// unused (see FTRL); they are there for the uniform constructor shape.
+func NewFTRL(b kernels.Backend, dim int, p FTRLParams, seed uint64) (*FTRL, error) {
+	for _, err := range []error{
+		Check(dim > 0, "dim", dim, "> 0"),
+		Check(p.Alpha > 0 && !math.IsInf(p.Alpha, 0), "alpha", p.Alpha, "a finite number > 0"),
+		Check(p.Beta >= 0 && !math.IsInf(p.Beta, 0), "beta", p.Beta, "a finite number ≥ 0"),
+		Check(p.L1 >= 0 && !math.IsInf(p.L1, 0), "l1", p.L1, "a finite number ≥ 0"),
+		Check(p.L2 >= 0 && !math.IsInf(p.L2, 0), "l2", p.L2, "a finite number ≥ 0"),
+	} {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return &FTRL{p: p, z: make([]float64, dim), r: make([]float64, dim)}, nil
+}
+
+// weight is the lazily computed w_i of coordinate i.
+func (f *FTRL) weight(i int32) float64 {
+	z := f.z[i]
+	if math.Abs(z) <= f.p.L1 {
+		return 0
+	}
+	return -(z - math.Copysign(f.p.L1, z)) / ((f.p.Beta+f.r[i])/f.p.Alpha + f.p.L2)
+}
+
+// Observe takes one FTRL-Proximal step on (x, y) and returns the score w·x from
+// before it.
+func (f *FTRL) Observe(x kernels.Sparse, y int8) float64 {
+	baseLabel("FTRL", y)
+	nnz := len(x.Idx)
+	if nnz > 0 && (x.Idx[0] < 0 || int(x.Idx[nnz-1]) >= len(f.z)) {
+		panic(fmt.Sprintf("solver: FTRL: index out of range [0, %d)", len(f.z)))
+	}
+	if cap(f.wx) < nnz {
+		f.wx = make([]float64, nnz, max(nnz, 2*cap(f.wx)))
+	}
+	wx := f.wx[:nnz]
+	var score float64
+	for k, i := range x.Idx {
+		wx[k] = f.weight(i)
+		score += wx[k] * x.Val[k]
+	}
+	// ∂/∂score of the log loss: p − [y = +1] = −y/(1 + e^{y·score}).
+	yf := float64(y)
+	g := -yf / (1 + math.Exp(yf*score))
+	ia := 1 / f.p.Alpha
+	for k, i := range x.Idx {
+		gi := g * x.Val[k]
+		r := f.r[i]
+		rNew := math.Sqrt(r*r + gi*gi)
+		f.z[i] += gi - (rNew-r)*ia*wx[k]
+		f.r[i] = rNew
+	}
+	return score
+}
+
+// Weights returns w, computed from z and n for every coordinate.
+func (f *FTRL) Weights() []float64 {
+	w := make([]float64, len(f.z))
+	for i := range w {
+		w[i] = f.weight(int32(i))
+	}
+	return w
+}
+
+type ftrlState struct {
+	Params FTRLParams
+	Z, R   []float64
+}
+
+// MarshalBinary checkpoints the learner (parameters and state).
+func (f *FTRL) MarshalBinary() ([]byte, error) { return baseEncode(ftrlState{f.p, f.z, f.r}) }
+
+// UnmarshalBinary restores a checkpoint made by MarshalBinary into a learner made by
+// NewFTRL with the same dimension (the parameters come from the checkpoint). The
+// restored learner continues bit-identically.
+func (f *FTRL) UnmarshalBinary(data []byte) error {
+	var st ftrlState
+	if err := baseDecode(data, &st); err != nil {
+		return fmt.Errorf("solver: FTRL checkpoint: %w", err)
+	}
+	if len(st.Z) != len(f.z) || len(st.R) != len(f.r) {
+		return fmt.Errorf("solver: FTRL checkpoint has dimension %d, learner %d", len(st.Z), len(f.z))
+	}
+	f.p = st.Params
+	copy(f.z, st.Z)
+	copy(f.r, st.R)
+	return nil
+}
+
+// ---------------------------------------------------------------------------------
+// Uni-Exp
+
+// UniExpParams are the hyper-parameters of online Uni-Exp. Start from
+// DefaultUniExpParams.
+type UniExpParams struct {
+	// Eta is the step size η > 0; example t takes the step η/√t. Default 2⁻⁷ (the
+	// exponential loss is steep: 2⁻⁶ diverges on a9a scaled to [−1, 1]). Grid
+	// 2^[-12..0].
+	Eta float64 `param:"eta"`
+	// Lambda is the ℓ2 weight λ ≥ 0 (0 allowed); η·λ < 1. Default 10⁻⁵. Grid
+	// {0, 10^[-6..-2]}.
+	Lambda float64 `param:"lambda"`
+}
+
+// DefaultUniExpParams returns Uni-Exp's defaults.
+func DefaultUniExpParams() UniExpParams { return UniExpParams{Eta: 1.0 / 128, Lambda: 1e-5} }
+
+// UniExpGrid is Uni-Exp's hyper-parameter grid.
+var UniExpGrid = Grid{
+	Keys:   []string{"eta", "lambda"},
+	Values: [][]float64{Pow2(-12, 0), append([]float64{0}, Pow10(-6, -2)...)},
+}
+
+// UniExp is online Uni-Exp: SGD on the class-weighted exponential loss
+//
+//	ρ_y · exp(−y w·x) + (λ/2)‖w‖²
+//
+// with step η_t = η/√t, w ← (1 − η_t λ) w + η_t ρ_y y e^{−y w·x} x.
+//
+// The batch method weights each class by 1/n± so that both classes count equally. Online,
+// n± are not known in advance, so the weights use the running positive share
+// p̂_t = (n⁺_t + 1)/(t + 2) (n⁺_t positives among the first t examples, the current one
+// included; the +1/+2 smoothing keeps both weights finite from the first example):
+//
+//	ρ₊ = 1/(2 p̂_t),   ρ₋ = 1/(2 (1 − p̂_t)).
+//
+// Summed over a stream with p̂ ≈ n⁺/n this is n/(2n⁺) per positive and n/(2n⁻) per
+// negative — the batch weights 1/n± times n/2, so each class carries half the total
+// weight and the average weight is 1 (η has the scale of the unweighted loss).
+// Weights are kept as s·v (lazy ℓ2 scaling): O(nnz) per example.
+type UniExp struct {
+	p    UniExpParams
+	w    baseLinear
+	t    int64 // examples seen
+	nPos int64 // positives seen
+}
+
+// NewUniExp makes an online Uni-Exp learner over dim features. seed is unused (the
+// learner is deterministic); it is there for the uniform constructor shape.
+func NewUniExp(b kernels.Backend, dim int, p UniExpParams, seed uint64) (*UniExp, error) {
+	if err := baseSGDCheck(p.Eta, p.Lambda, dim); err != nil {
+		return nil, err
+	}
+	return &UniExp{p: p, w: newBaseLinear(b, dim)}, nil
+}
+
+// Observe takes one SGD step on (x, y) and returns the score w·x from before it.
+func (u *UniExp) Observe(x kernels.Sparse, y int8) float64 {
+	baseLabel("UniExp", y)
+	u.t++
+	if y == 1 {
+		u.nPos++
+	}
+	pHat := (float64(u.nPos) + 1) / (float64(u.t) + 2)
+	rho := 1 / (2 * (1 - pHat))
+	if y == 1 {
+		rho = 1 / (2 * pHat)
+	}
+	score := u.w.dot(x)
+	yf := float64(y)
+	eta := u.p.Eta / math.Sqrt(float64(u.t))
+	// −∂/∂w ρ e^{−y w·x} = ρ·y·e^{−y w·x}·x
+	g := rho * yf * math.Exp(-yf*score)
+	u.w.shrink(1 - eta*u.p.Lambda)
+	u.w.add(eta*g, x)
+	return score
+}
+
+// Weights returns a copy of w.
+func (u *UniExp) Weights() []float64 { return u.w.weights() }
+
+type uniExpState struct {
+	Params  UniExpParams
+	T, NPos int64
+	V       []float64
+	S       float64
+}
+
+// MarshalBinary checkpoints the learner (parameters and state).
+func (u *UniExp) MarshalBinary() ([]byte, error) {
+	v, s := u.w.state()
+	return baseEncode(uniExpState{u.p, u.t, u.nPos, v, s})
+}
+
+// UnmarshalBinary restores a checkpoint made by MarshalBinary into a learner made by
+// NewUniExp with the same dimension (its backend is kept; the parameters come from the
+// checkpoint). The restored learner continues bit-identically.
+func (u *UniExp) UnmarshalBinary(data []byte) error {
+	var st uniExpState
+	if err := baseDecode(data, &st); err != nil {
+		return fmt.Errorf("solver: UniExp checkpoint: %w", err)
+	}
+	if err := u.w.restore(st.V, st.S); err != nil {
+		return fmt.Errorf("solver: UniExp checkpoint: %w", err)
+	}
+	u.p, u.t, u.nPos = st.Params, st.T, st.NPos
+	return nil
+}

@@ -1,0 +1,61 @@
+package solver
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/aucopt/aucopt/kernels"
+)
+
+// Spec describes one algorithm for the CLI and the grid search.
+type Spec struct {
+	Name string // CLI name, kebab case: opauc, spam-net, …
+	Doc  string // one line for help texts
+	Ref  string // the paper and algorithm or equation
+	// Params returns a pointer to a fresh parameter struct holding the defaults, for
+	// Set, SetAll, Keys and Values.
+	Params func() any
+	// Grid is the paper's hyper-parameter grid.
+	Grid Grid
+	// NewOnline makes the learner from a parameter struct made by Params.
+	NewOnline func(b kernels.Backend, dim int, params any, seed uint64) (Online, error)
+}
+
+// online adapts a typed constructor NewXxx(b, dim, XxxParams, seed) to a Spec.
+func online[P any, S Online](name, doc, ref string, defaults func() P, grid Grid,
+	newFn func(kernels.Backend, int, P, uint64) (S, error)) Spec {
+	return Spec{
+		Name: name, Doc: doc, Ref: ref, Grid: grid,
+		Params: func() any { p := defaults(); return &p },
+		NewOnline: func(b kernels.Backend, dim int, params any, seed uint64) (Online, error) {
+			p, ok := params.(*P)
+			if !ok {
+				panic(fmt.Sprintf("solver: %s takes %T parameters, not %T", name, new(P), params))
+			}
+			s, err := newFn(b, dim, *p, seed)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			return s, nil
+		},
+	}
+}
+
+// Lookup returns the Spec called name, or an error listing the known names.
+func Lookup(name string) (Spec, error) {
+	for _, s := range Registry() {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	return Spec{}, fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Names lists the registered algorithms in help order.
+func Names() []string {
+	var out []string
+	for _, s := range Registry() {
+		out = append(out, s.Name)
+	}
+	return out
+}

@@ -1,0 +1,204 @@
+package solver
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/aucopt/aucopt/engine/data"
+)
+
+// denseSPAM is a plain transcription of SPAM (thesis Alg. 20) with running moments
+// (the current example included) or fixed ones: a(w), b(w), α(w) in closed form, the
+// full ∂w of F, and the prox of (β/2)‖w‖² + β₁‖w‖₁.
+type denseSPAM struct {
+	p             SPAMParams
+	t, nPos, nNeg float64
+	fixed         bool
+	pFix          float64
+	w, mPos, mNeg []float64
+}
+
+func newDenseSPAM(dim int, p SPAMParams) *denseSPAM {
+	return &denseSPAM{p: p, w: make([]float64, dim), mPos: make([]float64, dim), mNeg: make([]float64, dim)}
+}
+
+func dotDense(a, b []float64) float64 {
+	var s float64
+	for j := range a {
+		s += a[j] * b[j]
+	}
+	return s
+}
+
+func (d *denseSPAM) observe(x []float64, y int8) float64 {
+	d.t++
+	wx := dotDense(d.w, x)
+	p := d.pFix
+	if !d.fixed {
+		if y == 1 {
+			d.nPos++
+			for j := range x {
+				d.mPos[j] += (x[j] - d.mPos[j]) / d.nPos
+			}
+		} else {
+			d.nNeg++
+			for j := range x {
+				d.mNeg[j] += (x[j] - d.mNeg[j]) / d.nNeg
+			}
+		}
+		p = d.nPos / d.t
+	}
+	a, b := dotDense(d.w, d.mPos), dotDense(d.w, d.mNeg)
+	alpha := b - a
+	ip, in := 0.0, 0.0
+	if y == 1 {
+		ip = 1
+	} else {
+		in = 1
+	}
+	cx := 2*(1-p)*(wx-a)*ip + 2*p*(wx-b)*in + 2*(1+alpha)*(p*in-(1-p)*ip)
+	eta := d.p.Eta / math.Pow(d.t, d.p.Theta)
+	div := 1 + eta*d.p.Beta
+	tau := eta * d.p.Beta1 / div
+	for j := range d.w {
+		v := (d.w[j] - eta*cx*x[j]) / div
+		d.w[j] = math.Copysign(max(0, math.Abs(v)-tau), v)
+	}
+	return wx
+}
+
+func TestSPAMMatchesDense(t *testing.T) {
+	cases := []struct {
+		name  string
+		d     *data.Dataset
+		p     SPAMParams
+		fixed bool
+	}{
+		{"sparse-l2", sparseStream(3000, 200, 12, 1), SPAMParams{Eta: 0.2, Theta: 0.5, Beta: 0.01}, false},
+		{"sparse-l2-fixed", sparseStream(3000, 200, 12, 2), SPAMParams{Eta: 0.2, Theta: 0.7, Beta: 0.1}, true},
+		{"sparse-net", sparseStream(2000, 200, 12, 3), SPAMParams{Eta: 0.2, Theta: 0.5, Beta: 0.01, Beta1: 0.001}, false},
+		{"dense-l2", gaussian(2000, 20, 0.3, 1, 4), SPAMParams{Eta: 0.05, Theta: 0.5, Beta: 1e-3}, false},
+		{"dense-net-const", gaussian(2000, 20, 0.3, 1, 5), SPAMParams{Eta: 0.005, Theta: 0, Beta: 1, Beta1: 0.01}, false},
+	}
+	for _, c := range cases {
+		for _, b := range testBackends(t) {
+			t.Run(c.name+"/"+b.Name(), func(t *testing.T) {
+				s, err := NewSPAM(b, c.d.Dim, c.p, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ref := newDenseSPAM(c.d.Dim, c.p)
+				if c.fixed {
+					mp, mn := make([]float64, c.d.Dim), make([]float64, c.d.Dim)
+					pos, neg := c.d.Counts()
+					for i := range c.d.Rows() {
+						x := densify(c.d.Row(i), c.d.Dim)
+						m, n := mn, float64(neg)
+						if c.d.Y[i] == 1 {
+							m, n = mp, float64(pos)
+						}
+						for j := range x {
+							m[j] += x[j] / n
+						}
+					}
+					pp := float64(pos) / float64(c.d.Rows())
+					if err := s.SetMoments(mp, mn, pp); err != nil {
+						t.Fatal(err)
+					}
+					ref.fixed, ref.pFix, ref.mPos, ref.mNeg = true, pp, mp, mn
+				}
+				for i := range c.d.Rows() {
+					x := c.d.Row(i)
+					got, want := s.Observe(x, c.d.Y[i]), ref.observe(densify(x, c.d.Dim), c.d.Y[i])
+					if math.Abs(got-want) > 1e-10*max(1, math.Abs(want)) {
+						t.Fatalf("example %d: score %v, dense %v", i, got, want)
+					}
+				}
+				if e := maxRelDiff(s.Weights(), ref.w); e > 1e-10 {
+					t.Errorf("w differs from the dense transcription by %.3g", e)
+				}
+				mp, mn, _ := s.Means()
+				if e := max(maxRelDiff(mp, ref.mPos), maxRelDiff(mn, ref.mNeg)); e > 1e-10 {
+					t.Errorf("means differ from the dense transcription by %.3g", e)
+				}
+			})
+		}
+	}
+}
+
+func TestSPAMParams(t *testing.T) {
+	b := testBackends(t)[0]
+	for _, p := range []SPAMParams{
+		{Eta: 0, Theta: 0.5},
+		{Eta: math.Inf(1), Theta: 0.5},
+		{Eta: 1, Theta: -0.1},
+		{Eta: 1, Theta: 1.5},
+		{Eta: 1, Theta: 0.5, Beta: -1},
+		{Eta: 1, Theta: 0.5, Beta1: -1},
+	} {
+		if _, err := NewSPAM(b, 10, p, 1); !errors.Is(err, ErrParam) {
+			t.Errorf("%+v: error %v, want ErrParam", p, err)
+		}
+	}
+	s, err := NewSPAM(b, 10, DefaultSPAMParams(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetMoments(make([]float64, 9), make([]float64, 10), 0.5); err == nil {
+		t.Error("SetMoments accepted a wrong length")
+	}
+	if err := s.SetMoments(make([]float64, 10), make([]float64, 10), 1); err == nil {
+		t.Error("SetMoments accepted p = 1")
+	}
+}
+
+// TestSPAMOracleDirection: SPAM-L2 with fixed moments and with running ones approaches
+// the direction of the exact square-loss minimiser as passes grow.
+func TestSPAMOracleDirection(t *testing.T) {
+	d := gaussian(4000, 10, 0.4, 1.5, 11)
+	ws := oracle(t, d, 0)
+	b := testBackends(t)[0]
+	for _, running := range []bool{true, false} {
+		prev := 2.0
+		for _, passes := range []int{1, 4, 16} {
+			s, err := NewSPAM(b, d.Dim, SPAMParams{Eta: 0.05, Theta: 0.5, Beta: 1e-5}, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !running {
+				mp, mn, pp := s0Moments(d)
+				if err := s.SetMoments(mp, mn, pp); err != nil {
+					t.Fatal(err)
+				}
+			}
+			feed(t, s, d, passes, 1)
+			c := 1 - cosine(s.Weights(), ws)
+			t.Logf("running moments %v, passes %d: 1 − cos(w, w*) = %.3g", running, passes, c)
+			if c > prev*1.05 {
+				t.Errorf("passes %d: 1 − cos = %.3g, not below %.3g", passes, c, prev)
+			}
+			prev = c
+		}
+		if prev > 1e-3 {
+			t.Errorf("running %v: final 1 − cos = %.3g, want ≤ 1e-3", running, prev)
+		}
+	}
+}
+
+// s0Moments returns the class means and p of d.
+func s0Moments(d *data.Dataset) (mp, mn []float64, p float64) {
+	mp, mn = make([]float64, d.Dim), make([]float64, d.Dim)
+	pos, neg := d.Counts()
+	for i := range d.Rows() {
+		r := d.Row(i)
+		m, n := mn, float64(neg)
+		if d.Y[i] == 1 {
+			m, n = mp, float64(pos)
+		}
+		for k, j := range r.Idx {
+			m[j] += r.Val[k] / n
+		}
+	}
+	return mp, mn, float64(pos) / float64(d.Rows())
+}

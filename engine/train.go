@@ -1,0 +1,202 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"time"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/metric"
+	"github.com/aucopt/aucopt/engine/solver"
+)
+
+// Scaling choices of TrainConfig.Scale.
+const (
+	ScaleAuto   = "auto"   // minmax for at most AutoScaleMaxDim features, else none
+	ScaleNone   = "none"   // features as read
+	ScaleMinMax = "minmax" // each feature's training range onto [−1, 1] (the OPAUC protocol)
+	ScaleNorm   = "norm"   // the thesis' (x − mean)/‖x‖
+)
+
+// AutoScaleMaxDim is the number of features up to which ScaleAuto scales to [−1, 1];
+// beyond it min-max scaling would turn sparse rows dense.
+const AutoScaleMaxDim = 1000
+
+// TrainConfig is one training run of an online algorithm.
+type TrainConfig struct {
+	Algo       string   // registered algorithm name (solver.Names)
+	Params     []string // key=value hyper-parameters over the algorithm's defaults
+	Data       string   // training data: a registry name (data.Sources) or a file
+	Test       string   // test data: a name or a file; "" uses the dataset's own split, if any
+	Passes     int      // passes over the training data (default 1)
+	Shuffle    bool     // visit the training rows in a seeded random order each pass
+	Scale      string   // ScaleAuto (default), ScaleNone, ScaleMinMax or ScaleNorm
+	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness
+	Backend    string   // backend name; "" means $AUCOPT_BACKEND, else auto
+	Checkpoint string   // checkpoint file for resumable runs ("" for none)
+	Progress   func(solver.Progress)
+}
+
+// TrainResult is what a run produced.
+type TrainResult struct {
+	Algo      string              `json:"algo"`
+	Params    map[string]any      `json:"params"`
+	Backend   string              `json:"backend"`
+	Data      string              `json:"data"`
+	TrainRows int                 `json:"train_rows"`
+	Features  int                 `json:"features"`
+	Passes    int                 `json:"passes"`
+	Scale     string              `json:"scale"`
+	Seconds   float64             `json:"seconds"`            // training time (data loading excluded)
+	TestRows  int                 `json:"test_rows"`          // 0 when there is no test data
+	TestAUC   float64             `json:"test_auc,omitempty"` // NaN (omitted) without test data
+	Notes     []string            `json:"notes,omitempty"`    // things the user should know
+	Weights   []float64           `json:"-"`
+	Scaler    *data.Scaler        `json:"-"`
+	Normalize *data.RowNormalizer `json:"-"`
+}
+
+// Train trains cfg.Algo on cfg.Data and scores cfg.Test (or the dataset's own test
+// split) with the result.
+func Train(ctx context.Context, cfg TrainConfig) (*TrainResult, error) {
+	spec, err := solver.Lookup(cfg.Algo)
+	if err != nil {
+		return nil, err
+	}
+	params := spec.Params()
+	if err := solver.SetAll(params, cfg.Params); err != nil {
+		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
+	}
+	train, test, err := loadData(cfg)
+	if err != nil {
+		return nil, err
+	}
+	res := &TrainResult{Algo: spec.Name, Params: solver.Values(params), Data: cfg.Data, Passes: max(cfg.Passes, 1),
+		TrainRows: train.Rows(), Features: train.Dim, TestAUC: math.NaN()}
+	if test != nil && test.Dim > train.Dim {
+		res.Notes = append(res.Notes, fmt.Sprintf("the test data has %d features, the training data %d: the extra features get weight 0",
+			test.Dim, train.Dim))
+	}
+	train, test, err = scale(cfg.Scale, train, test, res)
+	if err != nil {
+		return nil, err
+	}
+	b, err := BackendFromEnv(cfg.Backend)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	res.Backend = b.Name()
+	learner, err := spec.NewOnline(b, train.Dim, params, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	_, err = solver.Run(ctx, learner, solver.DatasetSource{D: train, Shuffle: cfg.Shuffle, Seed: cfg.Seed}, solver.RunOptions{
+		Passes: cfg.Passes, Progress: cfg.Progress, Checkpoint: cfg.Checkpoint, Resume: cfg.Checkpoint != "",
+		Algo: spec.Name, Dim: train.Dim,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
+	}
+	res.Seconds = time.Since(start).Seconds()
+	res.Weights = learner.Weights()
+	if test != nil {
+		res.TestRows = test.Rows()
+		auc, err := metric.AUC(Score(res.Weights, test), test.Y)
+		if err != nil {
+			return nil, fmt.Errorf("test AUC on %s: %w", cfg.Test, err)
+		}
+		res.TestAUC = auc
+	}
+	return res, nil
+}
+
+// Score returns w·x for every row of d; features beyond len(w) count 0.
+func Score(w []float64, d *data.Dataset) []float64 {
+	scores := make([]float64, d.Rows())
+	for i := range scores {
+		r := d.Row(i)
+		var s float64
+		for k, j := range r.Idx {
+			if int(j) < len(w) {
+				s += w[j] * r.Val[k]
+			}
+		}
+		scores[i] = s
+	}
+	return scores
+}
+
+// loadData resolves the training and test data: registry names or files.
+func loadData(cfg TrainConfig) (train, test *data.Dataset, err error) {
+	if cfg.Data == "" {
+		return nil, nil, fmt.Errorf("no training data given")
+	}
+	train, splitTest, err := load(cfg.Data, cfg.Seed)
+	if err != nil {
+		return nil, nil, err
+	}
+	test = splitTest
+	if cfg.Test != "" {
+		if test, _, err = load(cfg.Test, cfg.Seed); err != nil {
+			return nil, nil, err
+		}
+	}
+	return train, test, nil
+}
+
+// load reads a file when path names one, else a registered dataset (its training part,
+// and its test part when it has a split).
+func load(name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
+	if _, err := os.Stat(name); err == nil {
+		d, err := data.ReadFile(name, data.Options{})
+		return d, nil, err
+	}
+	if _, err := data.Lookup(name); err != nil {
+		return nil, nil, fmt.Errorf("%s is neither a file nor a known dataset: %w", name, err)
+	}
+	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse})
+	if err != nil {
+		return nil, nil, err
+	}
+	return sp.Train, sp.Test, nil
+}
+
+// scale fits the transformation on the training data and applies it to both parts.
+func scale(kind string, train, test *data.Dataset, res *TrainResult) (*data.Dataset, *data.Dataset, error) {
+	if kind == "" || kind == ScaleAuto {
+		kind = ScaleNone
+		if train.Dim <= AutoScaleMaxDim {
+			kind = ScaleMinMax
+		}
+	}
+	res.Scale = kind
+	if test != nil && test.Dim != train.Dim {
+		test = test.Truncate(train.Dim)
+	}
+	switch kind {
+	case ScaleNone:
+		return train, test, nil
+	case ScaleMinMax:
+		s, err := data.FitMinMax(train, -1, 1)
+		if err != nil {
+			return nil, nil, err
+		}
+		res.Scaler = s
+		if test != nil {
+			test = s.Apply(test)
+		}
+		return s.Apply(train), test, nil
+	case ScaleNorm:
+		n := data.FitRowNormalizer(train, true)
+		res.Normalize = n
+		if test != nil {
+			test = n.Apply(test)
+		}
+		return n.Apply(train), test, nil
+	}
+	return nil, nil, fmt.Errorf("unknown scaling %q (want %s, %s, %s or %s)", kind, ScaleAuto, ScaleNone, ScaleMinMax, ScaleNorm)
+}
