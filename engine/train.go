@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"time"
@@ -68,6 +69,9 @@ func Train(ctx context.Context, cfg TrainConfig) (*TrainResult, error) {
 	params := spec.Params()
 	if err := solver.SetAll(params, cfg.Params); err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
+	}
+	if streamable(cfg) {
+		return trainStream(ctx, cfg, spec, params)
 	}
 	train, test, err := loadData(cfg)
 	if err != nil {
@@ -199,4 +203,79 @@ func scale(kind string, train, test *data.Dataset, res *TrainResult) (*data.Data
 		return n.Apply(train), test, nil
 	}
 	return nil, nil, fmt.Errorf("unknown scaling %q (want %s, %s, %s or %s)", kind, ScaleAuto, ScaleNone, ScaleMinMax, ScaleNorm)
+}
+
+// streamable reports whether the run can stream its training file from disk instead of
+// loading it: a file (not a dataset name), read in its own order (no shuffling), with no
+// scaling to fit. One pass then holds one row in memory at a time.
+func streamable(cfg TrainConfig) bool {
+	if cfg.Shuffle || cfg.Scale != ScaleNone {
+		return false
+	}
+	st, err := os.Stat(cfg.Data)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// trainStream trains from a file stream: a constant-memory scan finds the dimension,
+// then the driver streams the file once per pass.
+func trainStream(ctx context.Context, cfg TrainConfig, spec solver.Spec, params any) (*TrainResult, error) {
+	dim, rows, err := scanDim(cfg.Data)
+	if err != nil {
+		return nil, err
+	}
+	res := &TrainResult{Algo: spec.Name, Params: solver.Values(params), Data: cfg.Data, Passes: max(cfg.Passes, 1),
+		TrainRows: rows, Features: dim, Scale: ScaleNone, TestAUC: math.NaN()}
+	b, err := BackendFromEnv(cfg.Backend)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	res.Backend = b.Name()
+	learner, err := spec.NewOnline(b, dim, params, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	_, err = solver.Run(ctx, learner, solver.FileSource{Path: cfg.Data}, solver.RunOptions{
+		Passes: cfg.Passes, Progress: cfg.Progress, Checkpoint: cfg.Checkpoint, Resume: cfg.Checkpoint != "",
+		Algo: spec.Name, Dim: dim,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
+	}
+	res.Seconds = time.Since(start).Seconds()
+	res.Weights = learner.Weights()
+	if cfg.Test != "" {
+		test, _, err := load(cfg.Test, cfg.Seed)
+		if err != nil {
+			return nil, err
+		}
+		if test.Dim > dim {
+			res.Notes = append(res.Notes, fmt.Sprintf("the test data has %d features, the training data %d: the extra features get weight 0", test.Dim, dim))
+		}
+		res.TestRows = test.Rows()
+		if res.TestAUC, err = metric.AUC(Score(res.Weights, test), test.Y); err != nil {
+			return nil, fmt.Errorf("test AUC on %s: %w", cfg.Test, err)
+		}
+	}
+	return res, nil
+}
+
+// scanDim streams a file once to find its number of features and rows.
+func scanDim(path string) (dim, rows int, err error) {
+	r, err := data.Open(path, data.Options{})
+	if err != nil {
+		return 0, 0, err
+	}
+	defer r.Close()
+	for {
+		_, err := r.Next()
+		if err == io.EOF {
+			return r.MaxIndex(), rows, nil
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+		rows++
+	}
 }

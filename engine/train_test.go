@@ -81,3 +81,39 @@ func ExampleTrain() {
 	fmt.Printf("%s: %d training rows, test AUC %.2f\n", res.Algo, res.TrainRows, res.TestAUC)
 	// Output: ubauc-online: 32561 training rows, test AUC 0.89
 }
+
+// TestTrainStreamed: with no shuffling and no scaling a training file is streamed (one
+// row in memory at a time) and gives exactly the weights of the in-memory run in file
+// order.
+func TestTrainStreamed(t *testing.T) {
+	t.Setenv(data.EnvData, t.TempDir())
+	sp, err := data.Load("german", data.LoadOptions{Layout: data.LayoutSparse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "german.cache")
+	if err := data.SaveCache(file, sp.Train); err != nil {
+		t.Fatal(err)
+	}
+	cfg := TrainConfig{Algo: "olr", Data: file, Test: file, Scale: ScaleNone, Passes: 2, Backend: "generic"}
+	if !streamable(cfg) {
+		t.Fatal("a file with --shuffle=false --scale none must stream")
+	}
+	streamed, err := Train(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Scale = "" // auto: german has 24 features, so min-max, in memory
+	if streamable(cfg) {
+		t.Fatal("scaling needs the data in memory")
+	}
+	cfg.Scale = ScaleNone
+	cfg.Data = "german" // a registry name: in memory, same rows, same order
+	inMemory, err := Train(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(streamed.Weights, inMemory.Weights) || streamed.TrainRows != 1000 || streamed.Features != 24 {
+		t.Errorf("streamed run differs from the in-memory one (rows %d, features %d)", streamed.TrainRows, streamed.Features)
+	}
+}
