@@ -9,7 +9,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 )
 
 // The binary cache format, little-endian:
@@ -124,29 +123,9 @@ func (e *errWriter) write(p []byte) {
 	}
 }
 
-// SaveCache writes d to path atomically: to a temporary file in the same directory,
-// synced, then renamed, so that path never holds a partial cache.
+// SaveCache writes d to path atomically (WriteAtomic): path never holds a partial cache.
 func SaveCache(path string, d *Dataset) error {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	err = WriteCache(f, d)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing cache %s: %w", path, err)
-	}
-	return nil
+	return WriteAtomic(path, func(w io.Writer) error { return WriteCache(w, d) })
 }
 
 // ReadCache reads a binary cache file, verifying its checksum.

@@ -10,7 +10,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -288,23 +287,8 @@ func saveCheckpoint(path, algo string, s Online, st checkpoint) error {
 	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
+	if err := data.WriteAtomic(path, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
-	}
-	_, err = f.Write(buf.Bytes())
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("checkpoint %s: %w", path, err)
 	}
 	return nil
 }
