@@ -57,7 +57,7 @@ func NewAdaOAM(b kernels.Backend, dim int, p AdaOAMParams, seed uint64) (*AdaOAM
 	if err := Check(p.Delta >= 0 && !math.IsInf(p.Delta, 0), "delta", p.Delta, "a finite number ≥ 0"); err != nil {
 		return nil, err
 	}
-	if err := opaucCheckDim(dim); err != nil {
+	if err := checkDim(dim); err != nil {
 		return nil, err
 	}
 	return &AdaOAM{p: p, core: newOPAUCCore(b, dim, opaucBlock, p.Lambda), row: newOPAUCRow(b, dim),
@@ -67,7 +67,7 @@ func NewAdaOAM(b kernels.Backend, dim int, p AdaOAMParams, seed uint64) (*AdaOAM
 // Observe learns from (x, y) by one AdaGrad step on OPAUC's gradient (none while the
 // other class is empty) and returns the score w·x before it. y must be +1 or −1.
 func (s *AdaOAM) Observe(x kernels.Sparse, y int8) float64 {
-	opaucLabel("AdaOAM", y)
+	checkLabel("AdaOAM", y)
 	c := s.core
 	b := c.b
 	score, ok := c.grad(s.row.load(x), y)
@@ -107,14 +107,14 @@ type adaoamState struct {
 // AdaGrad sums of squares) with encoding/gob; a learner restored from it continues
 // bit-identically.
 func (s *AdaOAM) MarshalBinary() ([]byte, error) {
-	return opaucMarshal(adaoamState{P: s.p, SQ: s.sq, Core: s.core.state()})
+	return encodeState(adaoamState{P: s.p, SQ: s.sq, Core: s.core.state()})
 }
 
 // UnmarshalBinary restores a state written by MarshalBinary into s, which must have
 // been made for the same dimension; the parameters are the checkpoint's.
 func (s *AdaOAM) UnmarshalBinary(data []byte) error {
 	var st adaoamState
-	if err := opaucUnmarshal(data, &st); err != nil {
+	if err := decodeState(data, &st); err != nil {
 		return fmt.Errorf("solver: AdaOAM state: %w", err)
 	}
 	if err := (OPAUCParams{Eta: st.P.Eta, Lambda: st.P.Lambda}).check(); err != nil {

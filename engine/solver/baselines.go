@@ -1,8 +1,6 @@
 package solver
 
 import (
-	"bytes"
-	"encoding/gob"
 	"fmt"
 	"math"
 
@@ -73,13 +71,6 @@ func (l *baseLinear) restore(v []float64, s float64) error {
 	return nil
 }
 
-// baseLabel panics unless y is +1 or −1 (a programmer error: the data layer maps labels).
-func baseLabel(name string, y int8) {
-	if y != 1 && y != -1 {
-		panic(fmt.Sprintf("solver: %s: label %d, want +1 or -1", name, y))
-	}
-}
-
 // baseSGDCheck validates the (eta, lambda) pair shared by OLR and Uni-Exp. The shrink
 // factor 1 − η_t·λ must stay positive, hence η·λ < 1.
 func baseSGDCheck(eta, lambda float64, dim int) error {
@@ -94,19 +85,6 @@ func baseSGDCheck(eta, lambda float64, dim int) error {
 		}
 	}
 	return nil
-}
-
-// baseEncode and baseDecode are the checkpoint codec of this file's learners.
-func baseEncode(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-func baseDecode(data []byte, v any) error {
-	return gob.NewDecoder(bytes.NewReader(data)).Decode(v)
 }
 
 // ---------------------------------------------------------------------------------
@@ -160,7 +138,7 @@ func NewOLR(b kernels.Backend, dim int, p OLRParams, seed uint64) (*OLR, error) 
 
 // Observe takes one SGD step on (x, y) and returns the score w·x from before it.
 func (o *OLR) Observe(x kernels.Sparse, y int8) float64 {
-	baseLabel("OLR", y)
+	checkLabel("OLR", y)
 	o.t++
 	score := o.w.dot(x)
 	yf := float64(y)
@@ -185,7 +163,7 @@ type olrState struct {
 // MarshalBinary checkpoints the learner (parameters and state).
 func (o *OLR) MarshalBinary() ([]byte, error) {
 	v, s := o.w.state()
-	return baseEncode(olrState{o.p, o.t, v, s})
+	return encodeState(olrState{o.p, o.t, v, s})
 }
 
 // UnmarshalBinary restores a checkpoint made by MarshalBinary into a learner made by
@@ -193,7 +171,7 @@ func (o *OLR) MarshalBinary() ([]byte, error) {
 // checkpoint). The restored learner continues bit-identically.
 func (o *OLR) UnmarshalBinary(data []byte) error {
 	var st olrState
-	if err := baseDecode(data, &st); err != nil {
+	if err := decodeState(data, &st); err != nil {
 		return fmt.Errorf("solver: OLR checkpoint: %w", err)
 	}
 	if err := o.w.restore(st.V, st.S); err != nil {
@@ -283,7 +261,7 @@ func (f *FTRL) weight(i int32) float64 {
 // Observe takes one FTRL-Proximal step on (x, y) and returns the score w·x from
 // before it.
 func (f *FTRL) Observe(x kernels.Sparse, y int8) float64 {
-	baseLabel("FTRL", y)
+	checkLabel("FTRL", y)
 	nnz := len(x.Idx)
 	if nnz > 0 && (x.Idx[0] < 0 || int(x.Idx[nnz-1]) >= len(f.z)) {
 		panic(fmt.Sprintf("solver: FTRL: index out of range [0, %d)", len(f.z)))
@@ -326,14 +304,14 @@ type ftrlState struct {
 }
 
 // MarshalBinary checkpoints the learner (parameters and state).
-func (f *FTRL) MarshalBinary() ([]byte, error) { return baseEncode(ftrlState{f.p, f.z, f.r}) }
+func (f *FTRL) MarshalBinary() ([]byte, error) { return encodeState(ftrlState{f.p, f.z, f.r}) }
 
 // UnmarshalBinary restores a checkpoint made by MarshalBinary into a learner made by
 // NewFTRL with the same dimension (the parameters come from the checkpoint). The
 // restored learner continues bit-identically.
 func (f *FTRL) UnmarshalBinary(data []byte) error {
 	var st ftrlState
-	if err := baseDecode(data, &st); err != nil {
+	if err := decodeState(data, &st); err != nil {
 		return fmt.Errorf("solver: FTRL checkpoint: %w", err)
 	}
 	if len(st.Z) != len(f.z) || len(st.R) != len(f.r) {
@@ -404,7 +382,7 @@ func NewUniExp(b kernels.Backend, dim int, p UniExpParams, seed uint64) (*UniExp
 
 // Observe takes one SGD step on (x, y) and returns the score w·x from before it.
 func (u *UniExp) Observe(x kernels.Sparse, y int8) float64 {
-	baseLabel("UniExp", y)
+	checkLabel("UniExp", y)
 	u.t++
 	if y == 1 {
 		u.nPos++
@@ -437,7 +415,7 @@ type uniExpState struct {
 // MarshalBinary checkpoints the learner (parameters and state).
 func (u *UniExp) MarshalBinary() ([]byte, error) {
 	v, s := u.w.state()
-	return baseEncode(uniExpState{u.p, u.t, u.nPos, v, s})
+	return encodeState(uniExpState{u.p, u.t, u.nPos, v, s})
 }
 
 // UnmarshalBinary restores a checkpoint made by MarshalBinary into a learner made by
@@ -445,7 +423,7 @@ func (u *UniExp) MarshalBinary() ([]byte, error) {
 // checkpoint). The restored learner continues bit-identically.
 func (u *UniExp) UnmarshalBinary(data []byte) error {
 	var st uniExpState
-	if err := baseDecode(data, &st); err != nil {
+	if err := decodeState(data, &st); err != nil {
 		return fmt.Errorf("solver: UniExp checkpoint: %w", err)
 	}
 	if err := u.w.restore(st.V, st.S); err != nil {

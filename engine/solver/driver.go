@@ -1,10 +1,8 @@
 package solver
 
 import (
-	"bytes"
 	"context"
 	"encoding"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
@@ -283,11 +281,11 @@ func saveCheckpoint(path, algo string, s Online, st checkpoint) error {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
 	st.Version, st.Algo, st.Solver = checkpointVersion, algo, blob
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
+	file, err := encodeState(st)
+	if err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
-	if err := data.WriteAtomic(path, func(w io.Writer) error { _, err := w.Write(buf.Bytes()); return err }); err != nil {
+	if err := data.WriteAtomic(path, func(w io.Writer) error { _, err := w.Write(file); return err }); err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
 	return nil
@@ -300,7 +298,7 @@ func loadCheckpoint(path, algo string, s Online) (checkpoint, error) {
 	if err != nil {
 		return st, err
 	}
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&st); err != nil {
+	if err := decodeState(b, &st); err != nil {
 		return st, fmt.Errorf("checkpoint %s: not a checkpoint file: %w", path, err)
 	}
 	if st.Version != checkpointVersion {

@@ -138,7 +138,7 @@ func (o *OAM) alloc(p OAMParams) {
 // Observe updates the buffer of x's class and then w against the other class's buffer,
 // and returns the score w·x from before. y must be +1 or −1.
 func (o *OAM) Observe(x kernels.Sparse, y int8) float64 {
-	baseLabel("OAM", y)
+	checkLabel("OAM", y)
 	b := o.b
 	score := b.DotSparse(x, o.w)
 	c := 0 // x's class: 0 positive, 1 negative
@@ -304,7 +304,7 @@ func (o *OAM) MarshalBinary() ([]byte, error) {
 		return nil, err
 	}
 	st.RNG = rng
-	return baseEncode(st)
+	return encodeState(st)
 }
 
 // UnmarshalBinary restores a checkpoint made by MarshalBinary into a learner of the
@@ -313,7 +313,7 @@ func (o *OAM) MarshalBinary() ([]byte, error) {
 // continues bit-identically.
 func (o *OAM) UnmarshalBinary(data []byte) error {
 	var st oamState
-	if err := baseDecode(data, &st); err != nil {
+	if err := decodeState(data, &st); err != nil {
 		return fmt.Errorf("solver: OAM checkpoint: %w", err)
 	}
 	n := st.Params.Buffer

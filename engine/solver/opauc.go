@@ -1,8 +1,6 @@
 package solver
 
 import (
-	"bytes"
-	"encoding/gob"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -50,14 +48,6 @@ func (p OPAUCParams) check() error {
 		return err
 	}
 	return Check(p.Lambda >= 0 && !math.IsInf(p.Lambda, 0), "lambda", p.Lambda, "a finite number ≥ 0")
-}
-
-func opaucCheckDim(dim int) error { return Check(dim >= 1, "dim", dim, "≥ 1") }
-
-func opaucLabel(name string, y int8) {
-	if y != 1 && y != -1 {
-		panic(fmt.Sprintf("solver: %s.Observe: label %d, want +1 or −1", name, y))
-	}
 }
 
 // opaucClass holds the running statistics of one class: its count T, mean c and
@@ -309,18 +299,6 @@ func (r *opaucRow) load(x kernels.Sparse) opaucX {
 	return opaucX{x: x}
 }
 
-func opaucMarshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-func opaucUnmarshal(data []byte, v any) error {
-	return gob.NewDecoder(bytes.NewReader(data)).Decode(v)
-}
-
 // OPAUC is one-pass AUC optimisation (Gao et al. 2013, Algorithm 1): SGD on the pairwise
 // square loss against the running mean and covariance of the other class, with full d×d
 // covariances on the backend. Per example it costs one Symv (d²) plus O(B·d) for the
@@ -342,7 +320,7 @@ func newOPAUCBlock(b kernels.Backend, dim int, p OPAUCParams, block int) (*OPAUC
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	if err := opaucCheckDim(dim); err != nil {
+	if err := checkDim(dim); err != nil {
 		return nil, err
 	}
 	return &OPAUC{p: p, core: newOPAUCCore(b, dim, block, p.Lambda), row: newOPAUCRow(b, dim)}, nil
@@ -351,7 +329,7 @@ func newOPAUCBlock(b kernels.Backend, dim int, p OPAUCParams, block int) (*OPAUC
 // Observe learns from (x, y) by one step w ← w − η g of Algorithm 1 (none while the
 // other class is empty) and returns the score w·x before it. y must be +1 or −1.
 func (s *OPAUC) Observe(x kernels.Sparse, y int8) float64 {
-	opaucLabel("OPAUC", y)
+	checkLabel("OPAUC", y)
 	c := s.core
 	score, ok := c.grad(s.row.load(x), y)
 	if ok {
@@ -375,14 +353,14 @@ type opaucState struct {
 // pending blocks and w) with encoding/gob; a learner restored from it continues
 // bit-identically.
 func (s *OPAUC) MarshalBinary() ([]byte, error) {
-	return opaucMarshal(opaucState{P: s.p, Core: s.core.state()})
+	return encodeState(opaucState{P: s.p, Core: s.core.state()})
 }
 
 // UnmarshalBinary restores a state written by MarshalBinary into s, which must have
 // been made for the same dimension; the parameters are the checkpoint's.
 func (s *OPAUC) UnmarshalBinary(data []byte) error {
 	var st opaucState
-	if err := opaucUnmarshal(data, &st); err != nil {
+	if err := decodeState(data, &st); err != nil {
 		return fmt.Errorf("solver: OPAUC state: %w", err)
 	}
 	if err := st.P.check(); err != nil {
@@ -438,7 +416,7 @@ func NewOPAUCf(b kernels.Backend, dim int, p OPAUCfParams, seed uint64) (*OPAUCf
 	if err := Check(p.Features >= 1, "features", p.Features, "≥ 1"); err != nil {
 		return nil, err
 	}
-	if err := opaucCheckDim(dim); err != nil {
+	if err := checkDim(dim); err != nil {
 		return nil, err
 	}
 	k := min(p.Features, dim)
@@ -468,7 +446,7 @@ func (s *OPAUCf) Features() []int32 { return slices.Clone(s.feat) }
 // Observe learns from (x, y) restricted to the kept features and returns the score w·x
 // before the step. y must be +1 or −1.
 func (s *OPAUCf) Observe(x kernels.Sparse, y int8) float64 {
-	opaucLabel("OPAUCf", y)
+	checkLabel("OPAUCf", y)
 	sub := kernels.Sparse{Idx: s.sub.Idx[:0], Val: s.sub.Val[:0]}
 	if len(x.Idx) == s.d {
 		if len(x.Val) != s.d {
@@ -514,14 +492,14 @@ type opaucfState struct {
 // MarshalBinary encodes the learner's state (parameters, kept features, OPAUC's state)
 // with encoding/gob.
 func (s *OPAUCf) MarshalBinary() ([]byte, error) {
-	return opaucMarshal(opaucfState{P: s.p, Feat: s.feat, Core: s.core.state()})
+	return encodeState(opaucfState{P: s.p, Feat: s.feat, Core: s.core.state()})
 }
 
 // UnmarshalBinary restores a state written by MarshalBinary into s, which must have
 // been made for the same dimension and number of features.
 func (s *OPAUCf) UnmarshalBinary(data []byte) error {
 	var st opaucfState
-	if err := opaucUnmarshal(data, &st); err != nil {
+	if err := decodeState(data, &st); err != nil {
 		return fmt.Errorf("solver: OPAUCf state: %w", err)
 	}
 	if err := (OPAUCParams{Eta: st.P.Eta, Lambda: st.P.Lambda}).check(); err != nil {
@@ -589,7 +567,7 @@ func NewOPAUCrp(b kernels.Backend, dim int, p OPAUCrpParams, seed uint64) (*OPAU
 	if err := Check(p.Dims >= 1, "dims", p.Dims, "≥ 1"); err != nil {
 		return nil, err
 	}
-	if err := opaucCheckDim(dim); err != nil {
+	if err := checkDim(dim); err != nil {
 		return nil, err
 	}
 	s := &OPAUCrp{p: p, d: dim, k: p.Dims, r: b.NewMat(dim, p.Dims), xd: b.NewVec(dim), xh: b.NewVec(p.Dims),
@@ -615,7 +593,7 @@ func (s *OPAUCrp) project(seed uint64) {
 // Observe learns from (x̂, y), x̂ = Rᵀx, and returns the score w·x before the step.
 // y must be +1 or −1.
 func (s *OPAUCrp) Observe(x kernels.Sparse, y int8) float64 {
-	opaucLabel("OPAUCrp", y)
+	checkLabel("OPAUCrp", y)
 	c := s.core
 	b := c.b
 	if len(x.Idx) == s.d {
@@ -657,14 +635,14 @@ type opaucrpState struct {
 // MarshalBinary encodes the learner's state (parameters, the seed of R, OPAUC's state in
 // the projected space) with encoding/gob; R is redrawn from the seed on restore.
 func (s *OPAUCrp) MarshalBinary() ([]byte, error) {
-	return opaucMarshal(opaucrpState{P: s.p, Seed: s.seed, Core: s.core.state()})
+	return encodeState(opaucrpState{P: s.p, Seed: s.seed, Core: s.core.state()})
 }
 
 // UnmarshalBinary restores a state written by MarshalBinary into s, which must have
 // been made for the same dimension and projected dimension.
 func (s *OPAUCrp) UnmarshalBinary(data []byte) error {
 	var st opaucrpState
-	if err := opaucUnmarshal(data, &st); err != nil {
+	if err := decodeState(data, &st); err != nil {
 		return fmt.Errorf("solver: OPAUCrp state: %w", err)
 	}
 	if err := (OPAUCParams{Eta: st.P.Eta, Lambda: st.P.Lambda}).check(); err != nil {
@@ -744,7 +722,7 @@ func NewOPAUCr(b kernels.Backend, dim int, p OPAUCrParams, seed uint64) (*OPAUCr
 	if err := Check(p.Tau >= 1, "tau", p.Tau, "≥ 1"); err != nil {
 		return nil, err
 	}
-	if err := opaucCheckDim(dim); err != nil {
+	if err := checkDim(dim); err != nil {
 		return nil, err
 	}
 	s := &OPAUCr{p: p, b: b, d: dim, w: b.NewVec(dim), pcg: rand.NewPCG(seed, 0x6f7061756372), r: make([]float64, p.Tau),
@@ -765,7 +743,7 @@ func NewOPAUCr(b kernels.Backend, dim int, p OPAUCrParams, seed uint64) (*OPAUCr
 // class (none while it is empty), adds x to its class's sketch and returns the score
 // w·x before the step. y must be +1 or −1.
 func (s *OPAUCr) Observe(x kernels.Sparse, y int8) float64 {
-	opaucLabel("OPAUCr", y)
+	checkLabel("OPAUCr", y)
 	b := s.b
 	dense := len(x.Idx) == s.d
 	var score float64
@@ -858,14 +836,14 @@ func (s *OPAUCr) MarshalBinary() ([]byte, error) {
 		s.b.Download(cs.ZT, cl.zt)
 		s.b.Download(cs.S, cl.s)
 	}
-	return opaucMarshal(st)
+	return encodeState(st)
 }
 
 // UnmarshalBinary restores a state written by MarshalBinary into s, which must have
 // been made for the same dimension and τ.
 func (s *OPAUCr) UnmarshalBinary(data []byte) error {
 	var st opaucrState
-	if err := opaucUnmarshal(data, &st); err != nil {
+	if err := decodeState(data, &st); err != nil {
 		return fmt.Errorf("solver: OPAUCr state: %w", err)
 	}
 	if err := (OPAUCParams{Eta: st.P.Eta, Lambda: st.P.Lambda}).check(); err != nil {

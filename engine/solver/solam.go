@@ -1,8 +1,6 @@
 package solver
 
 import (
-	"bytes"
-	"encoding/gob"
 	"fmt"
 	"math"
 
@@ -67,11 +65,6 @@ func (p SOLAMParams) check() error {
 	return nil
 }
 
-// lazyCheckDim validates a solver's dimension.
-func lazyCheckDim(dim int) error {
-	return Check(dim >= 1, "dim", dim, "≥ 1")
-}
-
 // Rescaling bounds of the lazy global scales (w = s·v): outside them the scale is
 // folded into the vector, an O(d) step that happens only every few hundred decades of
 // shrinkage.
@@ -129,7 +122,7 @@ type solamScalars struct {
 // NewSOLAM returns SOLAM (Lambda = 0) or regSOLAM for dim features on backend b. The
 // seed is unused (the method is deterministic) and kept for the common signature.
 func NewSOLAM(b kernels.Backend, dim int, p SOLAMParams, seed uint64) (*SOLAM, error) {
-	if err := lazyCheckDim(dim); err != nil {
+	if err := checkDim(dim); err != nil {
 		return nil, err
 	}
 	if err := p.check(); err != nil {
@@ -271,17 +264,17 @@ func (s *SOLAM) MarshalBinary() ([]byte, error) {
 	st := solamState{Dim: s.dim, Params: s.p, Scalars: s.st, V: make([]float64, s.dim), Avg: make([]float64, s.dim)}
 	s.b.Download(st.V, s.v)
 	s.b.Download(st.Avg, s.avg)
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
+	b, err := encodeState(st)
+	if err != nil {
 		return nil, fmt.Errorf("solam checkpoint: %w", err)
 	}
-	return buf.Bytes(), nil
+	return b, nil
 }
 
 // UnmarshalBinary restores a state written by MarshalBinary, parameters included.
 func (s *SOLAM) UnmarshalBinary(data []byte) error {
 	var st solamState
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&st); err != nil {
+	if err := decodeState(data, &st); err != nil {
 		return fmt.Errorf("solam checkpoint: %w", err)
 	}
 	if st.Dim != s.dim || len(st.V) != s.dim || len(st.Avg) != s.dim {

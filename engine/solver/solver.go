@@ -1,6 +1,8 @@
 package solver
 
 import (
+	"bytes"
+	"encoding/gob"
 	"errors"
 	"fmt"
 	"math"
@@ -146,6 +148,32 @@ func parseNumber(s string) (float64, error) {
 	}
 	return x, nil
 }
+
+// encodeState is every learner's checkpoint codec: gob of its state struct (a type
+// without methods, so that gob does not call MarshalBinary again).
+func encodeState(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// decodeState decodes a state written by encodeState into v.
+func decodeState(data []byte, v any) error {
+	return gob.NewDecoder(bytes.NewReader(data)).Decode(v)
+}
+
+// checkLabel panics unless y is +1 or −1: a programmer error, since the data layer
+// maps labels and the driver refuses unmapped ones.
+func checkLabel(name string, y int8) {
+	if y != 1 && y != -1 {
+		panic(fmt.Sprintf("solver: %s.Observe: label %d, want +1 or −1", name, y))
+	}
+}
+
+// checkDim validates a learner's dimension.
+func checkDim(dim int) error { return Check(dim >= 1, "dim", dim, "≥ 1") }
 
 // Check is a validation helper for constructors: it returns an error wrapping ErrParam
 // naming key when ok is false.

@@ -1,8 +1,6 @@
 package solver
 
 import (
-	"bytes"
-	"encoding/gob"
 	"fmt"
 	"math"
 
@@ -107,7 +105,7 @@ type spamScalars struct {
 // NewSPAM returns SPAM-L2 (Beta1 = 0) or SPAM-NET for dim features on backend b, with
 // running moments and w = 0. The seed is unused (the method is deterministic).
 func NewSPAM(b kernels.Backend, dim int, p SPAMParams, seed uint64) (*SPAM, error) {
-	if err := lazyCheckDim(dim); err != nil {
+	if err := checkDim(dim); err != nil {
 		return nil, err
 	}
 	if err := p.check(); err != nil {
@@ -279,17 +277,17 @@ func (s *SPAM) MarshalBinary() ([]byte, error) {
 	s.b.Download(st.V, s.v)
 	s.b.Download(st.UPos, s.uPos)
 	s.b.Download(st.UNeg, s.uNeg)
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
+	b, err := encodeState(st)
+	if err != nil {
 		return nil, fmt.Errorf("spam checkpoint: %w", err)
 	}
-	return buf.Bytes(), nil
+	return b, nil
 }
 
 // UnmarshalBinary restores a state written by MarshalBinary, parameters included.
 func (s *SPAM) UnmarshalBinary(data []byte) error {
 	var st spamState
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&st); err != nil {
+	if err := decodeState(data, &st); err != nil {
 		return fmt.Errorf("spam checkpoint: %w", err)
 	}
 	if st.Dim != s.dim || len(st.V) != s.dim || len(st.UPos) != s.dim || len(st.UNeg) != s.dim {

@@ -1,8 +1,6 @@
 package solver
 
 import (
-	"bytes"
-	"encoding/gob"
 	"fmt"
 	"math"
 
@@ -82,7 +80,7 @@ type ubaucScalars struct {
 // NewUBAUC returns ol-UBAUC for dim features on backend b. The seed is unused (the
 // method is deterministic).
 func NewUBAUC(b kernels.Backend, dim int, p UBAUCParams, seed uint64) (*UBAUC, error) {
-	if err := lazyCheckDim(dim); err != nil {
+	if err := checkDim(dim); err != nil {
 		return nil, err
 	}
 	if err := p.check(); err != nil {
@@ -151,17 +149,17 @@ type ubaucState struct {
 func (u *UBAUC) MarshalBinary() ([]byte, error) {
 	st := ubaucState{Dim: u.dim, Params: u.p, Scalars: u.st, V: make([]float64, u.dim)}
 	u.b.Download(st.V, u.v)
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(st); err != nil {
+	b, err := encodeState(st)
+	if err != nil {
 		return nil, fmt.Errorf("ubauc checkpoint: %w", err)
 	}
-	return buf.Bytes(), nil
+	return b, nil
 }
 
 // UnmarshalBinary restores a state written by MarshalBinary, parameters included.
 func (u *UBAUC) UnmarshalBinary(data []byte) error {
 	var st ubaucState
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&st); err != nil {
+	if err := decodeState(data, &st); err != nil {
 		return fmt.Errorf("ubauc checkpoint: %w", err)
 	}
 	if st.Dim != u.dim || len(st.V) != u.dim {
