@@ -70,20 +70,8 @@ func Train(ctx context.Context, cfg TrainConfig) (*TrainResult, error) {
 	if err := solver.SetAll(params, cfg.Params); err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
 	}
-	if streamable(cfg) {
-		return trainStream(ctx, cfg, spec, params)
-	}
-	train, test, err := loadData(cfg)
-	if err != nil {
-		return nil, err
-	}
-	res := &TrainResult{Algo: spec.Name, Params: solver.Values(params), Data: cfg.Data, Passes: max(cfg.Passes, 1),
-		TrainRows: train.Rows(), Features: train.Dim, TestAUC: math.NaN()}
-	if test != nil && test.Dim > train.Dim {
-		res.Notes = append(res.Notes, fmt.Sprintf("the test data has %d features, the training data %d: the extra features get weight 0",
-			test.Dim, train.Dim))
-	}
-	train, test, err = scale(cfg.Scale, train, test, res)
+	res := &TrainResult{Algo: spec.Name, Params: solver.Values(params), Data: cfg.Data, Passes: max(cfg.Passes, 1), TestAUC: math.NaN()}
+	src, test, err := prepare(cfg, res)
 	if err != nil {
 		return nil, err
 	}
@@ -93,14 +81,14 @@ func Train(ctx context.Context, cfg TrainConfig) (*TrainResult, error) {
 	}
 	defer b.Close()
 	res.Backend = b.Name()
-	learner, err := spec.NewOnline(b, train.Dim, params, cfg.Seed)
+	learner, err := spec.NewOnline(b, res.Features, params, cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
 	start := time.Now()
-	_, err = solver.Run(ctx, learner, solver.DatasetSource{D: train, Shuffle: cfg.Shuffle, Seed: cfg.Seed}, solver.RunOptions{
+	_, err = solver.Run(ctx, learner, src, solver.RunOptions{
 		Passes: cfg.Passes, Progress: cfg.Progress, Checkpoint: cfg.Checkpoint, Resume: cfg.Checkpoint != "",
-		Algo: spec.Name, Dim: train.Dim,
+		Algo: spec.Name, Dim: res.Features,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
@@ -109,13 +97,53 @@ func Train(ctx context.Context, cfg TrainConfig) (*TrainResult, error) {
 	res.Weights = learner.Weights()
 	if test != nil {
 		res.TestRows = test.Rows()
-		auc, err := metric.AUC(Score(res.Weights, test), test.Y)
-		if err != nil {
+		if res.TestAUC, err = metric.AUC(Score(res.Weights, test), test.Y); err != nil {
 			return nil, fmt.Errorf("test AUC on %s: %w", cfg.Test, err)
 		}
-		res.TestAUC = auc
 	}
 	return res, nil
+}
+
+// prepare resolves the training source and the test data, filling res's TrainRows,
+// Features, Scale (and the fitted transformation) and Notes. A file read in its own
+// order without scaling is streamed from disk (streamable), one row in memory at a
+// time, after a constant-memory scan for its dimension; anything else is loaded and
+// transformed in memory.
+func prepare(cfg TrainConfig, res *TrainResult) (solver.Source, *data.Dataset, error) {
+	var test *data.Dataset
+	if streamable(cfg) {
+		dim, rows, err := scanDim(cfg.Data)
+		if err != nil {
+			return nil, nil, err
+		}
+		if cfg.Test != "" {
+			if test, _, err = load(cfg.Test, cfg.Seed); err != nil {
+				return nil, nil, err
+			}
+		}
+		res.TrainRows, res.Features, res.Scale = rows, dim, ScaleNone
+		noteWiderTest(res, test)
+		return solver.FileSource{Path: cfg.Data}, test, nil
+	}
+	train, test, err := loadData(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	res.TrainRows, res.Features = train.Rows(), train.Dim
+	noteWiderTest(res, test)
+	if train, test, err = scale(cfg.Scale, train, test, res); err != nil {
+		return nil, nil, err
+	}
+	return solver.DatasetSource{D: train, Shuffle: cfg.Shuffle, Seed: cfg.Seed}, test, nil
+}
+
+// noteWiderTest tells the user, once, that test features beyond the training data's
+// get weight 0.
+func noteWiderTest(res *TrainResult, test *data.Dataset) {
+	if test != nil && test.Dim > res.Features {
+		res.Notes = append(res.Notes, fmt.Sprintf("the test data has %d features, the training data %d: the extra features get weight 0",
+			test.Dim, res.Features))
+	}
 }
 
 // Score returns w·x for every row of d; features beyond len(w) count 0.
@@ -214,51 +242,6 @@ func streamable(cfg TrainConfig) bool {
 	}
 	st, err := os.Stat(cfg.Data)
 	return err == nil && st.Mode().IsRegular()
-}
-
-// trainStream trains from a file stream: a constant-memory scan finds the dimension,
-// then the driver streams the file once per pass.
-func trainStream(ctx context.Context, cfg TrainConfig, spec solver.Spec, params any) (*TrainResult, error) {
-	dim, rows, err := scanDim(cfg.Data)
-	if err != nil {
-		return nil, err
-	}
-	res := &TrainResult{Algo: spec.Name, Params: solver.Values(params), Data: cfg.Data, Passes: max(cfg.Passes, 1),
-		TrainRows: rows, Features: dim, Scale: ScaleNone, TestAUC: math.NaN()}
-	b, err := BackendFromEnv(cfg.Backend)
-	if err != nil {
-		return nil, err
-	}
-	defer b.Close()
-	res.Backend = b.Name()
-	learner, err := spec.NewOnline(b, dim, params, cfg.Seed)
-	if err != nil {
-		return nil, err
-	}
-	start := time.Now()
-	_, err = solver.Run(ctx, learner, solver.FileSource{Path: cfg.Data}, solver.RunOptions{
-		Passes: cfg.Passes, Progress: cfg.Progress, Checkpoint: cfg.Checkpoint, Resume: cfg.Checkpoint != "",
-		Algo: spec.Name, Dim: dim,
-	})
-	if err != nil {
-		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
-	}
-	res.Seconds = time.Since(start).Seconds()
-	res.Weights = learner.Weights()
-	if cfg.Test != "" {
-		test, _, err := load(cfg.Test, cfg.Seed)
-		if err != nil {
-			return nil, err
-		}
-		if test.Dim > dim {
-			res.Notes = append(res.Notes, fmt.Sprintf("the test data has %d features, the training data %d: the extra features get weight 0", test.Dim, dim))
-		}
-		res.TestRows = test.Rows()
-		if res.TestAUC, err = metric.AUC(Score(res.Weights, test), test.Y); err != nil {
-			return nil, fmt.Errorf("test AUC on %s: %w", cfg.Test, err)
-		}
-	}
-	return res, nil
 }
 
 // scanDim streams a file once to find its number of features and rows.
