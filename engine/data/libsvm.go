@@ -382,21 +382,6 @@ func parseDecimal(b []byte) (v float64, ok bool) {
 	return v, true
 }
 
-// parseIndex parses a decimal integer in [1, MaxInt32].
-func parseIndex(b []byte) (int, bool) {
-	if len(b) == 0 || len(b) > 10 {
-		return 0, false
-	}
-	n := 0
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, n >= 1 && n <= math.MaxInt32
-}
-
 // labelMap maps file labels to ±1 by the LIBSVM collection's binary conventions, and
 // notices a label that fits none of them.
 type labelMap struct {
