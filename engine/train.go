@@ -11,6 +11,7 @@ import (
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/kernels"
 )
 
 // Scaling choices of TrainConfig.Scale.
@@ -71,7 +72,16 @@ func Train(ctx context.Context, cfg TrainConfig) (*TrainResult, error) {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
 	}
 	res := &TrainResult{Algo: spec.Name, Params: solver.Values(params), Data: cfg.Data, Passes: max(cfg.Passes, 1), TestAUC: math.NaN()}
-	src, test, err := prepare(cfg, res)
+	if spec.IsBatch() {
+		if cfg.Checkpoint != "" {
+			return nil, fmt.Errorf("%s is a batch algorithm: --checkpoint is for online ones", spec.Name)
+		}
+		if cfg.Passes > 1 {
+			return nil, fmt.Errorf("%s is a batch algorithm: it sees the whole training set, so --passes does not apply", spec.Name)
+		}
+		res.Passes = 0
+	}
+	src, test, err := prepare(cfg, spec.IsBatch(), res)
 	if err != nil {
 		return nil, err
 	}
@@ -81,20 +91,11 @@ func Train(ctx context.Context, cfg TrainConfig) (*TrainResult, error) {
 	}
 	defer b.Close()
 	res.Backend = b.Name()
-	learner, err := spec.NewOnline(b, res.Features, params, cfg.Seed)
-	if err != nil {
-		return nil, err
-	}
 	start := time.Now()
-	_, err = solver.Run(ctx, learner, src, solver.RunOptions{
-		Passes: cfg.Passes, Progress: cfg.Progress, Checkpoint: cfg.Checkpoint, Resume: cfg.Checkpoint != "",
-		Algo: spec.Name, Dim: res.Features,
-	})
-	if err != nil {
+	if res.Weights, err = fit(ctx, spec, b, params, src, cfg, res); err != nil {
 		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 	}
 	res.Seconds = time.Since(start).Seconds()
-	res.Weights = learner.Weights()
 	if test != nil {
 		res.TestRows = test.Rows()
 		if res.TestAUC, err = metric.AUC(Score(res.Weights, test), test.Y); err != nil {
@@ -104,14 +105,45 @@ func Train(ctx context.Context, cfg TrainConfig) (*TrainResult, error) {
 	return res, nil
 }
 
+// fit trains one learner of spec on src: the streaming driver for an online algorithm,
+// Fit on the in-memory dataset for a batch one. It returns the weights.
+func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params any, src solver.Source, cfg TrainConfig, res *TrainResult) ([]float64, error) {
+	if spec.IsBatch() {
+		learner, err := spec.NewBatch(b, res.Features, params, cfg.Seed)
+		if err != nil {
+			return nil, err
+		}
+		ds := src.(solver.DatasetSource).D
+		if cfg.Shuffle {
+			ds = ds.Subset(data.Shuffle(ds.Rows(), cfg.Seed))
+		}
+		if err := learner.Fit(ctx, ds); err != nil {
+			return nil, err
+		}
+		return learner.Weights(), nil
+	}
+	learner, err := spec.NewOnline(b, res.Features, params, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	_, err = solver.Run(ctx, learner, src, solver.RunOptions{
+		Passes: cfg.Passes, Progress: cfg.Progress, Checkpoint: cfg.Checkpoint, Resume: cfg.Checkpoint != "",
+		Algo: spec.Name, Dim: res.Features,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return learner.Weights(), nil
+}
+
 // prepare resolves the training source and the test data, filling res's TrainRows,
 // Features, Scale (and the fitted transformation) and Notes. A file read in its own
 // order without scaling is streamed from disk (streamable), one row in memory at a
 // time, after a constant-memory scan for its dimension; anything else is loaded and
 // transformed in memory.
-func prepare(cfg TrainConfig, res *TrainResult) (solver.Source, *data.Dataset, error) {
+func prepare(cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
 	var test *data.Dataset
-	if streamable(cfg) {
+	if !inMemory && streamable(cfg) {
 		dim, rows, err := scanDim(cfg.Data)
 		if err != nil {
 			return nil, nil, err

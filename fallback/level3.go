@@ -74,3 +74,18 @@ func syrkPart(j *Job, p int) {
 		}
 	}
 }
+
+// Symm computes C = alpha·B·A + beta·C for a symmetric A (d×d, upper triangle) and B,
+// C k×d: each row of C is a Symv of the same row of B.
+func (b *Backend) Symm(alpha float64, a kernels.Mat, bm kernels.Mat, beta float64, c kernels.Mat) {
+	am, bh, ch := HostMat(a), HostMat(bm), HostMat(c)
+	d := am.Cols
+	CheckSquare("Symm", am, d)
+	if bh.Cols != d || ch.Rows != bh.Rows || ch.Cols != d {
+		panic(fmt.Sprintf("kernels: Symm: A is %d×%d, so B and C must be k×%d, not %d×%d and %d×%d",
+			d, d, d, bh.Rows, bh.Cols, ch.Rows, ch.Cols))
+	}
+	for i := range bh.Rows {
+		b.Symv(alpha, a, bh.Row(i), beta, ch.Row(i))
+	}
+}

@@ -14,7 +14,7 @@
 // Matrices are row-major. A Mat may be a view with a row stride larger than its column
 // count (Mat.Slice). Symmetric matrices are stored in, and read from, their upper
 // triangle only (elements A[i][j] with i ≤ j); the strictly lower part is neither read
-// nor written by Syr, Syrk or Symv.
+// nor written by Syr, Syrk, Symv or Symm.
 //
 // Following the reference BLAS, when a beta argument is 0 the output is overwritten and
 // its previous contents (NaN included) are not read; otherwise NaN and Inf propagate

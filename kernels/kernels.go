@@ -95,6 +95,10 @@ type Backend interface {
 	Syr(alpha float64, x Vec, a Mat)
 	// Ger computes the general rank-1 update A += alpha·x·yᵀ (A is len(x)×len(y)).
 	Ger(alpha float64, x, y Vec, a Mat)
+	// Symm multiplies each row of B (k×d) by a symmetric A (d×d) stored in its upper
+	// triangle: k Symvs at once, as when one covariance meets many weight vectors,
+	//	C = alpha·B·A + beta·C        (C is k×d; row i is alpha·A·B[i,:] + beta·C[i,:])
+	Symm(alpha float64, a Mat, b Mat, beta float64, c Mat)
 	// Syrk computes the rank-k update of the upper triangle of a symmetric C (d×d) by the
 	// rows of A (k×d), as in covariance accumulation over k examples:
 	//	C = alpha·AᵀA + beta·C

@@ -1,6 +1,7 @@
 package solver
 
-// Registry returns the registered algorithms, in help order: one table in one file.
+// Registry returns the registered algorithms, online then batch, in help order: one
+// table in one file.
 // Each entry adapts the family's typed constructor; the defaults are the families'
 // DefaultXxxParams (SPAM-NET: SPAM's with β₁ = 10⁻⁴).
 func Registry() []Spec {
@@ -33,6 +34,11 @@ func Registry() []Spec {
 			DefaultFTRLParams, FTRLGrid, NewFTRL),
 		online("uniexp", "online class-weighted exponential loss (baseline)", "OPAUC paper's Uni-Exp",
 			DefaultUniExpParams, UniExpGrid, NewUniExp),
+
+		// Batch algorithms (Fit on the whole training set).
+		// batch: mba
+		// batch: spdam, ubauc-batch
+		// batch: unilog, mb-psl, mb-phl, svm-or
 	}
 }
 

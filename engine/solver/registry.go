@@ -17,9 +17,16 @@ type Spec struct {
 	Params func() any
 	// Grid is the paper's hyper-parameter grid.
 	Grid Grid
-	// NewOnline makes the learner from a parameter struct made by Params.
+	// NewOnline makes an online learner from a parameter struct made by Params; nil
+	// for a batch algorithm.
 	NewOnline func(b kernels.Backend, dim int, params any, seed uint64) (Online, error)
+	// NewBatch makes a batch learner from a parameter struct made by Params; nil for an
+	// online algorithm. Exactly one of NewOnline and NewBatch is set.
+	NewBatch func(b kernels.Backend, dim int, params any, seed uint64) (Batch, error)
 }
+
+// IsBatch reports whether the algorithm is a batch one (NewBatch).
+func (s Spec) IsBatch() bool { return s.NewBatch != nil }
 
 // online adapts a typed constructor NewXxx(b, dim, XxxParams, seed) to a Spec.
 func online[P any, S Online](name, doc, ref string, defaults func() P, grid Grid,
@@ -58,4 +65,25 @@ func Names() []string {
 		out = append(out, s.Name)
 	}
 	return out
+}
+
+// batch adapts a typed constructor NewXxx(b, dim, XxxParams, seed) of a batch learner
+// to a Spec.
+func batch[P any, S Batch](name, doc, ref string, defaults func() P, grid Grid,
+	newFn func(kernels.Backend, int, P, uint64) (S, error)) Spec {
+	return Spec{
+		Name: name, Doc: doc, Ref: ref, Grid: grid,
+		Params: func() any { p := defaults(); return &p },
+		NewBatch: func(b kernels.Backend, dim int, params any, seed uint64) (Batch, error) {
+			p, ok := params.(*P)
+			if !ok {
+				panic(fmt.Sprintf("solver: %s takes %T parameters, not %T", name, new(P), params))
+			}
+			s, err := newFn(b, dim, *p, seed)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
+			return s, nil
+		},
+	}
 }

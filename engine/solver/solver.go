@@ -2,6 +2,7 @@ package solver
 
 import (
 	"bytes"
+	"context"
 	"encoding/gob"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -24,6 +26,16 @@ type Online interface {
 	Observe(x kernels.Sparse, y int8) float64
 	// Weights returns a copy of the scoring weights w (for averaging methods, the
 	// averaged output).
+	Weights() []float64
+}
+
+// Batch is a learner fitted to a whole in-memory training set (labels ±1).
+type Batch interface {
+	// Fit learns from ds, whose Dim is the dimension the learner was made for. It
+	// returns ctx's error when cancelled, an error wrapping ErrOneClass when ds holds a
+	// single class, and one wrapping ErrDiverged when the weights became non-finite.
+	Fit(ctx context.Context, ds *data.Dataset) error
+	// Weights returns a copy of the fitted scoring weights w.
 	Weights() []float64
 }
 
