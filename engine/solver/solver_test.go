@@ -52,3 +52,24 @@ func TestGrid(t *testing.T) {
 		t.Errorf("Pow10 = %v", p)
 	}
 }
+
+// TestRegistryShapes: every algorithm has exactly one constructor, valid defaults and a
+// grid whose keys are parameter keys.
+func TestRegistryShapes(t *testing.T) {
+	seen := map[string]bool{}
+	for _, spec := range Registry() {
+		if seen[spec.Name] {
+			t.Errorf("%s registered twice", spec.Name)
+		}
+		seen[spec.Name] = true
+		if (spec.NewOnline == nil) == (spec.NewBatch == nil) {
+			t.Errorf("%s: want exactly one of NewOnline and NewBatch", spec.Name)
+		}
+		keys := Keys(spec.Params())
+		for _, k := range spec.Grid.Keys {
+			if !slices.Contains(keys, k) {
+				t.Errorf("%s: grid key %q is not a parameter (keys %v)", spec.Name, k, keys)
+			}
+		}
+	}
+}
