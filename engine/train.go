@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -58,6 +59,20 @@ type TrainResult struct {
 	Weights   []float64           `json:"-"`
 	Scaler    *data.Scaler        `json:"-"`
 	Normalize *data.RowNormalizer `json:"-"`
+}
+
+// MarshalJSON writes the result with test_auc omitted when there was no test data
+// (encoding/json cannot write the NaN that stands for it).
+func (r *TrainResult) MarshalJSON() ([]byte, error) {
+	type plain TrainResult
+	out := struct {
+		*plain
+		TestAUC *float64 `json:"test_auc,omitempty"`
+	}{plain: (*plain)(r)}
+	if !math.IsNaN(r.TestAUC) {
+		out.TestAUC = &r.TestAUC
+	}
+	return json.Marshal(out)
 }
 
 // Train trains cfg.Algo on cfg.Data and scores cfg.Test (or the dataset's own test
@@ -215,7 +230,10 @@ func loadData(cfg TrainConfig) (train, test *data.Dataset, err error) {
 // load reads a file when path names one, else a registered dataset (its training part,
 // and its test part when it has a split).
 func load(name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
-	if _, err := os.Stat(name); err == nil {
+	if st, err := os.Stat(name); err == nil {
+		if st.IsDir() {
+			return nil, nil, fmt.Errorf("%s is a directory, not a data file", name)
+		}
 		d, err := data.ReadFile(name, data.Options{})
 		return d, nil, err
 	}

@@ -75,3 +75,35 @@ func TestTrainCommandErrors(t *testing.T) {
 		t.Errorf("--help-params: exit %d, %s", status, out.String())
 	}
 }
+
+func TestTrainGridCommand(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("AUCOPT_DATA", dir) // the embedded german
+	model := filepath.Join(dir, "m.json")
+	var out, errOut bytes.Buffer
+	args := []string{"train", "--algo", "spam-l2", "--data", "german", "--grid", "eta=0.01,0.1;beta=1e-4,1e-2", "--grid-folds", "3", "--json", "--model", model}
+	if status := run(args, &out, &errOut); status != 0 {
+		t.Fatalf("exit %d: %s", status, errOut.String())
+	}
+	var res struct {
+		Algo      string           `json:"algo"`
+		Grid      []map[string]any `json:"grid"`
+		Best      int              `json:"best"`
+		Selection string           `json:"selection"`
+		Params    map[string]any   `json:"params"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, out.String())
+	}
+	if res.Algo != "spam-l2" || len(res.Grid) != 4 || !strings.Contains(res.Selection, "3-fold") || res.Params["eta"] != res.Grid[res.Best]["params"].(map[string]any)["eta"] {
+		t.Errorf("grid result %+v", res)
+	}
+	if _, err := os.Stat(model); err != nil {
+		t.Errorf("no model written: %v", err)
+	}
+	out.Reset()
+	if status := run([]string{"train", "--data", "german", "--grid", "eta=2^[-8..-7]", "--quiet"}, &out, &errOut); status != 0 ||
+		!strings.Contains(out.String(), "opauc grid on german: 2 points") || !strings.Contains(out.String(), "shared statistics") {
+		t.Errorf("bare grid output (exit %d): %s %s", status, out.String(), errOut.String())
+	}
+}

@@ -23,6 +23,11 @@ type Spec struct {
 	// NewBatch makes a batch learner from a parameter struct made by Params; nil for an
 	// online algorithm. Exactly one of NewOnline and NewBatch is set.
 	NewBatch func(b kernels.Backend, dim int, params any, seed uint64) (Batch, error)
+	// NewMulti, when set, trains a whole grid of an online algorithm in one pass with
+	// statistics shared between the grid points (OPAUC's class covariances); params
+	// are structs made by Params. NewMulti (the function) falls back to independent
+	// learners without it.
+	NewMulti func(b kernels.Backend, dim int, params []any, seed uint64) (Multi, error)
 }
 
 // IsBatch reports whether the algorithm is a batch one (NewBatch).
@@ -86,4 +91,10 @@ func batch[P any, S Batch](name, doc, ref string, defaults func() P, grid Grid,
 			return s, nil
 		},
 	}
+}
+
+// withMulti sets the Spec's shared one-pass grid implementation.
+func withMulti(s Spec, newMulti func(kernels.Backend, int, []any, uint64) (Multi, error)) Spec {
+	s.NewMulti = newMulti
+	return s
 }

@@ -1,0 +1,342 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/metric"
+	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/kernels"
+)
+
+// GridPaper names an algorithm's own paper grid in GridConfig.Grid.
+const GridPaper = "paper"
+
+// GridConfig is a grid search: every point of Grid trained on the same data, the best
+// chosen by a held-out split or inner cross-validation, then refitted on the whole
+// training set and scored on the test data.
+type GridConfig struct {
+	TrainConfig
+	// Grid is GridPaper or a spec (ParseGrid); the points override TrainConfig.Params.
+	Grid string
+	// Folds ≥ 2 selects by Folds-fold stratified cross-validation inside the training
+	// data; otherwise by one stratified held-out split of Holdout.
+	Folds int
+	// Holdout is the share of the training rows held out for selection (default 0.2).
+	Holdout float64
+	// Workers bounds the goroutines that train independent grid points (default
+	// GOMAXPROCS).
+	Workers int
+}
+
+// GridPoint is one grid point's outcome.
+type GridPoint struct {
+	Params map[string]any `json:"params"`
+	// ValAUC is the mean validation AUC over the folds; nil when the point failed.
+	ValAUC *float64 `json:"val_auc"`
+	// Failed says why the point has no AUC (it diverged, its solver failed).
+	Failed string `json:"failed,omitempty"`
+}
+
+// GridResult is a grid search's outcome: the refitted best point (the embedded
+// TrainResult, whose Seconds is the refit's) and every point's validation AUC.
+type GridResult struct {
+	*TrainResult
+	Points      []GridPoint `json:"grid"`
+	Best        int         `json:"best"`         // index into Points
+	Selection   string      `json:"selection"`    // how the best was chosen
+	Shared      bool        `json:"shared"`       // the points shared statistics in one pass
+	GridSeconds float64     `json:"grid_seconds"` // training all points on all folds
+}
+
+// ParseGrid returns the grid named by s for spec: GridPaper (or "") is the paper's
+// grid; otherwise s is a list of key=values separated by ';', values a comma-separated
+// list of numbers and ranges b^[lo..hi] (integer exponents), as in
+//
+//	eta=2^[-12..-4];lambda=0,2^[-10..-6]
+func ParseGrid(spec solver.Spec, s string) (solver.Grid, error) {
+	s = strings.TrimSpace(s)
+	if s == "" || s == GridPaper {
+		if len(spec.Grid.Keys) == 0 {
+			return solver.Grid{}, fmt.Errorf("%s has no paper grid: give one, e.g. --grid 'key=1,2,3'", spec.Name)
+		}
+		return spec.Grid, nil
+	}
+	keys := solver.Keys(spec.Params())
+	var g solver.Grid
+	for part := range strings.SplitSeq(s, ";") {
+		k, vs, ok := strings.Cut(part, "=")
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			return solver.Grid{}, fmt.Errorf("grid %q: %q is not key=values", s, part)
+		}
+		if !slices.Contains(keys, k) {
+			return solver.Grid{}, fmt.Errorf("grid: %w: unknown key %q for %s (valid: %s)", solver.ErrParam, k, spec.Name, strings.Join(keys, ", "))
+		}
+		if slices.Contains(g.Keys, k) {
+			return solver.Grid{}, fmt.Errorf("grid %q: key %s given twice", s, k)
+		}
+		var vals []float64
+		for v := range strings.SplitSeq(vs, ",") {
+			r, err := parseGridValues(strings.TrimSpace(v))
+			if err != nil {
+				return solver.Grid{}, fmt.Errorf("grid %s=%s: %w", k, vs, err)
+			}
+			vals = append(vals, r...)
+		}
+		g.Keys, g.Values = append(g.Keys, k), append(g.Values, vals)
+	}
+	return g, nil
+}
+
+// parseGridValues parses a number or a range b^[lo..hi].
+func parseGridValues(v string) ([]float64, error) {
+	if b, e, ok := strings.Cut(v, "^["); ok && strings.HasSuffix(e, "]") {
+		lo, hi, ok := strings.Cut(strings.TrimSuffix(e, "]"), "..")
+		base, err0 := strconv.ParseFloat(b, 64)
+		l, err1 := strconv.Atoi(strings.TrimSpace(lo))
+		h, err2 := strconv.Atoi(strings.TrimSpace(hi))
+		if !ok || err0 != nil || err1 != nil || err2 != nil || h < l || h-l > 1000 {
+			return nil, fmt.Errorf("%q is not a range b^[lo..hi] with integers lo ≤ hi", v)
+		}
+		var out []float64
+		for x := l; x <= h; x++ {
+			out = append(out, math.Pow(base, float64(x)))
+		}
+		return out, nil
+	}
+	p := struct {
+		X float64 `param:"x"`
+	}{}
+	if err := solver.Set(&p, "x", v); err != nil {
+		return nil, fmt.Errorf("%q is not a number", v)
+	}
+	return []float64{p.X}, nil
+}
+
+// Grid runs the grid search cfg describes. An online algorithm trains every point in
+// the same pass(es) over each fold (solver.NewMulti: with shared statistics where the
+// algorithm has them, else independent learners spread over the cores); a batch one
+// fits the points one after another (each using the cores itself).
+func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
+	spec, err := solver.Lookup(cfg.Algo)
+	if err != nil {
+		return nil, err
+	}
+	base := spec.Params()
+	if err := solver.SetAll(base, cfg.Params); err != nil {
+		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
+	}
+	grid, err := ParseGrid(spec, cfg.Grid)
+	if err != nil {
+		return nil, err
+	}
+	points := grid.Points()
+	params := make([]any, len(points))
+	for i, pt := range points {
+		p := spec.Params()
+		if err := solver.SetAll(p, append(slices.Clone(cfg.Params), pt...)); err != nil {
+			return nil, fmt.Errorf("%s grid point %s: %w", cfg.Algo, strings.Join(pt, " "), err)
+		}
+		params[i] = p
+	}
+	if cfg.Checkpoint != "" {
+		return nil, fmt.Errorf("--grid does not take --checkpoint")
+	}
+	res := &GridResult{TrainResult: &TrainResult{Algo: spec.Name, Data: cfg.Data, Passes: max(cfg.Passes, 1), TestAUC: math.NaN()}}
+	if spec.IsBatch() {
+		res.Passes = 0
+	}
+	src, test, err := prepare(cfg.TrainConfig, true, res.TrainResult)
+	if err != nil {
+		return nil, err
+	}
+	train := src.(solver.DatasetSource).D
+	folds, err := gridFolds(train.Y, cfg, res)
+	if err != nil {
+		return nil, err
+	}
+	b, err := BackendFromEnv(cfg.Backend)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	res.Backend = b.Name()
+	res.Shared = spec.NewMulti != nil
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if !strings.HasPrefix(b.Name(), "generic") && !strings.HasPrefix(b.Name(), "avx") {
+		workers = 1 // a device backend is not promised to be safe for concurrent use
+	}
+
+	sums := make([]float64, len(params))
+	failed := make([]string, len(params))
+	start := time.Now()
+	for fi, f := range folds {
+		part, val := train.Subset(f.Train), train.Subset(f.Test)
+		var ws [][]float64
+		if spec.IsBatch() {
+			ws, err = gridBatch(ctx, spec, b, part, params, cfg.Seed, failed)
+		} else {
+			ws, err = gridOnline(ctx, spec, b, part, params, cfg, workers, failed)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("grid search, fold %d of %d: %w", fi+1, len(folds), err)
+		}
+		for g, w := range ws {
+			if failed[g] != "" {
+				continue
+			}
+			auc, err := metric.AUC(Score(w, val), val.Y)
+			if err != nil {
+				return nil, fmt.Errorf("grid search, fold %d: validation AUC: %w", fi+1, err)
+			}
+			sums[g] += auc
+		}
+	}
+	res.GridSeconds = time.Since(start).Seconds()
+
+	res.Best = -1
+	res.Points = make([]GridPoint, len(params))
+	for g, p := range params {
+		res.Points[g] = GridPoint{Params: solver.Values(p), Failed: failed[g]}
+		if failed[g] != "" {
+			continue
+		}
+		auc := sums[g] / float64(len(folds))
+		res.Points[g].ValAUC = &auc
+		if res.Best < 0 || auc > *res.Points[res.Best].ValAUC {
+			res.Best = g
+		}
+	}
+	if res.Best < 0 {
+		return nil, fmt.Errorf("grid search: all %d points failed (first: %s)", len(params), failed[0])
+	}
+
+	// Refit the best point on the whole training set.
+	best := params[res.Best]
+	res.Params = solver.Values(best)
+	refit := cfg.TrainConfig
+	start = time.Now()
+	if res.Weights, err = fit(ctx, spec, b, best, src, refit, res.TrainResult); err != nil {
+		return nil, fmt.Errorf("refit of the best grid point (%s): %w", strings.Join(points[res.Best], " "), err)
+	}
+	res.Seconds = time.Since(start).Seconds()
+	if test != nil {
+		res.TestRows = test.Rows()
+		if res.TestAUC, err = metric.AUC(Score(res.Weights, test), test.Y); err != nil {
+			return nil, fmt.Errorf("test AUC on %s: %w", cfg.Test, err)
+		}
+	}
+	return res, nil
+}
+
+// gridFolds returns the selection folds over the training labels y.
+func gridFolds(y []int8, cfg GridConfig, res *GridResult) ([]data.Fold, error) {
+	if cfg.Folds >= 2 {
+		res.Selection = fmt.Sprintf("%d-fold stratified cross-validation", cfg.Folds)
+		return data.StratifiedKFold(y, cfg.Folds, cfg.Seed)
+	}
+	h := cfg.Holdout
+	if h == 0 {
+		h = 0.2
+	}
+	res.Selection = fmt.Sprintf("stratified %g%% held-out split", 100*h)
+	f, err := data.TrainTestSplit(y, 1-h, cfg.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("grid hold-out %g: %w", h, err)
+	}
+	return []data.Fold{f}, nil
+}
+
+// gridBlock is the number of examples handed to a Multi at a time.
+const gridBlock = 256
+
+// gridOnline trains every point on part in one stream of cfg.Passes passes.
+func gridOnline(ctx context.Context, spec solver.Spec, b kernels.Backend, part *data.Dataset, params []any,
+	cfg GridConfig, workers int, failed []string) ([][]float64, error) {
+	if pos, neg := part.Counts(); pos == 0 || neg == 0 {
+		return nil, solver.ErrOneClass
+	}
+	m, err := solver.NewMulti(spec, b, part.Dim, params, cfg.Seed, workers)
+	if err != nil {
+		return nil, err
+	}
+	xs, ys := make([]kernels.Sparse, 0, gridBlock), make([]int8, 0, gridBlock)
+	for p := range max(cfg.Passes, 1) {
+		order := data.Shuffle(part.Rows(), cfg.Seed+uint64(p))
+		if !cfg.Shuffle {
+			for i := range order {
+				order[i] = i
+			}
+		}
+		for k, i := range order {
+			xs, ys = append(xs, part.Row(i)), append(ys, part.Y[i])
+			if len(xs) == gridBlock || k == len(order)-1 {
+				if err := ctx.Err(); err != nil {
+					return nil, err
+				}
+				m.ObserveBlock(xs, ys)
+				xs, ys = xs[:0], ys[:0]
+			}
+		}
+	}
+	ws := make([][]float64, len(params))
+	for g := range params {
+		if n := m.Diverged(g); n != 0 && failed[g] == "" {
+			failed[g] = fmt.Sprintf("diverged at example %d", n)
+		}
+		ws[g] = m.Weights(g)
+	}
+	return ws, nil
+}
+
+// gridBatch fits every point on part, one after another; a point whose fit fails is
+// marked failed rather than ending the search.
+func gridBatch(ctx context.Context, spec solver.Spec, b kernels.Backend, part *data.Dataset, params []any,
+	seed uint64, failed []string) ([][]float64, error) {
+	ws := make([][]float64, len(params))
+	for g, p := range params {
+		if failed[g] != "" {
+			continue
+		}
+		l, err := spec.NewBatch(b, part.Dim, p, seed)
+		if err != nil {
+			return nil, err
+		}
+		if err := l.Fit(ctx, part); err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			failed[g] = err.Error()
+			continue
+		}
+		ws[g] = l.Weights()
+	}
+	return ws, nil
+}
+
+// MarshalJSON writes the refitted result's fields (TrainResult's JSON) and the grid's
+// in one object.
+func (r *GridResult) MarshalJSON() ([]byte, error) {
+	tb, err := r.TrainResult.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(tb, &m); err != nil {
+		return nil, err
+	}
+	m["grid"], m["best"], m["selection"], m["shared"], m["grid_seconds"] = r.Points, r.Best, r.Selection, r.Shared, r.GridSeconds
+	return json.Marshal(m)
+}

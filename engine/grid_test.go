@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/solver"
+)
+
+func TestParseGrid(t *testing.T) {
+	opauc, err := solver.Lookup("opauc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		spec    string
+		keys    []string
+		values  [][]float64
+		wantErr string
+	}{
+		{spec: "paper", keys: opauc.Grid.Keys, values: opauc.Grid.Values},
+		{spec: "", keys: opauc.Grid.Keys, values: opauc.Grid.Values},
+		{spec: "eta=2^[-2..1]", keys: []string{"eta"}, values: [][]float64{{0.25, 0.5, 1, 2}}},
+		{spec: "eta=0.1, 10^[0..1] ; lambda=0,2^-3", keys: []string{"eta", "lambda"}, values: [][]float64{{0.1, 1, 10}, {0, 0.125}}},
+		{spec: "rho=1", wantErr: "unknown key"},
+		{spec: "eta", wantErr: "not key=values"},
+		{spec: "eta=1;eta=2", wantErr: "given twice"},
+		{spec: "eta=2^[3..1]", wantErr: "not a range"},
+		{spec: "eta=abc", wantErr: "not a number"},
+	} {
+		g, err := ParseGrid(opauc, tc.spec)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("ParseGrid(%q): error %v, want one containing %q", tc.spec, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("ParseGrid(%q): %v", tc.spec, err)
+			continue
+		}
+		if !slices.Equal(g.Keys, tc.keys) || len(g.Values) != len(tc.values) {
+			t.Errorf("ParseGrid(%q) = %v, want keys %v", tc.spec, g, tc.keys)
+			continue
+		}
+		for k := range g.Values {
+			if !slices.Equal(g.Values[k], tc.values[k]) {
+				t.Errorf("ParseGrid(%q) %s = %v, want %v", tc.spec, g.Keys[k], g.Values[k], tc.values[k])
+			}
+		}
+	}
+}
+
+// TestGrid: the grid search picks the point with the best validation AUC, the refit
+// equals a plain training run with that point's parameters, and diverged points are
+// reported, not chosen.
+func TestGrid(t *testing.T) {
+	t.Setenv(data.EnvData, t.TempDir()) // the embedded german
+	for _, tc := range []struct {
+		algo, grid string
+		folds      int
+	}{
+		{"opauc", "eta=2^[-8..-4],2^8;lambda=2^-10,2^-2", 0},
+		{"spam-l2", "eta=0.01,0.1,1e9;beta=1e-4", 3},
+	} {
+		cfg := GridConfig{
+			TrainConfig: TrainConfig{Algo: tc.algo, Data: "german", Shuffle: true, Seed: 3, Backend: "generic"},
+			Grid:        tc.grid, Folds: tc.folds,
+		}
+		res, err := Grid(context.Background(), cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.algo, err)
+		}
+		var failed int
+		for g, p := range res.Points {
+			if p.ValAUC == nil {
+				failed++
+				if g == res.Best || !strings.Contains(p.Failed, "diverged") {
+					t.Errorf("%s: point %d failed (%q) but best is %d", tc.algo, g, p.Failed, res.Best)
+				}
+				continue
+			}
+			if *p.ValAUC > *res.Points[res.Best].ValAUC {
+				t.Errorf("%s: point %d has validation AUC %.4f above the best's %.4f", tc.algo, g, *p.ValAUC, *res.Points[res.Best].ValAUC)
+			}
+		}
+		if failed == 0 {
+			t.Errorf("%s: the huge step should have diverged", tc.algo)
+		}
+		var params []string
+		for k, v := range res.Points[res.Best].Params {
+			params = append(params, k+"="+jsonNumber(t, v))
+		}
+		plain, err := Train(context.Background(), TrainConfig{Algo: tc.algo, Data: "german", Shuffle: true, Seed: 3, Backend: "generic", Params: params})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(plain.Weights, res.Weights) || plain.TestAUC != res.TestAUC && !math.IsNaN(plain.TestAUC) {
+			t.Errorf("%s: the refit differs from a plain run with the best parameters %v", tc.algo, params)
+		}
+		if _, err := json.Marshal(res); err != nil {
+			t.Errorf("%s: JSON: %v", tc.algo, err)
+		}
+	}
+}
+
+func jsonNumber(t *testing.T, v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestGridErrors(t *testing.T) {
+	t.Setenv(data.EnvData, t.TempDir())
+	for _, tc := range []struct {
+		cfg  GridConfig
+		want string
+	}{
+		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german"}, Grid: "nope=1"}, "unknown key"},
+		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german"}, Grid: "eta=-1"}, "eta"},
+		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german"}, Grid: "eta=1e300"}, "all 1 points failed"},
+		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german", Checkpoint: "x"}, Grid: "eta=1"}, "checkpoint"},
+		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german"}, Grid: "eta=1", Holdout: 1.5}, "hold-out"},
+	} {
+		_, err := Grid(context.Background(), tc.cfg)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: error %v, want one containing %q", tc.cfg, err, tc.want)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := Grid(ctx, GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german"}, Grid: "eta=1"})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}

@@ -1,0 +1,150 @@
+package solver
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/kernels"
+)
+
+// gridParams makes one parameter struct per assignment list of g.
+func gridParams(t *testing.T, spec Spec, g Grid) []any {
+	t.Helper()
+	var out []any
+	for _, pt := range g.Points() {
+		p := spec.Params()
+		if err := SetAll(p, pt); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// feedMulti streams d through m in its row order, in blocks of block rows.
+func feedMulti(m Multi, d *data.Dataset, block int) {
+	xs, ys := make([]kernels.Sparse, 0, block), make([]int8, 0, block)
+	for i := range d.Rows() {
+		xs, ys = append(xs, d.Row(i)), append(ys, d.Y[i])
+		if len(xs) == block || i == d.Rows()-1 {
+			m.ObserveBlock(xs, ys)
+			xs, ys = xs[:0], ys[:0]
+		}
+	}
+}
+
+// lone trains one learner of spec with params on d in row order, returning its weights
+// and the 1-based example of divergence (0 if none).
+func lone(t *testing.T, spec Spec, b kernels.Backend, d *data.Dataset, params any) ([]float64, int64) {
+	t.Helper()
+	l, err := spec.NewOnline(b, d.Dim, params, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range d.Rows() {
+		if s := l.Observe(d.Row(i), d.Y[i]); math.IsNaN(s) || math.IsInf(s, 0) {
+			return l.Weights(), int64(i) + 1
+		}
+	}
+	return l.Weights(), 0
+}
+
+// TestMultiIndependent: the generic Multi's learners equal lone learners bit for bit,
+// whatever the number of workers, and a diverging point is reported where a lone
+// learner diverges.
+func TestMultiIndependent(t *testing.T) {
+	train, _ := a9a(t)
+	train = train.Subset(data.Shuffle(train.Rows(), 3)[:3000])
+	for _, tc := range []struct {
+		algo string
+		grid Grid
+	}{
+		{"spam-l2", Grid{Keys: []string{"eta", "beta"}, Values: [][]float64{{0.01, 0.1, 1e6}, {1e-4, 1e-2}}}},
+		{"ubauc-online", Grid{Keys: []string{"eta"}, Values: [][]float64{{0.01, 0.5}}}},
+		{"opaucr", Grid{Keys: []string{"eta", "tau"}, Values: [][]float64{{0x1p-10, 0x1p-6}, {4, 16}}}},
+	} {
+		spec, err := Lookup(tc.algo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := testBackends(t)[0]
+		params := gridParams(t, spec, tc.grid)
+		for _, workers := range []int{1, 3} {
+			spec := spec
+			spec.NewMulti = nil
+			m, err := NewMulti(spec, b, train.Dim, params, 7, workers)
+			if err != nil {
+				t.Fatal(err)
+			}
+			feedMulti(m, train, 256)
+			for g, p := range params {
+				want, div := lone(t, spec, b, train, p)
+				if m.Diverged(g) != div {
+					t.Errorf("%s point %d, %d workers: diverged at %d, lone learner at %d", tc.algo, g, workers, m.Diverged(g), div)
+				}
+				if div == 0 && !slices.Equal(m.Weights(g), want) {
+					t.Errorf("%s point %d, %d workers: weights differ from a lone learner's", tc.algo, g, workers)
+				}
+			}
+		}
+	}
+}
+
+// TestOPAUCGrid: the shared-statistics OPAUC grid gives every grid point the weights
+// of a lone OPAUC to rounding, retires diverging points without disturbing the others,
+// and reports where they diverged as a lone OPAUC would.
+func TestOPAUCGrid(t *testing.T) {
+	train, _ := a9a(t)
+	train = train.Subset(data.Shuffle(train.Rows(), 5)[:4000])
+	spec, err := Lookup("opauc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	grid := Grid{Keys: []string{"eta", "lambda"}, Values: [][]float64{{0x1p-12, 0x1p-6, 0x1p-2, 0x1p6}, {0x1p-10, 0x1p-2, 0}}}
+	params := gridParams(t, spec, grid)
+	for _, b := range testBackends(t) {
+		m, err := NewMulti(spec, b, train.Dim, params, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		feedMulti(m, train, 100)
+		var diverged int
+		for g, p := range params {
+			want, div := lone(t, spec, b, train, p)
+			if (m.Diverged(g) == 0) != (div == 0) {
+				t.Errorf("%s: point %v: grid diverged at %d, lone OPAUC at %d", b.Name(), grid.Points()[g], m.Diverged(g), div)
+				continue
+			}
+			if div != 0 {
+				diverged++
+				continue
+			}
+			if e := dist(m.Weights(g), want); e > 1e-9 {
+				t.Errorf("%s: point %v: ‖w_grid − w_lone‖/‖w_lone‖ = %.3g", b.Name(), grid.Points()[g], e)
+			}
+		}
+		if diverged == 0 || diverged == len(params) {
+			t.Errorf("%s: %d of %d points diverged; the grid should have both kinds", b.Name(), diverged, len(params))
+		}
+	}
+}
+
+// TestMultiErrors: an empty grid, a batch algorithm or a bad point is an error.
+func TestMultiErrors(t *testing.T) {
+	b := testBackends(t)[0]
+	spec, _ := Lookup("opauc")
+	if _, err := NewMulti(spec, b, 3, nil, 0, 1); err == nil {
+		t.Error("empty grid: no error")
+	}
+	bad := spec.Params()
+	if err := Set(bad, "eta", "-1"); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []Spec{spec, {Name: "x", NewOnline: spec.NewOnline, Params: spec.Params}} {
+		if _, err := NewMulti(s, b, 3, []any{spec.Params(), bad}, 0, 1); err == nil {
+			t.Errorf("%s: a point with eta = −1: no error", s.Name)
+		}
+	}
+}
