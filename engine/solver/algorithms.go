@@ -22,6 +22,8 @@ func Registry() []Spec {
 			DefaultAdaOAMParams, AdaOAMGrid, NewAdaOAM),
 		online("solam", "stochastic online AUC maximisation, saddle point (regSOLAM with lambda > 0)", "Ying et al. 2016; thesis Alg. 10/18",
 			DefaultSOLAMParams, SOLAMGrid, NewSOLAM),
+		online("fsauc", "fast stochastic AUC maximisation: multi-stage primal-dual, shrinking balls (set n = passes x rows)", "Liu et al. 2018, Alg. 1-2; thesis Alg. 11-12",
+			DefaultFSAUCParams, FSAUCGrid, NewFSAUC),
 		online("spam-l2", "stochastic proximal AUC maximisation, l2 penalty", "Natole et al. 2018; thesis Alg. 20",
 			DefaultSPAMParams, SPAMGrid, NewSPAM),
 		online("spam-net", "stochastic proximal AUC maximisation, elastic net", "Natole et al. 2018; thesis Alg. 20",
