@@ -9,4 +9,7 @@ require (
 	gonum.org/v1/gonum v0.17.0
 )
 
-require golang.org/x/sys v0.30.0 // indirect
+require (
+	golang.org/x/sys v0.30.0 // indirect
+	golang.org/x/tools v0.30.0 // indirect
+)

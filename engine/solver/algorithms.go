@@ -41,6 +41,16 @@ func Registry() []Spec {
 		// batch: mba
 		// batch: spdam, ubauc-batch
 		// batch: unilog, mb-psl, mb-phl, svm-or
+		batch("ls-auc", "B-LS-SVM: the exact pairwise square-loss minimiser (the oracle), batch", "ICML 2013, Sec. 5; ALGORITHMS.md ORACLE",
+			DefaultLSAUCParams, LSAUCGrid, NewLSAUC),
+		batch("unilog", "batch Uni-Log: class-weighted logistic regression by L-BFGS (baseline)", "Kotlowski et al. 2011; ICML 2013, Sec. 5",
+			DefaultUniLogParams, UniLogGrid, NewUniLog),
+		batch("mb-psl", "mini-batch gradient descent on sampled pairs, pairwise square loss (baseline)", "MBA paper, Sec. V",
+			DefaultMBPSLParams, MBPairGrid, NewMBPSL),
+		batch("mb-phl", "mini-batch gradient descent on sampled pairs, pairwise hinge loss (baseline)", "MBA paper, Sec. V",
+			DefaultMBPHLParams, MBPairGrid, NewMBPHL),
+		batch("svm-or", "B-SVM-OR: pairwise hinge loss over all pairs, cutting planes, O(n log n) per iteration", "Joachims 2005/2006; Teo et al. 2010",
+			DefaultSVMORParams, SVMORGrid, NewSVMOR),
 	}
 }
 

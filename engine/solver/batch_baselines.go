@@ -1,0 +1,656 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/optimize"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/stats"
+	"github.com/aucopt/aucopt/kernels"
+)
+
+// This file holds the batch baselines of the papers' tables (ALGORITHMS.md, "Univariate
+// and other baselines" and "MBA"): B-LS-SVM (the exact pairwise square-loss minimiser,
+// trained), batch Uni-Log (class-weighted logistic regression by L-BFGS) and MB-PSL /
+// MB-PHL (mini-batch gradient descent on sampled pairs). B-SVM-OR is in svmor.go.
+//
+// References:
+//
+//	W. Gao, R. Jin, S. Zhu, Z.-H. Zhou. One-pass AUC optimization. ICML 2013, Section 5
+//	(batch Uni-Log, batch SVM-OR, batch LS-SVM).
+//	W. Kotłowski, K. Dembczyński, E. Hüllermeier. Bipartite ranking through
+//	minimization of univariate loss. ICML 2011 (Uni-Log).
+//	S. Gultekin, A. Saha, A. Ratnaparkhi, J. Paisley. MBA: mini-batch AUC optimization.
+//	Section V (the MB-PSL and MB-PHL baselines).
+
+// batchClasses validates a training set for a batch learner made for dim features and
+// returns its class counts. Every label must be ±1, the rows' dimension at most dim,
+// and both classes present (else an error wrapping ErrOneClass).
+func batchClasses(name string, ds *data.Dataset, dim int) (pos, neg int, err error) {
+	if ds.Dim > dim {
+		return 0, 0, fmt.Errorf("%s: dataset %s has dimension %d, the learner %d", name, ds.Name, ds.Dim, dim)
+	}
+	pos, neg = ds.Counts()
+	if pos+neg != ds.Rows() {
+		return 0, 0, fmt.Errorf("%s: dataset %s has %d rows labelled neither +1 nor −1", name, ds.Name, ds.Rows()-pos-neg)
+	}
+	if pos == 0 || neg == 0 {
+		return 0, 0, fmt.Errorf("%s: %s: %w (%d positives, %d negatives)", name, ds.Name, ErrOneClass, pos, neg)
+	}
+	return pos, neg, nil
+}
+
+// finite reports whether every element of w is finite.
+func finite(w []float64) bool {
+	for _, v := range w {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// batchRows serves a training set's rows to a batch learner on its backend: the scores
+// X·w and the combinations Xᵀ·c, over all rows or a list of rows. A dense dataset, or
+// a sparse one at least data.DenseAuto full (where the dense copy is no larger), is
+// uploaded once as an n×dim Mat, so that each product is one Gemv or GemvRows (the
+// backend's work); a sparser one stays on the host and costs O(nnz) by DotSparse and
+// AxpySparse row by row.
+type batchRows struct {
+	b     kernels.Backend
+	ds    *data.Dataset
+	dim   int
+	x     kernels.Mat // the dense rows (n×dim, zero-padded past ds.Dim); nil when sparse
+	sv    kernels.Vec // scratch: scores (n)
+	cv    kernels.Vec // scratch: coefficients (n)
+	zeros []float64   // dim zeros, to clear a Vec without reading it
+}
+
+func newBatchRows(b kernels.Backend, ds *data.Dataset, dim int) *batchRows {
+	r := &batchRows{b: b, ds: ds, dim: dim}
+	if ds.IsDense() || ds.Density() >= data.DenseAuto {
+		n := ds.Rows()
+		r.x = b.NewMat(n, dim)
+		if ds.Dim > 0 {
+			dense := ds.Dense
+			if dense == nil {
+				dense = ds.ToDense().Dense
+			}
+			if ds.Dim == dim {
+				b.Upload(r.x, dense)
+			} else {
+				b.Upload(r.x.Slice(0, n, 0, ds.Dim), dense)
+			}
+		}
+		r.sv, r.cv = b.NewVec(n), b.NewVec(n)
+	} else {
+		r.zeros = make([]float64, dim)
+	}
+	return r
+}
+
+// scores sets out[k] = alpha·w·x_{rows[k]} (all rows in order when rows is nil).
+func (r *batchRows) scores(alpha float64, w kernels.Vec, rows []int32, out []float64) {
+	if r.x != nil {
+		s := r.sv.Slice(0, len(out))
+		if rows == nil {
+			r.b.Gemv(false, alpha, r.x, w, 0, s)
+		} else {
+			r.b.GemvRows(false, alpha, r.x, rows, w, 0, s)
+		}
+		r.b.Download(out, s)
+		return
+	}
+	for k := range out {
+		i := k
+		if rows != nil {
+			i = int(rows[k])
+		}
+		out[k] = alpha * r.b.DotSparse(r.ds.Row(i), w)
+	}
+}
+
+// combine sets g = alpha·Σ_k coef[k]·x_{rows[k]} + beta·g (all rows when rows is nil;
+// beta 0 or 1; with beta 0, g is not read).
+func (r *batchRows) combine(alpha float64, rows []int32, coef []float64, beta float64, g kernels.Vec) {
+	if r.x != nil {
+		c := r.cv.Slice(0, len(coef))
+		r.b.Upload(c, coef)
+		if rows == nil {
+			r.b.Gemv(true, alpha, r.x, c, beta, g)
+		} else {
+			r.b.GemvRows(true, alpha, r.x, rows, c, beta, g)
+		}
+		return
+	}
+	if beta == 0 {
+		r.b.Upload(g, r.zeros)
+	}
+	for k, ck := range coef {
+		if ck == 0 {
+			continue
+		}
+		i := k
+		if rows != nil {
+			i = int(rows[k])
+		}
+		r.b.AxpySparse(alpha*ck, r.ds.Row(i), g)
+	}
+}
+
+// ---------------------------------------------------------------------------------
+// B-LS-SVM
+
+// LSAUCParams are the hyper-parameters of B-LS-SVM, the exact minimiser of the
+// regularised pairwise square loss. Start from DefaultLSAUCParams.
+type LSAUCParams struct {
+	// Lambda is the ℓ2 weight λ ≥ 0 of the ORACLE system (S₊ + S₋ + δδᵀ + λI) w = δ;
+	// 0 is allowed when the system is non-singular. Default 10⁻⁴. Grid 10^[-5..1].
+	Lambda float64 `param:"lambda"`
+}
+
+// DefaultLSAUCParams returns B-LS-SVM's defaults.
+func DefaultLSAUCParams() LSAUCParams { return LSAUCParams{Lambda: 1e-4} }
+
+// LSAUCGrid is B-LS-SVM's grid (the papers tune it by cross-validation without
+// printing a grid; this is the project's).
+var LSAUCGrid = Grid{Keys: []string{"lambda"}, Values: [][]float64{Pow10(-5, 1)}}
+
+func (p LSAUCParams) check() error {
+	return Check(p.Lambda >= 0 && !math.IsInf(p.Lambda, 0), "lambda", p.Lambda, "a finite number ≥ 0")
+}
+
+// lsaucBlock is the number of rows of one class densified into a block for one
+// Moments.AddBlock (one Syrk).
+const lsaucBlock = 256
+
+// LSAUC is B-LS-SVM (the papers' "batch LS-SVM"): the exact minimiser of
+//
+//	L(w) = 1/(2 n₊ n₋) Σ_{i∈+} Σ_{j∈−} (1 − w·(x_i − x_j))²  +  (λ/2)‖w‖²,
+//
+// from one pass over the data: the per-class moments, accumulated block by block
+// (Moments.AddBlock, a Syrk per block of densified rows), then the d×d system
+//
+//	(S₊ + S₋ + δδᵀ + λI) w = δ        (ALGORITHMS.md, ORACLE)
+//
+// by Cholesky (stats.Oracle). Memory O(d²); time O(n·d²) on the backend plus O(d³).
+type LSAUC struct {
+	b   kernels.Backend
+	dim int
+	p   LSAUCParams
+	w   []float64
+}
+
+// NewLSAUC makes a B-LS-SVM learner over dim features. seed is unused (the method is
+// deterministic); it is there for the uniform constructor shape.
+func NewLSAUC(b kernels.Backend, dim int, p LSAUCParams, seed uint64) (*LSAUC, error) {
+	if err := checkDim(dim); err != nil {
+		return nil, err
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	return &LSAUC{b: b, dim: dim, p: p, w: make([]float64, dim)}, nil
+}
+
+// Fit computes the class moments of ds and solves the ORACLE system. It returns an
+// error wrapping stats.ErrSingular when λ = 0 and the system is singular.
+func (l *LSAUC) Fit(ctx context.Context, ds *data.Dataset) error {
+	if _, _, err := batchClasses("ls-auc", ds, l.dim); err != nil {
+		return err
+	}
+	d := l.dim
+	var mom [2]*stats.Moments // [0] negatives, [1] positives
+	var blk [2]kernels.Mat
+	var host [2][]float64
+	var k [2]int
+	for c := range mom {
+		mom[c] = stats.NewMoments(l.b, d)
+		blk[c] = l.b.NewMat(lsaucBlock, d)
+		host[c] = make([]float64, lsaucBlock*d)
+	}
+	flush := func(c int) {
+		if k[c] == 0 {
+			return
+		}
+		m := blk[c].Slice(0, k[c], 0, d)
+		l.b.Upload(m, host[c][:k[c]*d])
+		mom[c].AddBlock(m)
+		k[c] = 0
+	}
+	for i := range ds.Rows() {
+		if i%(16*lsaucBlock) == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		c := 0
+		if ds.Y[i] == 1 {
+			c = 1
+		}
+		row := host[c][k[c]*d : (k[c]+1)*d]
+		if dr := ds.DenseRow(i); dr != nil {
+			copy(row, dr)
+			clear(row[len(dr):])
+		} else {
+			clear(row)
+			r := ds.Row(i)
+			for q, j := range r.Idx {
+				row[j] = r.Val[q]
+			}
+		}
+		if k[c]++; k[c] == lsaucBlock {
+			flush(c)
+		}
+	}
+	flush(0)
+	flush(1)
+	w, err := stats.Oracle(mom[1], mom[0], l.p.Lambda)
+	if err != nil {
+		return fmt.Errorf("ls-auc: %w", err)
+	}
+	if !finite(w) {
+		return fmt.Errorf("ls-auc: %w: the solution of the square-loss system is not finite", ErrDiverged)
+	}
+	l.w = w
+	return nil
+}
+
+// Weights returns a copy of w (zeros before Fit).
+func (l *LSAUC) Weights() []float64 { return append([]float64(nil), l.w...) }
+
+// ---------------------------------------------------------------------------------
+// batch Uni-Log
+
+// UniLogParams are the hyper-parameters of batch Uni-Log. Start from
+// DefaultUniLogParams.
+type UniLogParams struct {
+	// Lambda is the ℓ2 weight λ ≥ 0 (0 only for non-separable data). Default 10⁻²
+	// (on a9a the test AUC is 0.902 for λ ∈ [10⁻⁴, 10⁻²], and L-BFGS needs 60
+	// iterations at 10⁻², 540 at 10⁻⁴). Grid 10^[-5..1].
+	Lambda float64 `param:"lambda"`
+	// Tol is the stopping tolerance: L-BFGS stops when ‖∇f‖∞ ≤ tol·max(1, ‖∇f(0)‖∞).
+	// Default 10⁻⁶ (much below, the line search fails at the limits of precision
+	// before reaching it); range (0, 1).
+	Tol float64 `param:"tol"`
+	// Iters caps the L-BFGS iterations (≥ 1). Default 1000.
+	Iters int `param:"iters"`
+}
+
+// DefaultUniLogParams returns batch Uni-Log's defaults.
+func DefaultUniLogParams() UniLogParams { return UniLogParams{Lambda: 1e-2, Tol: 1e-6, Iters: 1000} }
+
+// UniLogGrid is batch Uni-Log's grid (the project's; the papers print none).
+var UniLogGrid = Grid{Keys: []string{"lambda"}, Values: [][]float64{Pow10(-5, 1)}}
+
+func (p UniLogParams) check() error {
+	for _, err := range []error{
+		Check(p.Lambda >= 0 && !math.IsInf(p.Lambda, 0), "lambda", p.Lambda, "a finite number ≥ 0"),
+		Check(p.Tol > 0 && p.Tol < 1, "tol", p.Tol, "in (0, 1)"),
+		Check(p.Iters >= 1, "iters", p.Iters, "≥ 1"),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// UniLog is batch Uni-Log (Kotłowski et al. 2011; the OPAUC paper's baseline):
+// class-weighted logistic regression,
+//
+//	f(w) = (1/n₊) Σ_{i∈+} log(1 + e^{−w·x_i}) + (1/n₋) Σ_{j∈−} log(1 + e^{w·x_j}) + (λ/2)‖w‖²,
+//
+// minimised by L-BFGS (gonum/optimize). Each evaluation of f and ∇f is one X·w and one
+// Xᵀ·c (Gemv on a dense dataset, O(nnz) on a sparse one). There is no bias term (AUC
+// does not see one).
+type UniLog struct {
+	b   kernels.Backend
+	dim int
+	p   UniLogParams
+	w   []float64
+
+	iters     int
+	gradNorm  float64
+	status    optimize.Status
+	converged bool
+}
+
+// NewUniLog makes a batch Uni-Log learner over dim features. seed is unused (the
+// method is deterministic).
+func NewUniLog(b kernels.Backend, dim int, p UniLogParams, seed uint64) (*UniLog, error) {
+	if err := checkDim(dim); err != nil {
+		return nil, err
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	return &UniLog{b: b, dim: dim, p: p, w: make([]float64, dim)}, nil
+}
+
+// unilogEval evaluates Uni-Log's objective and gradient on one training set.
+type unilogEval struct {
+	rows     *batchRows
+	y        []int8
+	cw       [2]float64 // class weights: [0] 1/n₋, [1] 1/n₊
+	lambda   float64
+	wv, gv   kernels.Vec
+	s, coef  []float64
+	lastX    []float64 // the point of the cached value
+	lastF    float64
+	lastG    []float64
+	haveLast bool
+}
+
+func newUniLogEval(b kernels.Backend, ds *data.Dataset, dim, pos, neg int, lambda float64) *unilogEval {
+	n := ds.Rows()
+	return &unilogEval{
+		rows: newBatchRows(b, ds, dim), y: ds.Y, cw: [2]float64{1 / float64(neg), 1 / float64(pos)},
+		lambda: lambda, wv: b.NewVec(dim), gv: b.NewVec(dim),
+		s: make([]float64, n), coef: make([]float64, n), lastX: make([]float64, dim), lastG: make([]float64, dim),
+	}
+}
+
+// softplus returns log(1 + e^z) without overflow.
+func softplus(z float64) float64 {
+	if z > 0 {
+		return z + math.Log1p(math.Exp(-z))
+	}
+	return math.Log1p(math.Exp(z))
+}
+
+// eval computes f(w) and ∇f(w) (into grad), caching the last point so that gonum's
+// separate Func and Grad calls at one point cost one pass.
+func (e *unilogEval) eval(w []float64) (float64, []float64) {
+	if e.haveLast && slicesEqual(w, e.lastX) {
+		return e.lastF, e.lastG
+	}
+	b := e.rows.b
+	b.Upload(e.wv, w)
+	e.rows.scores(1, e.wv, nil, e.s)
+	var f float64
+	for i, s := range e.s {
+		c := 0
+		if e.y[i] == 1 {
+			c = 1
+		}
+		ys := float64(e.y[i]) * s
+		f += e.cw[c] * softplus(-ys)
+		// d/ds log(1 + e^{−y s}) = −y·σ(−y s) = −y/(1 + e^{y s})
+		e.coef[i] = -e.cw[c] * float64(e.y[i]) / (1 + math.Exp(ys))
+	}
+	e.rows.combine(1, nil, e.coef, 0, e.gv)
+	b.Download(e.lastG, e.gv)
+	var ww float64
+	for j, v := range w {
+		ww += v * v
+		e.lastG[j] += e.lambda * v
+	}
+	f += 0.5 * e.lambda * ww
+	copy(e.lastX, w)
+	e.lastF, e.haveLast = f, true
+	return f, e.lastG
+}
+
+func slicesEqual(a, b []float64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return len(a) == len(b)
+}
+
+// ctxConverger stops gonum's optimisation when ctx is done and otherwise defers to
+// inner.
+type ctxConverger struct {
+	ctx   context.Context
+	inner optimize.Converger
+}
+
+func (c ctxConverger) Init(dim int) { c.inner.Init(dim) }
+
+func (c ctxConverger) Converged(loc *optimize.Location) optimize.Status {
+	if c.ctx.Err() != nil {
+		return optimize.Failure
+	}
+	return c.inner.Converged(loc)
+}
+
+// Fit minimises f by L-BFGS from w = 0. It returns ctx's error when cancelled and
+// ErrDiverged on non-finite weights. An optimisation that stops short of the gradient
+// tolerance (iteration cap, line-search failure at the limits of precision) keeps its
+// best point and returns nil: Converged, Status and GradNorm report how it ended.
+func (u *UniLog) Fit(ctx context.Context, ds *data.Dataset) error {
+	pos, neg, err := batchClasses("unilog", ds, u.dim)
+	if err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	e := newUniLogEval(u.b, ds, u.dim, pos, neg, u.p.Lambda)
+	w0 := make([]float64, u.dim)
+	_, g0 := e.eval(w0)
+	thresh := u.p.Tol * max(1, infNorm(g0))
+	prob := optimize.Problem{
+		Func: func(w []float64) float64 { f, _ := e.eval(w); return f },
+		Grad: func(grad, w []float64) { _, g := e.eval(w); copy(grad, g) },
+	}
+	settings := &optimize.Settings{
+		GradientThreshold: thresh,
+		MajorIterations:   u.p.Iters,
+		Converger:         ctxConverger{ctx, &optimize.FunctionConverge{Absolute: 1e-15, Iterations: 50}},
+	}
+	res, optErr := optimize.Minimize(prob, w0, settings, &optimize.LBFGS{})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if res == nil {
+		return fmt.Errorf("unilog: %w", optErr)
+	}
+	if !finite(res.X) || math.IsNaN(res.F) || math.IsInf(res.F, 0) {
+		return fmt.Errorf("unilog: %w after %d L-BFGS iterations", ErrDiverged, res.Stats.MajorIterations)
+	}
+	_, g := e.eval(res.X)
+	u.w = append(u.w[:0], res.X...)
+	u.iters, u.status, u.gradNorm = res.Stats.MajorIterations, res.Status, infNorm(g)
+	u.converged = u.gradNorm <= thresh
+	return nil
+}
+
+func infNorm(x []float64) float64 {
+	var m float64
+	for _, v := range x {
+		m = max(m, math.Abs(v))
+	}
+	return m
+}
+
+// Weights returns a copy of w (zeros before Fit).
+func (u *UniLog) Weights() []float64 { return append([]float64(nil), u.w...) }
+
+// Converged reports whether the last Fit reached the gradient tolerance.
+func (u *UniLog) Converged() bool { return u.converged }
+
+// Iterations is the number of L-BFGS iterations of the last Fit.
+func (u *UniLog) Iterations() int { return u.iters }
+
+// GradNorm is ‖∇f‖∞ at the weights of the last Fit.
+func (u *UniLog) GradNorm() float64 { return u.gradNorm }
+
+// Status is gonum's termination status of the last Fit.
+func (u *UniLog) Status() optimize.Status { return u.status }
+
+// ---------------------------------------------------------------------------------
+// MB-PSL and MB-PHL
+
+// MBPairParams are the hyper-parameters of MB-PSL and MB-PHL. Start from
+// DefaultMBPSLParams or DefaultMBPHLParams.
+type MBPairParams struct {
+	// Eta is the initial step η₀ > 0; iteration t steps η₀/√t; η₀·λ < 1. Default 2⁻⁶
+	// (PSL) and 2⁻² (PHL). Grid 2^[-10..2].
+	Eta float64 `param:"eta"`
+	// B is the number of pairs per mini-batch (≥ 1). Default 100.
+	B int `param:"B"`
+	// T is the number of iterations (≥ 1). Default 2000.
+	T int `param:"T"`
+	// Lambda is the ℓ2 weight λ ≥ 0. Default 10⁻⁴. Grid {0, 10^[-6..-2]}.
+	Lambda float64 `param:"lambda"`
+}
+
+// DefaultMBPSLParams returns MB-PSL's defaults.
+func DefaultMBPSLParams() MBPairParams {
+	return MBPairParams{Eta: 0x1p-6, B: 100, T: 2000, Lambda: 1e-4}
+}
+
+// DefaultMBPHLParams returns MB-PHL's defaults.
+func DefaultMBPHLParams() MBPairParams {
+	return MBPairParams{Eta: 0x1p-2, B: 100, T: 2000, Lambda: 1e-4}
+}
+
+// MBPairGrid is the grid of MB-PSL and MB-PHL (the MBA paper tunes their O(1/√t) step;
+// the grid here is the project's).
+var MBPairGrid = Grid{
+	Keys:   []string{"eta", "lambda"},
+	Values: [][]float64{Pow2(-10, 2), append([]float64{0}, Pow10(-6, -2)...)},
+}
+
+func (p MBPairParams) check() error {
+	for _, err := range []error{
+		Check(p.Eta > 0 && !math.IsInf(p.Eta, 0), "eta", p.Eta, "a finite number > 0"),
+		Check(p.B >= 1, "B", p.B, "≥ 1"),
+		Check(p.T >= 1, "T", p.T, "≥ 1"),
+		Check(p.Lambda >= 0 && !math.IsInf(p.Lambda, 0), "lambda", p.Lambda, "a finite number ≥ 0"),
+		Check(p.Eta*p.Lambda < 1, "eta*lambda", p.Eta*p.Lambda, "< 1 (the ℓ2 shrink 1 − η·λ must stay positive)"),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// MBPair is MB-PSL or MB-PHL, the MBA paper's mini-batch baselines: at iteration
+// t = 1..T it samples B positives and B negatives uniformly with replacement, pairs
+// them index-wise (z_k = x₊_k − x₋_k, as MBA does) and takes a gradient step of size
+// η_t = η₀/√t on
+//
+//	MB-PSL:  (1/2B) Σ_k (1 − w·z_k)²  + (λ/2)‖w‖²
+//	MB-PHL:  (1/B)  Σ_k [1 − w·z_k]₊  + (λ/2)‖w‖²
+//
+// (the hinge's subgradient at the kink is 0), that is
+//
+//	w ← (1 − η_t λ) w + (η_t/B) Σ_k r_k z_k,   r_k = 1 − w·z_k (PSL), I[w·z_k < 1] (PHL).
+//
+// MB-PSL's objective has the ORACLE's minimiser in expectation. The weights are kept as
+// s·v (lazy ℓ2 scaling), so a sparse pair costs O(nnz); on a dense dataset a batch's
+// scores and step are GemvRows calls. The output is the last iterate.
+type MBPair struct {
+	b     kernels.Backend
+	dim   int
+	p     MBPairParams
+	hinge bool
+	seed  uint64
+	w     []float64
+}
+
+// NewMBPSL makes an MB-PSL learner (pairwise square loss) over dim features; seed
+// drives the pair sampling.
+func NewMBPSL(b kernels.Backend, dim int, p MBPairParams, seed uint64) (*MBPair, error) {
+	return newMBPair(b, dim, p, seed, false)
+}
+
+// NewMBPHL makes an MB-PHL learner (pairwise hinge loss) over dim features; seed
+// drives the pair sampling.
+func NewMBPHL(b kernels.Backend, dim int, p MBPairParams, seed uint64) (*MBPair, error) {
+	return newMBPair(b, dim, p, seed, true)
+}
+
+func newMBPair(b kernels.Backend, dim int, p MBPairParams, seed uint64, hinge bool) (*MBPair, error) {
+	if err := checkDim(dim); err != nil {
+		return nil, err
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	return &MBPair{b: b, dim: dim, p: p, hinge: hinge, seed: seed, w: make([]float64, dim)}, nil
+}
+
+func (m *MBPair) name() string {
+	if m.hinge {
+		return "mb-phl"
+	}
+	return "mb-psl"
+}
+
+// Fit runs T mini-batch steps from w = 0. The same seed gives the same weights.
+func (m *MBPair) Fit(ctx context.Context, ds *data.Dataset) error {
+	if _, _, err := batchClasses(m.name(), ds, m.dim); err != nil {
+		return err
+	}
+	var posIdx, negIdx []int32
+	for i, y := range ds.Y {
+		if y == 1 {
+			posIdx = append(posIdx, int32(i))
+		} else {
+			negIdx = append(negIdx, int32(i))
+		}
+	}
+	rng := rand.New(rand.NewPCG(m.seed, 0x6d62706169)) // stream "mbpai"
+	rows := newBatchRows(m.b, ds, m.dim)
+	w := newBaseLinear(m.b, m.dim)
+	B := m.p.B
+	sp, sn := make([]int32, B), make([]int32, B)
+	fp, fn := make([]float64, B), make([]float64, B)
+	r := make([]float64, B)
+	for t := 1; t <= m.p.T; t++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for k := range B {
+			sp[k] = posIdx[rng.IntN(len(posIdx))]
+			sn[k] = negIdx[rng.IntN(len(negIdx))]
+		}
+		rows.scores(w.s, w.v, sp, fp)
+		rows.scores(w.s, w.v, sn, fn)
+		for k := range B {
+			margin := fp[k] - fn[k]
+			if math.IsNaN(margin) || math.IsInf(margin, 0) {
+				return fmt.Errorf("%s: %w at iteration %d", m.name(), ErrDiverged, t)
+			}
+			if m.hinge {
+				r[k] = 0
+				if margin < 1 {
+					r[k] = 1
+				}
+			} else {
+				r[k] = 1 - margin
+			}
+		}
+		eta := m.p.Eta / math.Sqrt(float64(t))
+		w.shrink(1 - eta*m.p.Lambda)
+		step := eta / float64(B) / w.s
+		rows.combine(step, sp, r, 1, w.v)
+		rows.combine(-step, sn, r, 1, w.v)
+	}
+	out := w.weights()
+	if !finite(out) {
+		return fmt.Errorf("%s: %w after %d iterations", m.name(), ErrDiverged, m.p.T)
+	}
+	m.w = out
+	return nil
+}
+
+// Weights returns a copy of w (zeros before Fit).
+func (m *MBPair) Weights() []float64 { return append([]float64(nil), m.w...) }
+
+var (
+	_ Batch = (*LSAUC)(nil)
+	_ Batch = (*UniLog)(nil)
+	_ Batch = (*MBPair)(nil)
+)

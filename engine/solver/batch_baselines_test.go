@@ -1,0 +1,407 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/fallback"
+	"github.com/aucopt/aucopt/kernels"
+)
+
+// randomSparse returns n rows of dimension d with about half the entries stored
+// (normal values, the positives shifted by +shift), labels with positive share pos;
+// both classes are present.
+func randomSparse(n, d int, pos, shift float64, seed uint64) *data.Dataset {
+	r := rand.New(rand.NewPCG(seed, 7))
+	ds := &data.Dataset{Name: "random", Dim: d, Ptr: []int64{0}}
+	for i := range n {
+		y := int8(-1)
+		if i == 0 || (i > 1 && r.Float64() < pos) {
+			y = 1
+		}
+		var x kernels.Sparse
+		for j := range d {
+			if r.Float64() < 0.5 {
+				x.Idx = append(x.Idx, int32(j))
+				x.Val = append(x.Val, r.NormFloat64()+float64(y)*shift)
+			}
+		}
+		ds.Append(y, float64(y), x)
+	}
+	ds.Dim = d
+	return ds
+}
+
+// pairs returns the explicit pair differences z = x_i − x_j (i positive, j negative)
+// of ds as dense rows.
+func pairs(ds *data.Dataset) [][]float64 {
+	dd := ds.ToDense()
+	var z [][]float64
+	for i := range dd.Rows() {
+		if dd.Y[i] != 1 {
+			continue
+		}
+		for j := range dd.Rows() {
+			if dd.Y[j] != -1 {
+				continue
+			}
+			row := make([]float64, dd.Dim)
+			for k := range row {
+				row[k] = dd.DenseRow(i)[k] - dd.DenseRow(j)[k]
+			}
+			z = append(z, row)
+		}
+	}
+	return z
+}
+
+// bruteSquare solves the normal equations of the explicit pair sum
+// 1/(2N) Σ (1 − w·z)² + (λ/2)‖w‖²: (Σ zzᵀ/N + λI) w = Σ z/N.
+func bruteSquare(t *testing.T, ds *data.Dataset, lambda float64) []float64 {
+	t.Helper()
+	z := pairs(ds)
+	d, nf := ds.Dim, float64(len(z))
+	a := mat.NewDense(d, d, nil)
+	rhs := mat.NewVecDense(d, nil)
+	for _, row := range z {
+		for p := range d {
+			rhs.SetVec(p, rhs.AtVec(p)+row[p]/nf)
+			for q := range d {
+				a.Set(p, q, a.At(p, q)+row[p]*row[q]/nf)
+			}
+		}
+	}
+	for p := range d {
+		a.Set(p, p, a.At(p, p)+lambda)
+	}
+	var w mat.VecDense
+	if err := w.SolveVec(a, rhs); err != nil {
+		t.Fatal(err)
+	}
+	return w.RawVector().Data
+}
+
+func TestLSAUCBruteForce(t *testing.T) {
+	for _, b := range testBackends(t) {
+		for _, tc := range []struct {
+			name   string
+			n, d   int
+			lambda float64
+			dense  bool
+		}{
+			{"sparse/lambda=0.1", 60, 5, 0.1, false},
+			{"sparse/lambda=0", 60, 5, 0, false},
+			{"dense/lambda=1e-3", 70, 7, 1e-3, true},
+			{"blocks", 700, 3, 1e-2, false}, // more rows than a block
+		} {
+			t.Run(b.Name()+"/"+tc.name, func(t *testing.T) {
+				ds := randomSparse(tc.n, tc.d, 0.3, 0.5, 1)
+				if tc.dense {
+					ds = ds.ToDense()
+				}
+				l, err := NewLSAUC(b, tc.d, LSAUCParams{Lambda: tc.lambda}, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := l.Fit(context.Background(), ds); err != nil {
+					t.Fatal(err)
+				}
+				want := bruteSquare(t, ds, tc.lambda)
+				if e := dist(l.Weights(), want); e > 1e-9 {
+					t.Errorf("‖w − w_brute‖/‖w_brute‖ = %.3g, want ≤ 1e-9", e)
+				}
+			})
+		}
+	}
+}
+
+// uniLogHost is Uni-Log's objective and gradient by plain loops, the test's oracle.
+func uniLogHost(ds *data.Dataset, w []float64, lambda float64) (float64, []float64) {
+	pos, neg := ds.Counts()
+	g := make([]float64, len(w))
+	var f float64
+	for i := range ds.Rows() {
+		r := ds.Row(i)
+		var s float64
+		for k, j := range r.Idx {
+			s += w[j] * r.Val[k]
+		}
+		c, y := 1/float64(neg), float64(ds.Y[i])
+		if ds.Y[i] == 1 {
+			c = 1 / float64(pos)
+		}
+		f += c * math.Log(1+math.Exp(-y*s))
+		sig := 1 / (1 + math.Exp(y*s))
+		for k, j := range r.Idx {
+			g[j] -= c * y * sig * r.Val[k]
+		}
+	}
+	for j, v := range w {
+		f += 0.5 * lambda * v * v
+		g[j] += lambda * v
+	}
+	return f, g
+}
+
+func TestUniLogGradient(t *testing.T) {
+	const lambda = 1e-2
+	for _, b := range testBackends(t) {
+		for _, dense := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/dense=%t", b.Name(), dense), func(t *testing.T) {
+				ds := randomSparse(200, 6, 0.4, 0.3, 2)
+				if dense {
+					ds = ds.ToDense()
+				}
+				pos, neg := ds.Counts()
+				e := newUniLogEval(b, ds, ds.Dim, pos, neg, lambda)
+				r := rand.New(rand.NewPCG(3, 3))
+				w := make([]float64, ds.Dim)
+				for j := range w {
+					w[j] = r.NormFloat64()
+				}
+				f, g := e.eval(w)
+				g = slices.Clone(g)
+				fh, gh := uniLogHost(ds, w, lambda)
+				if math.Abs(f-fh) > 1e-12*math.Abs(fh) || dist(g, gh) > 1e-12 {
+					t.Errorf("eval = %v, %v; plain loops %v, %v", f, g, fh, gh)
+				}
+				// central differences
+				const h = 1e-6
+				for j := range w {
+					wp, wm := slices.Clone(w), slices.Clone(w)
+					wp[j] += h
+					wm[j] -= h
+					fp, _ := e.eval(wp)
+					fm, _ := e.eval(wm)
+					if fd := (fp - fm) / (2 * h); math.Abs(fd-g[j]) > 1e-6*max(1, math.Abs(g[j])) {
+						t.Errorf("∂f/∂w_%d = %v, finite difference %v", j, g[j], fd)
+					}
+				}
+				// the fit's gradient vanishes (checked by the plain loops)
+				u, err := NewUniLog(b, ds.Dim, UniLogParams{Lambda: lambda, Tol: 1e-7, Iters: 500}, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := u.Fit(context.Background(), ds); err != nil {
+					t.Fatal(err)
+				}
+				_, g0 := uniLogHost(ds, make([]float64, ds.Dim), lambda)
+				_, gs := uniLogHost(ds, u.Weights(), lambda)
+				rel := infNorm(gs) / infNorm(g0)
+				t.Logf("L-BFGS: %d iterations, status %v, ‖∇f‖∞ relative %.2g", u.Iterations(), u.Status(), rel)
+				if !u.Converged() || rel > 1e-6 {
+					t.Errorf("converged %t, ‖∇f(w)‖∞/‖∇f(0)‖∞ = %.3g, want ≤ 1e-6", u.Converged(), rel)
+				}
+			})
+		}
+	}
+}
+
+// TestMBPSLOracle: MB-PSL's last iterate approaches the oracle of the same λ as T grows.
+func TestMBPSLOracle(t *testing.T) {
+	const lambda = 1e-2
+	ds := gaussian(2000, 5, 0.3, 1, 4)
+	want := oracle(t, ds, lambda)
+	var prev float64
+	for k, T := range []int{100, 1000, 10000} {
+		m, err := NewMBPSL(fallback.New(), ds.Dim, MBPairParams{Eta: 0.1, B: 10, T: T, Lambda: lambda}, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Fit(context.Background(), ds); err != nil {
+			t.Fatal(err)
+		}
+		e := dist(m.Weights(), want)
+		t.Logf("T = %5d: ‖w − w*‖/‖w*‖ = %.4f", T, e)
+		if k > 0 && !(e < prev) {
+			t.Errorf("T = %d: distance %.4f did not fall below %.4f", T, e, prev)
+		}
+		prev = e
+	}
+	if prev > 0.05 {
+		t.Errorf("T = 10000: distance %.4f, want ≤ 0.05", prev)
+	}
+}
+
+// TestBatchLayouts: every batch baseline gives the same weights on the sparse and the
+// dense layout of a dataset, on every backend.
+func TestBatchLayouts(t *testing.T) {
+	ds := randomSparse(300, 8, 0.3, 0.4, 6)
+	dense := ds.ToDense()
+	for _, name := range []string{"ls-auc", "unilog", "mb-psl", "mb-phl", "svm-or"} {
+		spec, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := spec.Params()
+		switch spec.Name {
+		case "mb-psl", "mb-phl":
+			err = SetAll(p, []string{"T=200"})
+		case "svm-or":
+			// Its weights are determined only to within the gap (sort ties and
+			// rounding pick other planes); a tiny gap pins them down.
+			err = SetAll(p, []string{"lambda=0.1", "eps=1e-12"})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ref []float64
+		for _, b := range testBackends(t) {
+			for _, d := range []*data.Dataset{ds, dense} {
+				l, err := spec.NewBatch(b, ds.Dim, p, 9)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := l.Fit(context.Background(), d); err != nil {
+					t.Fatalf("%s on %s: %v", name, b.Name(), err)
+				}
+				w := l.Weights()
+				if ref == nil {
+					ref = w
+				} else if e := dist(w, ref); e > 1e-8 {
+					t.Errorf("%s, %s, dense %t: weights differ from generic/sparse by %.3g", name, b.Name(), d.IsDense(), e)
+				}
+			}
+		}
+	}
+}
+
+func TestBatchDeterminism(t *testing.T) {
+	ds := randomSparse(300, 8, 0.3, 0.4, 6)
+	for _, newFn := range []func(kernels.Backend, int, MBPairParams, uint64) (*MBPair, error){NewMBPSL, NewMBPHL} {
+		p := DefaultMBPSLParams()
+		p.T = 100
+		fit := func(seed uint64) []float64 {
+			m, err := newFn(fallback.New(), ds.Dim, p, seed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := m.Fit(context.Background(), ds); err != nil {
+				t.Fatal(err)
+			}
+			return m.Weights()
+		}
+		a, b, c := fit(1), fit(1), fit(2)
+		if !slices.Equal(a, b) {
+			t.Errorf("same seed, different weights: %v and %v", a, b)
+		}
+		if slices.Equal(a, c) {
+			t.Errorf("seeds 1 and 2 gave the same weights %v", a)
+		}
+	}
+}
+
+func TestBatchErrors(t *testing.T) {
+	b := fallback.New()
+	bad := []struct {
+		name string
+		mk   func() error
+	}{
+		{"ls-auc lambda<0", func() error { _, err := NewLSAUC(b, 3, LSAUCParams{Lambda: -1}, 0); return err }},
+		{"ls-auc dim", func() error { _, err := NewLSAUC(b, 0, DefaultLSAUCParams(), 0); return err }},
+		{"unilog lambda<0", func() error { _, err := NewUniLog(b, 3, UniLogParams{Lambda: -1, Tol: 1e-9, Iters: 10}, 0); return err }},
+		{"unilog tol", func() error { _, err := NewUniLog(b, 3, UniLogParams{Lambda: 1, Tol: 0, Iters: 10}, 0); return err }},
+		{"unilog iters", func() error { _, err := NewUniLog(b, 3, UniLogParams{Lambda: 1, Tol: 1e-9, Iters: 0}, 0); return err }},
+		{"mb-psl B", func() error { _, err := NewMBPSL(b, 3, MBPairParams{Eta: 1, B: 0, T: 1}, 0); return err }},
+		{"mb-psl T", func() error { _, err := NewMBPSL(b, 3, MBPairParams{Eta: 1, B: 1, T: 0}, 0); return err }},
+		{"mb-phl eta", func() error { _, err := NewMBPHL(b, 3, MBPairParams{Eta: 0, B: 1, T: 1}, 0); return err }},
+		{"mb-phl lambda<0", func() error { _, err := NewMBPHL(b, 3, MBPairParams{Eta: 1, B: 1, T: 1, Lambda: -1}, 0); return err }},
+		{"mb-phl eta*lambda", func() error { _, err := NewMBPHL(b, 3, MBPairParams{Eta: 1, B: 1, T: 1, Lambda: 1}, 0); return err }},
+		{"svm-or lambda=0", func() error { _, err := NewSVMOR(b, 3, SVMORParams{Lambda: 0, Eps: 1e-3, Iters: 10}, 0); return err }},
+		{"svm-or eps", func() error { _, err := NewSVMOR(b, 3, SVMORParams{Lambda: 1, Eps: 0, Iters: 10}, 0); return err }},
+		{"svm-or iters", func() error { _, err := NewSVMOR(b, 3, SVMORParams{Lambda: 1, Eps: 1, Iters: 0}, 0); return err }},
+	}
+	for _, tc := range bad {
+		if err := tc.mk(); !errors.Is(err, ErrParam) {
+			t.Errorf("%s: error %v, want ErrParam", tc.name, err)
+		}
+	}
+
+	// the square loss's steps grow geometrically when η₀ is far too large
+	if m, err := NewMBPSL(b, 3, MBPairParams{Eta: 1e3, B: 4, T: 500}, 0); err != nil {
+		t.Fatal(err)
+	} else if err := m.Fit(context.Background(), randomSparse(50, 3, 0.5, 0, 1)); !errors.Is(err, ErrDiverged) {
+		t.Errorf("mb-psl with η₀ = 1000: error %v, want ErrDiverged", err)
+	}
+
+	one := randomSparse(20, 3, 0, 0, 1).Subset([]int{1, 2, 3, 4, 5}) // negatives only
+	if p, _ := one.Counts(); p != 0 {
+		t.Fatalf("test set has %d positives", p)
+	}
+	two := randomSparse(50, 3, 0.5, 0.5, 1)
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, spec := range Registry() {
+		if !spec.IsBatch() || !slices.Contains([]string{"ls-auc", "unilog", "mb-psl", "mb-phl", "svm-or"}, spec.Name) {
+			continue
+		}
+		l, err := spec.NewBatch(b, 3, spec.Params(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Fit(context.Background(), one); !errors.Is(err, ErrOneClass) {
+			t.Errorf("%s on one class: error %v, want ErrOneClass", spec.Name, err)
+		}
+		if err := l.Fit(cancelled, two); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s with a cancelled context: error %v, want context.Canceled", spec.Name, err)
+		}
+		if w := l.Weights(); len(w) != 3 || slices.ContainsFunc(w, func(v float64) bool { return v != 0 }) {
+			t.Errorf("%s: weights %v after failed fits, want zeros", spec.Name, w)
+		}
+		wide := randomSparse(20, 5, 0.5, 0, 1)
+		if err := l.Fit(context.Background(), wide); err == nil {
+			t.Errorf("%s: no error on a dataset of dimension 5 for a learner of 3", spec.Name)
+		}
+	}
+}
+
+// TestBatchBaselinesA9A: test AUC on a9a (scaled to [−1, 1]) with the defaults.
+func TestBatchBaselinesA9A(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a9a fits take seconds; skipped with -short")
+	}
+	train, test := a9a(t)
+	for _, tc := range []struct {
+		name string
+		min  float64
+	}{
+		{"ls-auc", 0.89}, {"unilog", 0.89}, {"mb-psl", 0.88}, {"mb-phl", 0.88}, {"svm-or", 0.89},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec, err := Lookup(tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := spec.NewBatch(testBackends(t)[len(testBackends(t))-1], train.Dim, spec.Params(), 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			if err := l.Fit(context.Background(), train); err != nil {
+				t.Fatal(err)
+			}
+			el := time.Since(start)
+			auc := testAUC(t, l.Weights(), test)
+			extra := ""
+			switch s := l.(type) {
+			case *UniLog:
+				extra = fmt.Sprintf(" (%d L-BFGS iterations, %v)", s.Iterations(), s.Status())
+			case *SVMOR:
+				extra = fmt.Sprintf(" (%d planes, gap %.2g, F %.5f)", s.Iterations(), s.Gap(), s.Objective())
+			}
+			t.Logf("%s: test AUC %.4f in %v%s", tc.name, auc, el.Round(time.Millisecond), extra)
+			if auc < tc.min {
+				t.Errorf("test AUC %.4f, want ≥ %.2f", auc, tc.min)
+			}
+		})
+	}
+}
