@@ -104,7 +104,14 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s on %s: %d rows, %d features, scaling %s, backend %s\n", res.Algo, res.Data, res.TrainRows, res.Features, res.Scale, res.Backend)
 	fmt.Fprintf(stdout, "  parameters: %s\n", formatParams(res.Params))
-	fmt.Fprintf(stdout, "  trained in %.3fs (%d pass%s)\n", res.Seconds, res.Passes, map[bool]string{true: "", false: "es"}[res.Passes == 1])
+	switch res.Passes {
+	case 0:
+		fmt.Fprintf(stdout, "  trained in %.3fs (batch fit on the whole training set)\n", res.Seconds)
+	case 1:
+		fmt.Fprintf(stdout, "  trained in %.3fs (1 pass)\n", res.Seconds)
+	default:
+		fmt.Fprintf(stdout, "  trained in %.3fs (%d passes)\n", res.Seconds, res.Passes)
+	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(stdout, "  note: %s\n", n)
 	}
