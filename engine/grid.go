@@ -155,6 +155,7 @@ func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 	if spec.IsBatch() {
 		res.Passes = 0
 	}
+	cfg.Scale = resolveScale(spec, cfg.Scale)
 	src, test, err := prepare(cfg.TrainConfig, true, res.TrainResult)
 	if err != nil {
 		return nil, err

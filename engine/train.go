@@ -21,7 +21,20 @@ const (
 	ScaleNone   = "none"   // features as read
 	ScaleMinMax = "minmax" // each feature's training range onto [−1, 1] (the OPAUC protocol)
 	ScaleNorm   = "norm"   // the thesis' (x − mean)/‖x‖
+	ScaleUnit   = "unit"   // x/‖x‖: unit-length rows, sparsity kept
 )
+
+// scaleAutoUnit is ScaleAuto for an algorithm that assumes ‖x‖ ≤ 1 (Spec.UnitRows):
+// ScaleNorm for at most AutoScaleMaxDim features, else ScaleUnit.
+const scaleAutoUnit = "auto-unit"
+
+// resolveScale applies the algorithm's preference to an automatic scaling choice.
+func resolveScale(spec solver.Spec, kind string) string {
+	if (kind == "" || kind == ScaleAuto) && spec.UnitRows {
+		return scaleAutoUnit
+	}
+	return kind
+}
 
 // AutoScaleMaxDim is the number of features up to which ScaleAuto scales to [−1, 1];
 // beyond it min-max scaling would turn sparse rows dense.
@@ -35,7 +48,7 @@ type TrainConfig struct {
 	Test       string   // test data: a name or a file; "" uses the dataset's own split, if any
 	Passes     int      // passes over the training data (default 1)
 	Shuffle    bool     // visit the training rows in a seeded random order each pass
-	Scale      string   // ScaleAuto (default), ScaleNone, ScaleMinMax or ScaleNorm
+	Scale      string   // ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
 	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness
 	Backend    string   // backend name; "" means $AUCOPT_BACKEND, else auto
 	Checkpoint string   // checkpoint file for resumable runs ("" for none)
@@ -96,6 +109,7 @@ func Train(ctx context.Context, cfg TrainConfig) (*TrainResult, error) {
 		}
 		res.Passes = 0
 	}
+	cfg.Scale = resolveScale(spec, cfg.Scale)
 	src, test, err := prepare(cfg, spec.IsBatch(), res)
 	if err != nil {
 		return nil, err
@@ -249,10 +263,16 @@ func load(name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
 
 // scale fits the transformation on the training data and applies it to both parts.
 func scale(kind string, train, test *data.Dataset, res *TrainResult) (*data.Dataset, *data.Dataset, error) {
-	if kind == "" || kind == ScaleAuto {
+	switch kind {
+	case "", ScaleAuto:
 		kind = ScaleNone
 		if train.Dim <= AutoScaleMaxDim {
 			kind = ScaleMinMax
+		}
+	case scaleAutoUnit:
+		kind = ScaleUnit
+		if train.Dim <= AutoScaleMaxDim {
+			kind = ScaleNorm
 		}
 	}
 	res.Scale = kind
@@ -272,15 +292,15 @@ func scale(kind string, train, test *data.Dataset, res *TrainResult) (*data.Data
 			test = s.Apply(test)
 		}
 		return s.Apply(train), test, nil
-	case ScaleNorm:
-		n := data.FitRowNormalizer(train, true)
+	case ScaleNorm, ScaleUnit:
+		n := data.FitRowNormalizer(train, kind == ScaleNorm)
 		res.Normalize = n
 		if test != nil {
 			test = n.Apply(test)
 		}
 		return n.Apply(train), test, nil
 	}
-	return nil, nil, fmt.Errorf("unknown scaling %q (want %s, %s, %s or %s)", kind, ScaleAuto, ScaleNone, ScaleMinMax, ScaleNorm)
+	return nil, nil, fmt.Errorf("unknown scaling %q (want %s, %s, %s, %s or %s)", kind, ScaleAuto, ScaleNone, ScaleMinMax, ScaleNorm, ScaleUnit)
 }
 
 // streamable reports whether the run can stream its training file from disk instead of

@@ -17,6 +17,9 @@ type Spec struct {
 	Params func() any
 	// Grid is the paper's hyper-parameter grid.
 	Grid Grid
+	// UnitRows says the algorithm assumes rows of norm at most 1 (SOLAM's and FSAUC's
+	// κ = 1): automatic scaling then normalises rows instead of min-max scaling.
+	UnitRows bool
 	// NewOnline makes an online learner from a parameter struct made by Params; nil
 	// for a batch algorithm.
 	NewOnline func(b kernels.Backend, dim int, params any, seed uint64) (Online, error)
@@ -96,5 +99,11 @@ func batch[P any, S Batch](name, doc, ref string, defaults func() P, grid Grid,
 // withMulti sets the Spec's shared one-pass grid implementation.
 func withMulti(s Spec, newMulti func(kernels.Backend, int, []any, uint64) (Multi, error)) Spec {
 	s.NewMulti = newMulti
+	return s
+}
+
+// unitRows marks the Spec as assuming rows of norm at most 1.
+func unitRows(s Spec) Spec {
+	s.UnitRows = true
 	return s
 }
