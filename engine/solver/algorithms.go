@@ -38,6 +38,8 @@ func Registry() []Spec {
 		// Batch algorithms (Fit on the whole training set).
 		// batch: mba
 		// batch: spdam, ubauc-batch
+		batch("spdam", "stochastic primal-dual AUC maximisation, square loss, mini-batches (batch)", "thesis ch. 5, Alg. 21",
+			DefaultSPDAMParams, SPDAMGrid, NewSPDAM),
 		// batch: unilog, mb-psl, mb-phl, svm-or
 	}
 }
