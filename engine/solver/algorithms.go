@@ -40,6 +40,10 @@ func Registry() []Spec {
 		// Batch algorithms (Fit on the whole training set).
 		// batch: mba
 		// batch: spdam, ubauc-batch
+		batch("spdam", "stochastic primal-dual AUC maximisation, square loss, mini-batches (batch)", "thesis ch. 5, Alg. 21",
+			DefaultSPDAMParams, SPDAMGrid, NewSPDAM),
+		batch("ubauc-batch", "univariate bound of AUC, batch: block coordinate descent, exact w-steps", "Lyu and Ying, eq. 8, Sec. 5.2.1",
+			DefaultUBAUCBatchParams, UBAUCBatchGrid, NewUBAUCBatch),
 		// batch: unilog, mb-psl, mb-phl, svm-or
 		batch("ls-auc", "B-LS-SVM: the exact pairwise square-loss minimiser (the oracle), batch", "ICML 2013, Sec. 5; ALGORITHMS.md ORACLE",
 			DefaultLSAUCParams, LSAUCGrid, NewLSAUC),

@@ -1,0 +1,429 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/kernels"
+)
+
+// SPDAMParams are the hyper-parameters of SPDAM, the stochastic primal-dual AUC
+// maximisation of the thesis (ch. 5, Alg. 21). Sigma, Tau and Theta at 0 take the values
+// of Theorem 5.1 (σ corrected); start from DefaultSPDAMParams.
+type SPDAMParams struct {
+	// M is the mini-batch size m: a count (an integer ≥ 1, at most the number of
+	// training examples) or, when in (0, 1), that fraction of them (rounded, at least 1).
+	// Default 0.1: the thesis's 10% of n, needed for the linear rate (m = 1 is useless).
+	M float64 `param:"m"`
+	// Lambda is the ℓ2 weight λ > 0 (Theorem 5.1 needs g λ-strongly convex; at λ = 0,
+	// g = ½(b·w)² + b·w is not, and σ, τ, θ degenerate). Default 0.1, for data scaled
+	// to [−1, 1] like a9a (test AUC .9000 there, reached in about 230 epochs; the rate
+	// slows as λ shrinks). Thesis grid 10^[-5..1].
+	Lambda float64 `param:"lambda"`
+	// Sigma is the dual step σ ≥ 0; 0 means Theorem 5.1's σ, corrected (κ = max‖x̄_i‖):
+	//	σ = [(n−m)λ + √((n−m)²λ² + 4nmκ²λ)] / (4mκ²),
+	// the root of 4mκ²σ² − 2(n−m)λσ − nλ = 0, which makes the primal contraction
+	// 1/(1 + 2τλ) equal to the dual one 1 − (m/n)·2σ/(1 + 2σ) under τσ = 1/(4κ²); for
+	// n ≫ m it is Zhang & Xiao's SPDC step √(nλ/m)/(2κ). The thesis prints
+	// [(n−m) + √((n−m)² + 4nκ²m/λ)]/(8mκ²), which is exactly this σ/(2λ): with it
+	// 1 − θ shrinks like λ^(3/2) instead of √λ (θ = 1 − 4·10⁻⁸ on a9a at λ = 10⁻⁴) and
+	// the iteration stalls. Measured on a9a ([−1, 1], λ = 0.1, m = 10%): relative
+	// duality gap after 273 epochs 4.5·10⁻¹⁰ with this σ, 1.2·10⁻⁶ with σ/2, 8·10⁻⁹
+	// with 2σ.
+	Sigma float64 `param:"sigma"`
+	// Tau is the primal step τ ≥ 0; 0 means Theorem 5.1's τ = 1/(4σκ²).
+	Tau float64 `param:"tau"`
+	// Theta is the extrapolation θ in [0, 1]; 0 means Theorem 5.1's
+	// θ = 1 − λ/(λ + 2σκ²). (θ = 0 itself, no extrapolation, cannot be asked for.)
+	Theta float64 `param:"theta"`
+	// Tol is the stopping tolerance > 0 on the relative duality gap (P(w) − D(β))/|P(w)|,
+	// which bounds the relative objective gap (J(w) − J*)/|J(w)|. Default 10⁻⁸.
+	Tol float64 `param:"tol"`
+	// Iters caps the number of iterations (mini-batches), ≥ 1. Default 100,000.
+	Iters int `param:"iters"`
+}
+
+// DefaultSPDAMParams returns m = 10% of n, λ = 0.1, Theorem 5.1's σ, τ, θ, tol = 10⁻⁸
+// and a cap of 100,000 iterations.
+func DefaultSPDAMParams() SPDAMParams {
+	return SPDAMParams{M: 0.1, Lambda: 0.1, Tol: 1e-8, Iters: 100_000}
+}
+
+// SPDAMGrid is the thesis's grid for SPDAM (ch. 6): λ ∈ 10^[-5..1].
+var SPDAMGrid = Grid{Keys: []string{"lambda"}, Values: [][]float64{Pow10(-5, 1)}}
+
+func (p SPDAMParams) check() error {
+	finite := func(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
+	for _, err := range []error{
+		Check(p.M > 0 && finite(p.M) && (p.M < 1 || p.M == math.Trunc(p.M)), "m", p.M, "an integer ≥ 1 or a fraction in (0, 1)"),
+		Check(p.Lambda > 0 && finite(p.Lambda), "lambda", p.Lambda, "a finite number > 0 (SPDAM needs strong convexity)"),
+		Check(p.Sigma >= 0 && finite(p.Sigma), "sigma", p.Sigma, "a finite number ≥ 0 (0: Theorem 5.1)"),
+		Check(p.Tau >= 0 && finite(p.Tau), "tau", p.Tau, "a finite number ≥ 0 (0: Theorem 5.1)"),
+		Check(p.Theta >= 0 && p.Theta <= 1, "theta", p.Theta, "in [0, 1] (0: Theorem 5.1)"),
+		Check(p.Tol > 0 && finite(p.Tol), "tol", p.Tol, "a finite number > 0"),
+		Check(p.Iters >= 1, "iters", p.Iters, "≥ 1"),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SPDAMMaxElements is the largest n·d for which SPDAM builds the centred data matrix X̄
+// (n×d float64 on the backend: 8·n·d bytes, 16 GiB at this limit).
+const SPDAMMaxElements = 1 << 31
+
+// SPDAMStats describes the last Fit of SPDAM.
+type SPDAMStats struct {
+	M      int     // mini-batch size used
+	Iters  int     // iterations (mini-batches) run
+	Epochs int     // duality-gap checks, one per ⌈n/m⌉ iterations (and one at the cap)
+	Gap    float64 // the last relative duality gap (P(w) − D(β))/|P(w)|
+	Reason string  // why it stopped: "tolerance" or "iteration cap"
+	// Sigma, Tau and Theta are the steps used; Kappa is κ = max‖x̄_i‖.
+	Sigma, Tau, Theta, Kappa float64
+}
+
+// SPDAM is the stochastic primal-dual AUC maximisation of the thesis (ch. 5, Alg. 21),
+// in the consistent form of ALGORITHMS.md. With p = n₊/n, the class means m± and
+// b = m₋ − m₊, the rows are centred and scaled, x̄_i = (x_i − m₊)/√p for positives and
+// (x_i − m₋)/√(1−p) for negatives, and SPDAM minimises
+//
+//	J(w) = (1/n) Σ_i ½(w·x̄_i)² + g(w),   g(w) = ½(b·w)² + b·w + (λ/2)‖w‖²,
+//
+// whose gradient is (S₊ + S₋ + δδᵀ + λI)w − δ (δ = m₊ − m₋, S± the biased class
+// covariances): J = L − ½ for the pairwise square loss L, and its minimiser is exactly the
+// square-loss oracle (stats.Oracle). It runs SPDC (Zhang & Xiao) on the saddle form
+//
+//	min_w max_β (1/n) Σ_i (β_i w·x̄_i − β_i²/2) + g(w):
+//
+// for a mini-batch I of m rows drawn without replacement,
+//
+//	β_i ← (σ w̄·x̄_i + β_i)/(σ + 1)               (i ∈ I)
+//	u⁺ = u + (1/n) Σ_{i∈I} Δβ_i x̄_i,   ū = u + (n/m)(u⁺ − u)
+//	(bbᵀ + (λ + 1/τ)I) w⁺ = w/τ − ū − b           (Sherman–Morrison, O(d))
+//	w̄ = w⁺ + θ(w⁺ − w)
+//
+// from w = w̄ = 0, β = 0, u = 0. X̄ is built once as a dense n×d matrix on the backend
+// (dense even for sparse data, since centring fills it: 8·n·d bytes; Fit refuses
+// n·d > SPDAMMaxElements), and the mini-batch products X̄_I w̄ and X̄_Iᵀ Δβ are the
+// backend's GemvRows.
+//
+// Stopping. The oracle J* is not available for free, so SPDAM stops on the duality gap
+// of the saddle form, checked once per epoch of ⌈n/m⌉ iterations: the primal
+// P(w) = J(w) costs one full mat-vec X̄w (as much as one epoch's X̄_I w̄ products), and
+// the dual
+//
+//	D(β) = −‖β‖²/(2n) + min_v {u·v + g(v)} = −‖β‖²/(2n) − ½(u+b)ᵀ(bbᵀ + λI)⁻¹(u+b)
+//
+// costs O(n + d) since u = (1/n)Σβ_i x̄_i is kept. Weak duality gives
+// J(w) − J* ≤ P(w) − D(β), so the criterion (P − D)/|P| ≤ Tol certifies the relative
+// objective gap, unlike the relative change of J over an epoch, which is small on a slow
+// stretch as well as near the optimum. SPDC drives both the primal and the dual iterate
+// to the saddle point linearly, so the gap falls at the same rate.
+type SPDAM struct {
+	b    kernels.Backend
+	dim  int
+	p    SPDAMParams
+	seed uint64
+	w    []float64 // the fitted weights
+	st   SPDAMStats
+
+	// Trace, when set, is called after each epoch's gap check with the statistics so
+	// far; Weights then returns the current iterate w.
+	Trace func(SPDAMStats)
+}
+
+// NewSPDAM returns SPDAM for dim features on backend b; the seed draws the mini-batches.
+func NewSPDAM(b kernels.Backend, dim int, p SPDAMParams, seed uint64) (*SPDAM, error) {
+	if err := checkDim(dim); err != nil {
+		return nil, err
+	}
+	if err := p.check(); err != nil {
+		return nil, err
+	}
+	return &SPDAM{b: b, dim: dim, p: p, seed: seed}, nil
+}
+
+// Params returns the parameters the solver was made with.
+func (s *SPDAM) Params() SPDAMParams { return s.p }
+
+// Stats returns the statistics of the last Fit.
+func (s *SPDAM) Stats() SPDAMStats { return s.st }
+
+// Weights returns a copy of the fitted w (zeros before Fit).
+func (s *SPDAM) Weights() []float64 {
+	if s.w == nil {
+		return make([]float64, s.dim)
+	}
+	return append([]float64(nil), s.w...)
+}
+
+// batchSize resolves the M parameter for n examples.
+func (p SPDAMParams) batchSize(n int) (int, error) {
+	if p.M < 1 {
+		return max(1, int(math.Round(p.M*float64(n)))), nil
+	}
+	if p.M > float64(n) {
+		return 0, fmt.Errorf("%w: m = %v, want at most the %d training examples", ErrParam, p.M, n)
+	}
+	return int(p.M), nil
+}
+
+// spdamMoments are the class statistics SPDAM centres with.
+type spdamMoments struct {
+	n, nPos          int
+	meanPos, meanNeg []float64
+}
+
+// classMeans computes the class counts and means on the host in O(nnz).
+func classMeans(ds *data.Dataset) spdamMoments {
+	mo := spdamMoments{n: ds.Rows(), meanPos: make([]float64, ds.Dim), meanNeg: make([]float64, ds.Dim)}
+	for i := range ds.Rows() {
+		m := mo.meanNeg
+		if ds.Y[i] == 1 {
+			m = mo.meanPos
+			mo.nPos++
+		}
+		r := ds.Row(i)
+		for k, j := range r.Idx {
+			m[j] += r.Val[k]
+		}
+	}
+	for j := range mo.meanPos {
+		mo.meanPos[j] /= float64(mo.nPos)
+		mo.meanNeg[j] /= float64(mo.n - mo.nPos)
+	}
+	return mo
+}
+
+// centred builds X̄ on the backend, a block of rows at a time, and returns it with
+// κ = max‖x̄_i‖.
+func (s *SPDAM) centred(ds *data.Dataset, mo spdamMoments) (kernels.Mat, float64) {
+	n, d := ds.Rows(), ds.Dim
+	p := float64(mo.nPos) / float64(n)
+	scalePos, scaleNeg := 1/math.Sqrt(p), 1/math.Sqrt(1-p)
+	xbar := s.b.NewMat(n, d)
+	const block = 256
+	buf := make([]float64, block*d)
+	var kappa2 float64
+	for i0 := 0; i0 < n; i0 += block {
+		i1 := min(i0+block, n)
+		for i := i0; i < i1; i++ {
+			row := buf[(i-i0)*d : (i-i0+1)*d]
+			m, sc := mo.meanNeg, scaleNeg
+			if ds.Y[i] == 1 {
+				m, sc = mo.meanPos, scalePos
+			}
+			for j := range row {
+				row[j] = -m[j]
+			}
+			r := ds.Row(i)
+			for k, j := range r.Idx {
+				row[j] += r.Val[k]
+			}
+			var nrm float64
+			for j := range row {
+				row[j] *= sc
+				nrm += row[j] * row[j]
+			}
+			kappa2 = max(kappa2, nrm)
+		}
+		s.b.Upload(xbar.Slice(i0, i1, 0, d), buf[:(i1-i0)*d])
+	}
+	return xbar, math.Sqrt(kappa2)
+}
+
+// steps returns σ, τ, θ: the parameters where set, else Theorem 5.1's.
+func (p SPDAMParams) steps(n, m int, kappa float64) (sigma, tau, theta float64) {
+	k2 := kappa * kappa
+	if k2 == 0 {
+		k2 = 1 // X̄ = 0: any steps do; the w-step alone is a proximal-point iteration
+	}
+	nm := float64(n - m)
+	sigma = p.Sigma
+	if sigma == 0 {
+		l := p.Lambda
+		sigma = (nm*l + math.Sqrt(nm*l*nm*l+4*float64(n)*float64(m)*k2*l)) / (4 * float64(m) * k2)
+	}
+	tau = p.Tau
+	if tau == 0 {
+		tau = 1 / (4 * sigma * k2)
+	}
+	theta = p.Theta
+	if theta == 0 {
+		theta = 1 - p.Lambda/(p.Lambda+2*sigma*k2)
+	}
+	return sigma, tau, theta
+}
+
+// spdamRun is the state of one Fit: X̄ and the vectors on the backend, β on the host.
+type spdamRun struct {
+	be                         kernels.Backend
+	n, m, d                    int
+	lambda, sigma, tau, theta  float64
+	c, smDen, bb               float64 // w-step: cI + bbᵀ, c = λ + 1/τ; c(c + b·b); b·b
+	xbar                       kernels.Mat
+	bv, w, wPlus, wBar         kernels.Vec
+	u, uBar, du, xw, dBeta, sc kernels.Vec
+	xwHost, dHost, beta        []float64
+	perm                       []int32
+	rng                        *rand.Rand
+}
+
+// newSPDAMRun centres ds and sets up the iteration from w = w̄ = 0, β = 0, u = 0.
+func (s *SPDAM) newSPDAMRun(ds *data.Dataset, m int) *spdamRun {
+	n, d, be := ds.Rows(), s.dim, s.b
+	mo := classMeans(ds)
+	xbar, kappa := s.centred(ds, mo)
+	sigma, tau, theta := s.p.steps(n, m, kappa)
+	s.st = SPDAMStats{M: m, Sigma: sigma, Tau: tau, Theta: theta, Kappa: kappa}
+	r := &spdamRun{be: be, n: n, m: m, d: d, lambda: s.p.Lambda, sigma: sigma, tau: tau, theta: theta,
+		xbar: xbar, bv: be.NewVec(d), w: be.NewVec(d), wPlus: be.NewVec(d), wBar: be.NewVec(d),
+		u: be.NewVec(d), uBar: be.NewVec(d), du: be.NewVec(d), xw: be.NewVec(m), dBeta: be.NewVec(m),
+		sc: be.NewVec(n), xwHost: make([]float64, m), dHost: make([]float64, m), beta: make([]float64, n),
+		perm: make([]int32, n), rng: rand.New(rand.NewPCG(s.seed, 0x5bda))}
+	bHost := make([]float64, d)
+	for j := range bHost {
+		bHost[j] = mo.meanNeg[j] - mo.meanPos[j]
+	}
+	be.Upload(r.bv, bHost)
+	r.bb = be.Dot(r.bv, r.bv)
+	r.c = r.lambda + 1/tau
+	r.smDen = r.c * (r.c + r.bb)
+	for i := range r.perm {
+		r.perm[i] = int32(i)
+	}
+	return r
+}
+
+// iterate runs one SPDAM iteration on a fresh mini-batch.
+func (r *spdamRun) iterate() {
+	be, n, m := r.be, r.n, r.m
+	// Partial Fisher–Yates: perm[:m] is a sample without replacement.
+	for k := range m {
+		j := k + r.rng.IntN(n-k)
+		r.perm[k], r.perm[j] = r.perm[j], r.perm[k]
+	}
+	idx := r.perm[:m]
+	// Dual step on the batch: β_i ← (σ w̄·x̄_i + β_i)/(σ + 1).
+	be.GemvRows(false, 1, r.xbar, idx, r.wBar, 0, r.xw)
+	be.Download(r.xwHost, r.xw)
+	for k, i := range idx {
+		nb := (r.sigma*r.xwHost[k] + r.beta[i]) / (r.sigma + 1)
+		r.dHost[k] = nb - r.beta[i]
+		r.beta[i] = nb
+	}
+	be.Upload(r.dBeta, r.dHost)
+	be.GemvRows(true, 1/float64(n), r.xbar, idx, r.dBeta, 0, r.du)
+	// ū = u + (n/m)Δu;  u += Δu.
+	be.Copy(r.uBar, r.u)
+	be.Axpy(float64(n)/float64(m), r.du, r.uBar)
+	be.Axpy(1, r.du, r.u)
+	// Primal step: w⁺ = (cI + bbᵀ)⁻¹(w/τ − ū − b) = q/c − b(b·q)/(c(c + b·b)).
+	be.Copy(r.wPlus, r.w)
+	be.Scal(1/r.tau, r.wPlus)
+	be.Axpy(-1, r.uBar, r.wPlus)
+	be.Axpy(-1, r.bv, r.wPlus)
+	bq := be.Dot(r.bv, r.wPlus)
+	be.Scal(1/r.c, r.wPlus)
+	be.Axpy(-bq/r.smDen, r.bv, r.wPlus)
+	// w̄ = (1 + θ)w⁺ − θw, then w ← w⁺.
+	be.Copy(r.wBar, r.wPlus)
+	be.Scal(1+r.theta, r.wBar)
+	be.Axpy(-r.theta, r.w, r.wBar)
+	r.w, r.wPlus = r.wPlus, r.w
+}
+
+// gap returns the primal P(w) = J(w) and the dual D(β) of the saddle form (uBar is
+// scratch):
+//
+//	P(w) = ½‖X̄w‖²/n + g(w)
+//	D(β) = −‖β‖²/(2n) − ½ zᵀ(bbᵀ + λI)⁻¹z,   z = u + b
+//	     = −‖β‖²/(2n) − (‖z‖² − (b·z)²/(λ + b·b)) / (2λ)
+func (r *spdamRun) gap() (primal, dual float64) {
+	be, nf, lambda := r.be, float64(r.n), r.lambda
+	be.Gemv(false, 1, r.xbar, r.w, 0, r.sc)
+	bw := be.Dot(r.bv, r.w)
+	primal = 0.5*be.Dot(r.sc, r.sc)/nf + 0.5*bw*bw + bw + 0.5*lambda*be.Dot(r.w, r.w)
+	be.Copy(r.uBar, r.u)
+	be.Axpy(1, r.bv, r.uBar)
+	bz, zz := be.Dot(r.bv, r.uBar), be.Dot(r.uBar, r.uBar)
+	var b2 float64
+	for _, bi := range r.beta {
+		b2 += bi * bi
+	}
+	dual = -0.5*b2/nf - 0.5*(zz-bz*bz/(lambda+r.bb))/lambda
+	return primal, dual
+}
+
+// weights downloads w.
+func (r *spdamRun) weights() []float64 {
+	w := make([]float64, r.d)
+	r.be.Download(w, r.w)
+	return w
+}
+
+// Fit runs SPDAM on ds from w = 0 until the relative duality gap is at most Tol or
+// Iters iterations have run (Stats says which). It returns an error wrapping ErrOneClass
+// for a single class, ErrParam when m exceeds the number of rows, and ErrDiverged when
+// w becomes non-finite.
+func (s *SPDAM) Fit(ctx context.Context, ds *data.Dataset) error {
+	if ds.Dim != s.dim {
+		return fmt.Errorf("spdam: data has %d features, the solver was made for %d", ds.Dim, s.dim)
+	}
+	n, d := ds.Rows(), s.dim
+	nPos, nNeg := ds.Counts()
+	if nPos == 0 || nNeg == 0 {
+		return fmt.Errorf("spdam: %w (%d positives, %d negatives)", ErrOneClass, nPos, nNeg)
+	}
+	m, err := s.p.batchSize(n)
+	if err != nil {
+		return fmt.Errorf("spdam: %w", err)
+	}
+	if int64(n)*int64(d) > SPDAMMaxElements {
+		return fmt.Errorf("spdam: the centred data matrix would be %d×%d = %d elements (%d bytes), above the limit of %d elements: use an online method such as spam-l2",
+			n, d, int64(n)*int64(d), 8*int64(n)*int64(d), int64(SPDAMMaxElements))
+	}
+	s.w = nil
+	r := s.newSPDAMRun(ds, m)
+	epoch := (n + m - 1) / m // iterations per gap check
+	for s.st.Reason == "" {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("spdam: %w", err)
+		}
+		r.iterate()
+		s.st.Iters++
+		capped := s.st.Iters >= s.p.Iters
+		if s.st.Iters%epoch != 0 && !capped {
+			continue
+		}
+		primal, dual := r.gap()
+		if math.IsNaN(primal) || math.IsInf(primal, 0) || math.IsNaN(dual) || math.IsInf(dual, 0) {
+			return fmt.Errorf("spdam: %w: objective %v after %d iterations", ErrDiverged, primal, s.st.Iters)
+		}
+		s.st.Epochs++
+		s.st.Gap = (primal - dual) / math.Abs(primal)
+		switch {
+		case s.st.Gap <= s.p.Tol:
+			s.st.Reason = "tolerance"
+		case capped:
+			s.st.Reason = "iteration cap"
+		}
+		if s.Trace != nil {
+			s.w = r.weights()
+			s.Trace(s.st)
+		}
+	}
+	s.w = r.weights()
+	for _, wj := range s.w {
+		if math.IsNaN(wj) || math.IsInf(wj, 0) {
+			return fmt.Errorf("spdam: %w after %d iterations", ErrDiverged, s.st.Iters)
+		}
+	}
+	return nil
+}
