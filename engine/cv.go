@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -62,7 +63,7 @@ type CVRun struct {
 // repetition) and their mean and sample standard deviation.
 type CVResult struct {
 	Algo string `json:"algo"`
-	// Params are the parameters every fold trained with; with a grid, the values the
+	// Params are the parameters every fold trained with; with a grid, only those the
 	// grid does not set (each fold's chosen point is in Runs).
 	Params    map[string]any `json:"params"`
 	Grid      string         `json:"grid,omitempty"`      // the grid spec, "" without a grid
@@ -118,16 +119,22 @@ func CV(ctx context.Context, cfg CVConfig) (*CVResult, error) {
 	case spec.IsBatch() && cfg.Passes > 1:
 		return nil, fmt.Errorf("%s is a batch algorithm: it sees the whole training set, so passes do not apply", spec.Name)
 	}
-	var params []any // the grid's points, or just base
+	res := &CVResult{Algo: spec.Name, Params: solver.Values(base), Grid: cfg.Grid, Data: cfg.Data,
+		Passes: max(cfg.Passes, 1), Folds: k, Repeats: repeats}
+	var params []any // the grid's points; nil without a grid
 	if cfg.Grid != "" {
 		gcfg := GridConfig{TrainConfig: cfg.TrainConfig, Grid: cfg.Grid}
-		if params, _, err = gridParams(spec, gcfg); err != nil {
+		var points [][]string
+		if params, points, err = gridParams(spec, gcfg); err != nil {
 			return nil, err
+		}
+		res.Params = solver.Values(base)
+		for _, kv := range points[0] {
+			k, _, _ := strings.Cut(kv, "=")
+			delete(res.Params, k)
 		}
 	}
 
-	res := &CVResult{Algo: spec.Name, Params: solver.Values(base), Grid: cfg.Grid, Data: cfg.Data,
-		Passes: max(cfg.Passes, 1), Folds: k, Repeats: repeats}
 	if spec.IsBatch() {
 		res.Passes = 0
 	}
