@@ -34,6 +34,7 @@ var commands = []command{
 	{"datasets", "list the known datasets: rows, features, positives and where each was found", runDatasets},
 	{"convert", "convert a LIBSVM file (plain, .gz, .bz2, .xz) to aucopt's binary cache", runConvert},
 	{"backends", "list the compute backends, which are available, and the CPU's features", runBackends},
+	{"bench", "time the kernel operations and OPAUC, SPAM and MBA on every available backend, in one table", runBench},
 	{"version", "print aucopt's version", runVersion},
 }
 
