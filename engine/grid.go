@@ -131,22 +131,9 @@ func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	base := spec.Params()
-	if err := solver.SetAll(base, cfg.Params); err != nil {
-		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
-	}
-	grid, err := ParseGrid(spec, cfg.Grid)
+	params, points, err := gridParams(spec, cfg)
 	if err != nil {
 		return nil, err
-	}
-	points := grid.Points()
-	params := make([]any, len(points))
-	for i, pt := range points {
-		p := spec.Params()
-		if err := solver.SetAll(p, append(slices.Clone(cfg.Params), pt...)); err != nil {
-			return nil, fmt.Errorf("%s grid point %s: %w", cfg.Algo, strings.Join(pt, " "), err)
-		}
-		params[i] = p
 	}
 	if cfg.Checkpoint != "" {
 		return nil, fmt.Errorf("--grid does not take --checkpoint")
@@ -161,25 +148,80 @@ func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 		return nil, err
 	}
 	train := src.(solver.DatasetSource).D
-	folds, err := gridFolds(train.Y, cfg, res)
-	if err != nil {
-		return nil, err
-	}
 	b, err := BackendFromEnv(cfg.Backend)
 	if err != nil {
 		return nil, err
 	}
 	defer b.Close()
 	res.Backend = b.Name()
-	res.Shared = spec.NewMulti != nil
 	workers := cfg.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if !strings.HasPrefix(b.Name(), "generic") && !strings.HasPrefix(b.Name(), "avx") {
+	if !concurrentSafe(b) {
 		workers = 1 // a device backend is not promised to be safe for concurrent use
 	}
+	if err := search(ctx, spec, b, train, params, cfg, workers, res); err != nil {
+		return nil, err
+	}
 
+	// Refit the best point on the whole training set.
+	best := params[res.Best]
+	res.Params = solver.Values(best)
+	refit := cfg.TrainConfig
+	start := time.Now()
+	if res.Weights, err = fit(ctx, spec, b, best, src, refit, res.TrainResult); err != nil {
+		return nil, fmt.Errorf("refit of the best grid point (%s): %w", strings.Join(points[res.Best], " "), err)
+	}
+	res.Seconds = time.Since(start).Seconds()
+	if test != nil {
+		res.TestRows = test.Rows()
+		if res.TestAUC, err = metric.AUC(Score(res.Weights, test), test.Y); err != nil {
+			return nil, fmt.Errorf("test AUC on %s: %w", cfg.Test, err)
+		}
+	}
+	return res, nil
+}
+
+// gridParams returns a parameter struct (spec.Params, cfg.Params, then the point) for
+// every point of cfg.Grid, and the points as key=value lists.
+func gridParams(spec solver.Spec, cfg GridConfig) ([]any, [][]string, error) {
+	base := spec.Params()
+	if err := solver.SetAll(base, cfg.Params); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", cfg.Algo, err)
+	}
+	grid, err := ParseGrid(spec, cfg.Grid)
+	if err != nil {
+		return nil, nil, err
+	}
+	points := grid.Points()
+	params := make([]any, len(points))
+	for i, pt := range points {
+		p := spec.Params()
+		if err := solver.SetAll(p, append(slices.Clone(cfg.Params), pt...)); err != nil {
+			return nil, nil, fmt.Errorf("%s grid point %s: %w", cfg.Algo, strings.Join(pt, " "), err)
+		}
+		params[i] = p
+	}
+	return params, points, nil
+}
+
+// concurrentSafe reports whether b may be called from several goroutines at once: the
+// CPU backends hold no mutable state; a device backend is not promised to.
+func concurrentSafe(b kernels.Backend) bool {
+	return strings.HasPrefix(b.Name(), "generic") || strings.HasPrefix(b.Name(), "avx")
+}
+
+// search trains every point of params on the selection folds of the in-memory (already
+// scaled) training set train and fills res's Points, Best, Selection, Shared and
+// GridSeconds. It does not refit.
+func search(ctx context.Context, spec solver.Spec, b kernels.Backend, train *data.Dataset, params []any,
+	cfg GridConfig, workers int, res *GridResult) error {
+	folds, err := gridFolds(train.Y, cfg, res)
+	if err != nil {
+		return err
+	}
+	res.Shared = spec.NewMulti != nil
 	sums := make([]float64, len(params))
 	failed := make([]string, len(params))
 	start := time.Now()
@@ -192,7 +234,7 @@ func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 			ws, err = gridOnline(ctx, spec, b, part, params, cfg, workers, failed)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("grid search, fold %d of %d: %w", fi+1, len(folds), err)
+			return fmt.Errorf("grid search, fold %d of %d: %w", fi+1, len(folds), err)
 		}
 		for g, w := range ws {
 			if failed[g] != "" {
@@ -200,7 +242,7 @@ func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 			}
 			auc, err := metric.AUC(Score(w, val), val.Y)
 			if err != nil {
-				return nil, fmt.Errorf("grid search, fold %d: validation AUC: %w", fi+1, err)
+				return fmt.Errorf("grid search, fold %d: validation AUC: %w", fi+1, err)
 			}
 			sums[g] += auc
 		}
@@ -221,25 +263,9 @@ func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 		}
 	}
 	if res.Best < 0 {
-		return nil, fmt.Errorf("grid search: all %d points failed (first: %s)", len(params), failed[0])
+		return fmt.Errorf("grid search: all %d points failed (first: %s)", len(params), failed[0])
 	}
-
-	// Refit the best point on the whole training set.
-	best := params[res.Best]
-	res.Params = solver.Values(best)
-	refit := cfg.TrainConfig
-	start = time.Now()
-	if res.Weights, err = fit(ctx, spec, b, best, src, refit, res.TrainResult); err != nil {
-		return nil, fmt.Errorf("refit of the best grid point (%s): %w", strings.Join(points[res.Best], " "), err)
-	}
-	res.Seconds = time.Since(start).Seconds()
-	if test != nil {
-		res.TestRows = test.Rows()
-		if res.TestAUC, err = metric.AUC(Score(res.Weights, test), test.Y); err != nil {
-			return nil, fmt.Errorf("test AUC on %s: %w", cfg.Test, err)
-		}
-	}
-	return res, nil
+	return nil
 }
 
 // gridFolds returns the selection folds over the training labels y.

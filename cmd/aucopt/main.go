@@ -30,9 +30,11 @@ type command struct {
 // commands lists the subcommands in help order.
 var commands = []command{
 	{"train", "train an AUC maximiser (default: OPAUC on the embedded a9a) and report its test AUC", runTrain},
+	{"cv", "cross-validate an algorithm: stratified (repeated) k-fold AUC, mean ± std, optionally with a grid inside each fold", runCV},
 	{"datasets", "list the known datasets: rows, features, positives and where each was found", runDatasets},
 	{"convert", "convert a LIBSVM file (plain, .gz, .bz2, .xz) to aucopt's binary cache", runConvert},
 	{"backends", "list the compute backends, which are available, and the CPU's features", runBackends},
+	{"bench", "time the kernel operations and OPAUC, SPAM and MBA on every available backend, in one table", runBench},
 	{"version", "print aucopt's version", runVersion},
 }
 

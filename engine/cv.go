@@ -1,0 +1,317 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/metric"
+	"github.com/aucopt/aucopt/engine/solver"
+)
+
+// CVConfig is a cross-validation: cfg.Algo trained on all but one fold of cfg.Data and
+// scored (AUC) on the fold left out, for every fold, with the scaling fitted on each
+// training part alone.
+type CVConfig struct {
+	// TrainConfig names the algorithm, its parameters, the data and the run (Passes,
+	// Shuffle, Scale, Seed, Backend). Test and Checkpoint must be empty: CV uses no
+	// test data, and its runs are not resumable. Progress is not used (see FoldDone).
+	TrainConfig
+	// Folds is k of the stratified k-fold split (default 5; at least 2, and at most the
+	// number of rows of the smaller class).
+	Folds int
+	// Repeats > 1 repeats the k-fold split with seeds Seed, Seed+1, … (data.RepeatedKFold,
+	// the papers' 5 × 5 protocol); 0 or 1 is one stratified k-fold.
+	Repeats int
+	// Grid, when not empty, is a nested grid search (GridPaper or a ParseGrid spec): on
+	// each training part the grid's best point is chosen by GridFolds-fold
+	// cross-validation (GridFolds ≥ 2) or a stratified held-out share GridHoldout
+	// (default 0.2) of that part, refitted on the whole part and scored on the fold.
+	Grid        string
+	GridFolds   int
+	GridHoldout float64
+	// Workers bounds the folds trained at once (default GOMAXPROCS; 1 on a device
+	// backend). Each fold has its own learner and copy of its rows; the results do not
+	// depend on Workers.
+	Workers int
+	// FoldDone, when set, is called after each fold, one call at a time, with the
+	// fold's outcome and the number of folds done and in all.
+	FoldDone func(run CVRun, done, total int)
+}
+
+// CVRun is one fold's outcome.
+type CVRun struct {
+	Repeat    int     `json:"repeat"` // 1-based repetition of the k-fold split
+	Fold      int     `json:"fold"`   // 1-based fold within the repetition
+	TrainRows int     `json:"train_rows"`
+	TestRows  int     `json:"test_rows"`
+	AUC       float64 `json:"auc"`     // on the fold's rows
+	Seconds   float64 `json:"seconds"` // training (and grid search) time
+	// Params is the grid point chosen on this fold's training part (grid only).
+	Params map[string]any `json:"params,omitempty"`
+	// ValAUC is the chosen point's validation AUC inside the training part (grid only).
+	ValAUC *float64 `json:"val_auc,omitempty"`
+}
+
+// CVResult is a cross-validation's outcome: per-fold AUCs in fold order (repetition by
+// repetition) and their mean and sample standard deviation.
+type CVResult struct {
+	Algo string `json:"algo"`
+	// Params are the parameters every fold trained with; with a grid, only those the
+	// grid does not set (each fold's chosen point is in Runs).
+	Params    map[string]any `json:"params"`
+	Grid      string         `json:"grid,omitempty"`      // the grid spec, "" without a grid
+	Selection string         `json:"selection,omitempty"` // how a fold's grid point was chosen
+	Backend   string         `json:"backend"`
+	Data      string         `json:"data"`
+	Rows      int            `json:"rows"` // rows cross-validated
+	Features  int            `json:"features"`
+	Scale     string         `json:"scale"`
+	Passes    int            `json:"passes"` // 0 for a batch algorithm
+	Folds     int            `json:"folds"`
+	Repeats   int            `json:"repeats"`
+	Workers   int            `json:"workers"`
+	AUCs      []float64      `json:"aucs"` // Runs' AUCs, in order
+	Mean      float64        `json:"mean"`
+	Std       float64        `json:"std"`     // sample standard deviation (metric.MeanStd)
+	Seconds   float64        `json:"seconds"` // wall time of all folds
+	Runs      []CVRun        `json:"runs"`
+	Notes     []string       `json:"notes,omitempty"`
+}
+
+// CV cross-validates cfg.Algo on cfg.Data: stratified k-fold (repeated when Repeats > 1),
+// folds trained in parallel, each with the scaling fitted on its training part only
+// (no leakage into the fold scored). An online algorithm makes cfg.Passes passes
+// (shuffled when cfg.Shuffle) over the training part; a batch one fits it. A dataset
+// with a fixed train/test split is cross-validated on its training part (a note says
+// so); its test part is not used.
+func CV(ctx context.Context, cfg CVConfig) (*CVResult, error) {
+	spec, err := solver.Lookup(cfg.Algo)
+	if err != nil {
+		return nil, err
+	}
+	base := spec.Params()
+	if err := solver.SetAll(base, cfg.Params); err != nil {
+		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
+	}
+	k, repeats := cfg.Folds, cfg.Repeats
+	if k == 0 {
+		k = 5
+	}
+	if repeats == 0 {
+		repeats = 1
+	}
+	switch {
+	case k < 2:
+		return nil, fmt.Errorf("cross-validation: %w: %d folds, want at least 2", solver.ErrParam, k)
+	case repeats < 1:
+		return nil, fmt.Errorf("cross-validation: %w: %d repeats, want at least 1", solver.ErrParam, repeats)
+	case cfg.Test != "":
+		return nil, fmt.Errorf("cross-validation scores held-out folds of the training data: it takes no test data (%s)", cfg.Test)
+	case cfg.Checkpoint != "":
+		return nil, fmt.Errorf("cross-validation takes no checkpoint")
+	case spec.IsBatch() && cfg.Passes > 1:
+		return nil, fmt.Errorf("%s is a batch algorithm: it sees the whole training set, so passes do not apply", spec.Name)
+	}
+	res := &CVResult{Algo: spec.Name, Params: solver.Values(base), Grid: cfg.Grid, Data: cfg.Data,
+		Passes: max(cfg.Passes, 1), Folds: k, Repeats: repeats}
+	var params []any // the grid's points; nil without a grid
+	if cfg.Grid != "" {
+		gcfg := GridConfig{TrainConfig: cfg.TrainConfig, Grid: cfg.Grid}
+		var points [][]string
+		if params, points, err = gridParams(spec, gcfg); err != nil {
+			return nil, err
+		}
+		res.Params = solver.Values(base)
+		for _, kv := range points[0] {
+			k, _, _ := strings.Cut(kv, "=")
+			delete(res.Params, k)
+		}
+	}
+
+	if spec.IsBatch() {
+		res.Passes = 0
+	}
+	if cfg.Data == "" {
+		return nil, fmt.Errorf("no data given")
+	}
+	ds, splitTest, err := load(cfg.Data, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	if splitTest != nil {
+		res.Notes = append(res.Notes, fmt.Sprintf("%s has a fixed train/test split: cross-validation runs on its %d training rows; its %d test rows are not used",
+			cfg.Data, ds.Rows(), splitTest.Rows()))
+	}
+	res.Rows, res.Features = ds.Rows(), ds.Dim
+	var folds [][]data.Fold
+	if repeats == 1 {
+		f, err := data.StratifiedKFold(ds.Y, k, cfg.Seed)
+		folds = [][]data.Fold{f}
+		if err != nil {
+			return nil, fmt.Errorf("cross-validation on %s: %w", cfg.Data, err)
+		}
+	} else if folds, err = data.RepeatedKFold(ds.Y, k, repeats, cfg.Seed); err != nil {
+		return nil, fmt.Errorf("cross-validation on %s: %w", cfg.Data, err)
+	}
+
+	b, err := BackendFromEnv(cfg.Backend)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	res.Backend = b.Name()
+	res.Runs = make([]CVRun, 0, k*repeats)
+	var jobs []data.Fold
+	for r, fs := range folds {
+		for f, fold := range fs {
+			res.Runs = append(res.Runs, CVRun{Repeat: r + 1, Fold: f + 1, TrainRows: len(fold.Train), TestRows: len(fold.Test)})
+			jobs = append(jobs, fold)
+		}
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if !concurrentSafe(b) {
+		workers = 1
+	}
+	workers = min(workers, len(jobs))
+	res.Workers = workers
+	inner := 1 // a grid's goroutines per fold: the folds already fill the cores
+	if workers == 1 && concurrentSafe(b) {
+		inner = runtime.GOMAXPROCS(0)
+	}
+
+	// Each fold's scaling kind is the same (it depends only on Dim), so the first
+	// fold's is reported.
+	scaleKinds := make([]string, len(jobs))
+	selections := make([]string, len(jobs))
+	one := func(ctx context.Context, i int) error {
+		run := &res.Runs[i]
+		start := time.Now()
+		train, test := ds.Subset(jobs[i].Train), ds.Subset(jobs[i].Test)
+		tr := &TrainResult{Algo: spec.Name, Features: ds.Dim, TrainRows: train.Rows()}
+		train, test, err := scale(cfg.Scale, train, test, tr)
+		if err != nil {
+			return err
+		}
+		scaleKinds[i] = tr.Scale
+		p := base
+		tcfg := cfg.TrainConfig
+		tcfg.Progress, tcfg.Checkpoint = nil, ""
+		if params != nil {
+			g := &GridResult{TrainResult: tr}
+			gcfg := GridConfig{TrainConfig: tcfg, Grid: cfg.Grid, Folds: cfg.GridFolds, Holdout: cfg.GridHoldout}
+			if err := search(ctx, spec, b, train, params, gcfg, inner, g); err != nil {
+				return err
+			}
+			p = params[g.Best]
+			run.Params = solver.Values(p)
+			run.ValAUC = g.Points[g.Best].ValAUC
+			selections[i] = g.Selection
+		}
+		src := solver.DatasetSource{D: train, Shuffle: cfg.Shuffle, Seed: cfg.Seed}
+		w, err := fit(ctx, spec, b, p, src, tcfg, tr)
+		if err != nil {
+			return err
+		}
+		run.Seconds = time.Since(start).Seconds()
+		if run.AUC, err = metric.AUC(Score(w, test), test.Y); err != nil {
+			return fmt.Errorf("AUC: %w", err)
+		}
+		if math.IsNaN(run.AUC) {
+			return fmt.Errorf("%w: AUC is NaN", solver.ErrDiverged)
+		}
+		return nil
+	}
+
+	start := time.Now()
+	if err := parallel(ctx, len(jobs), workers, one, func(i, done int) {
+		if cfg.FoldDone != nil {
+			cfg.FoldDone(res.Runs[i], done, len(jobs))
+		}
+	}); err != nil {
+		var fe *foldError
+		if errors.As(err, &fe) {
+			r := res.Runs[fe.i]
+			where := fmt.Sprintf("fold %d of %d", r.Fold, k)
+			if repeats > 1 {
+				where = fmt.Sprintf("repeat %d, fold %d of %d", r.Repeat, r.Fold, k)
+			}
+			return nil, fmt.Errorf("cross-validation of %s on %s, %s: %w", spec.Name, cfg.Data, where, fe.err)
+		}
+		return nil, err
+	}
+	res.Seconds = time.Since(start).Seconds()
+	res.Scale, res.Selection = scaleKinds[0], selections[0]
+	res.AUCs = make([]float64, len(res.Runs))
+	for i, r := range res.Runs {
+		res.AUCs[i] = r.AUC
+	}
+	res.Mean, res.Std = metric.MeanStd(res.AUCs)
+	return res, nil
+}
+
+// foldError is the error of job i of parallel.
+type foldError struct {
+	i   int
+	err error
+}
+
+func (e *foldError) Error() string { return fmt.Sprintf("job %d: %v", e.i, e.err) }
+func (e *foldError) Unwrap() error { return e.err }
+
+// parallel runs job(ctx, i) for i in [0, n) on at most workers goroutines, calling
+// done(i, count) after each success, one call at a time. The first failure cancels
+// the jobs not yet finished and is returned as a *foldError; when ctx ends first, its
+// error is returned.
+func parallel(ctx context.Context, n, workers int, job func(context.Context, int) error, done func(i, count int)) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int)
+	var (
+		mu    sync.Mutex
+		count int
+		first *foldError
+		wg    sync.WaitGroup
+	)
+	for range max(workers, 1) {
+		wg.Go(func() {
+			for i := range next {
+				if ctx.Err() != nil {
+					continue
+				}
+				err := job(ctx, i)
+				mu.Lock()
+				switch {
+				case err == nil:
+					count++
+					done(i, count)
+				case first == nil && ctx.Err() == nil:
+					first = &foldError{i: i, err: err}
+					cancel()
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("cross-validation stopped: %w", err)
+	}
+	return nil
+}
