@@ -171,7 +171,7 @@ type MBA struct {
 	seed    uint64
 	name    string
 	ridge   bool // MBA-ℓ2: λ₁ must be 0
-	workers int  // shard goroutines; 0 means GOMAXPROCS
+	workers int  // shard goroutines; ≤ 0 means GOMAXPROCS (SetWorkers)
 
 	mu    []float64 // μ_S (host copy after Fit)
 	sigma []float64 // Σ_S, full symmetric d×d row-major (host copy after Fit)
@@ -206,6 +206,15 @@ func newMBA(b kernels.Backend, dim int, p MBAParams, seed uint64, name string, r
 
 // Params returns the parameters the learner was made with.
 func (m *MBA) Params() MBAParams { return m.p }
+
+// SetWorkers sets the number of goroutines that accumulate shards (n ≤ 0: GOMAXPROCS,
+// the default). The result does not depend on it. Where the backend's kernels already
+// spread one Syrk over every core (the CPU backends do for large blocks), more than one
+// shard goroutine adds no compute and the concurrent Syrks contend for the backend's
+// worker pool and the cache: on a loaded 2-core machine 1 worker ran at the raw Syrk
+// rate and 2 workers 30% (d = 2000) to 2× (d = 123) slower. Shard goroutines pay where
+// the host side (densifying and uploading the blocks) is the bottleneck.
+func (m *MBA) SetWorkers(n int) { m.workers = n }
 
 // Weights returns a copy of the fitted weights (zeros before a Fit).
 func (m *MBA) Weights() []float64 { return append([]float64(nil), m.w...) }
@@ -243,7 +252,7 @@ func (m *MBA) Fit(ctx context.Context, ds *data.Dataset) error {
 	lambdas = append(lambdas, l1)
 	for _, l := range lambdas {
 		if err := m.solve(ctx, l, l2); err != nil {
-			return err
+			return m.finish(err)
 		}
 	}
 	return m.finish(nil)
@@ -269,11 +278,7 @@ func (m *MBA) FitPath(ctx context.Context, ds *data.Dataset, penalties [][2]floa
 	}
 	out := make([][]float64, 0, len(penalties))
 	for _, pen := range penalties {
-		err := m.solve(ctx, pen[0], pen[1])
-		if err == nil {
-			err = m.finish(nil)
-		}
-		if err != nil {
+		if err := m.finish(m.solve(ctx, pen[0], pen[1])); err != nil {
 			return nil, fmt.Errorf("λ₁ = %g, λ₂ = %g: %w", pen[0], pen[1], err)
 		}
 		out = append(out, m.Weights())
@@ -301,9 +306,11 @@ func (m *MBA) solve(ctx context.Context, l1, l2 float64) error {
 	return err
 }
 
-// finish checks the weights are finite after a successful solve.
+// finish checks the weights are finite after a successful solve; after a failed one
+// (err ≠ nil) it zeroes them and returns err.
 func (m *MBA) finish(err error) error {
 	if err != nil {
+		clear(m.w)
 		return err
 	}
 	for j, v := range m.w {
@@ -477,6 +484,7 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset) error {
 func (m *MBA) shard(ctx context.Context, ds *data.Dataset, pos, neg []int, r [2]int, rng *rand.Rand,
 	scale float64, acc *mbaAcc, sc *mbaScratch) error {
 	d := m.dim
+	dense := ds.IsDense() && ds.Dim == d
 	for t := r[0]; t < r[1]; t++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -485,7 +493,7 @@ func (m *MBA) shard(ctx context.Context, ds *data.Dataset, pos, neg []int, r [2]
 		for i := range sc.ip {
 			row := sc.host[i*d : (i+1)*d]
 			p, q := pos[sc.ip[i]], neg[sc.in[i]]
-			if ds.IsDense() && ds.Dim == d {
+			if dense {
 				xp, xq := ds.DenseRow(p), ds.DenseRow(q)
 				for j := range row {
 					row[j] = xp[j] - xq[j]
@@ -594,7 +602,7 @@ func (m *MBA) solveCD(ctx context.Context, l1, l2 float64) (sweeps int, capped b
 	var active []int
 	for sweeps < m.p.MaxIter {
 		if err := ctx.Err(); err != nil {
-			return sweeps, false, err
+			return sweeps, false, fmt.Errorf("%s: coordinate descent: %w", m.name, err)
 		}
 		ok, err := sweep(all)
 		sweeps++
@@ -618,7 +626,7 @@ func (m *MBA) solveCD(ctx context.Context, l1, l2 float64) (sweeps int, capped b
 			}
 			if sweeps%64 == 0 {
 				if err := ctx.Err(); err != nil {
-					return sweeps, false, err
+					return sweeps, false, fmt.Errorf("%s: coordinate descent: %w", m.name, err)
 				}
 			}
 		}

@@ -32,7 +32,7 @@ func fitMBA(t testing.TB, b kernels.Backend, ds *data.Dataset, p MBAParams, seed
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.workers = workers
+	m.SetWorkers(workers)
 	if err := m.Fit(context.Background(), ds); err != nil {
 		t.Fatal(err)
 	}
@@ -527,7 +527,7 @@ func TestMBAErrors(t *testing.T) {
 	}
 	// Cancelled while the shards run: the fit stops with the context's error.
 	long, _ := NewMBAL2(b, 5, mbaParams(64, 200000, 0, 1e-3), 1)
-	long.workers = 3
+	long.SetWorkers(3)
 	ctx, cancel = context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	start := time.Now()
@@ -569,18 +569,21 @@ func BenchmarkMBASigma(b *testing.B) {
 		}
 		b.ReportMetric(float64(bsz)*d*d*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 	})
-	b.Run(fmt.Sprintf("backend=%s/op=mba/S=%d/d=%d/workers=%d", be.Name(), bsz*rounds, d, runtime.GOMAXPROCS(0)), func(b *testing.B) {
-		m, err := NewMBA(be, d, mbaParams(bsz, rounds, 0, 1e-4), 1)
-		if err != nil {
-			b.Fatal(err)
-		}
-		for b.Loop() {
-			if err := m.accumulate(context.Background(), ds); err != nil {
+	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
+		b.Run(fmt.Sprintf("backend=%s/op=mba/S=%d/d=%d/workers=%d", be.Name(), bsz*rounds, d, workers), func(b *testing.B) {
+			m, err := NewMBA(be, d, mbaParams(bsz, rounds, 0, 1e-4), 1)
+			if err != nil {
 				b.Fatal(err)
 			}
-		}
-		sec := b.Elapsed().Seconds() / float64(b.N)
-		b.ReportMetric(sec, "s/op")
-		b.ReportMetric(float64(bsz*rounds)*d*d/sec/1e9, "GFLOP/s")
-	})
+			m.SetWorkers(workers)
+			for b.Loop() {
+				if err := m.accumulate(context.Background(), ds); err != nil {
+					b.Fatal(err)
+				}
+			}
+			sec := b.Elapsed().Seconds() / float64(b.N)
+			b.ReportMetric(sec, "s/op")
+			b.ReportMetric(float64(bsz*rounds)*d*d/sec/1e9, "GFLOP/s")
+		})
+	}
 }
