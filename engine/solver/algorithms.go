@@ -39,6 +39,12 @@ func Registry() []Spec {
 
 		// Batch algorithms (Fit on the whole training set).
 		// batch: mba
+		batch("mba-l2", "mini-batch AUC via U-statistics of sampled pairs, ridge (Cholesky)", "Gultekin et al., Alg. 1",
+			DefaultMBAL2Params, MBAL2Grid, NewMBAL2),
+		batch("mba-l1", "mini-batch AUC via U-statistics of sampled pairs, lasso (coordinate descent)", "Gultekin et al., Alg. 1",
+			DefaultMBAL1Params, MBAL1Grid, NewMBA),
+		batch("mba-el", "mini-batch AUC via U-statistics of sampled pairs, elastic net (coordinate descent)", "Gultekin et al., Alg. 1",
+			DefaultMBAELParams, MBAELGrid, NewMBA),
 		// batch: spdam, ubauc-batch
 		batch("spdam", "stochastic primal-dual AUC maximisation, square loss, mini-batches (batch)", "thesis ch. 5, Alg. 21",
 			DefaultSPDAMParams, SPDAMGrid, NewSPDAM),
