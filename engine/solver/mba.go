@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -158,8 +157,8 @@ type MBAInfo struct {
 // The rounds are split into at most 64 shards of consecutive rounds; shard s draws its
 // pairs from the PCG stream (seed, s) and accumulates into its own d×d buffer, and the
 // shards are merged in order, so the result depends on the seed alone. Shards run on
-// min(GOMAXPROCS, shards) goroutines calling the backend concurrently on disjoint
-// outputs (fine for the CPU backends); memory is about that many d×d buffers plus, per
+// SetWorkers goroutines (default one; the backend parallelises each Syrk) calling the
+// backend concurrently on disjoint outputs (fine for the CPU backends); memory is about that many d×d buffers plus, per
 // goroutine, two B×d blocks. Sparse rows are densified into the block on the host.
 //
 // With all pairs Σ_N = S₊ + S₋ + δδᵀ and μ_N = δ (ALGORITHMS.md), so as S grows w*
@@ -171,7 +170,7 @@ type MBA struct {
 	seed    uint64
 	name    string
 	ridge   bool // MBA-ℓ2: λ₁ must be 0
-	workers int  // shard goroutines; ≤ 0 means GOMAXPROCS (SetWorkers)
+	workers int  // shard goroutines; ≤ 0 means 1 (SetWorkers)
 
 	mu    []float64 // μ_S (host copy after Fit)
 	sigma []float64 // Σ_S, full symmetric d×d row-major (host copy after Fit)
@@ -207,13 +206,14 @@ func newMBA(b kernels.Backend, dim int, p MBAParams, seed uint64, name string, r
 // Params returns the parameters the learner was made with.
 func (m *MBA) Params() MBAParams { return m.p }
 
-// SetWorkers sets the number of goroutines that accumulate shards (n ≤ 0: GOMAXPROCS,
-// the default). The result does not depend on it. Where the backend's kernels already
+// SetWorkers sets the number of goroutines that accumulate shards (n ≤ 0: one, the
+// default). The result does not depend on it. Where the backend's kernels already
 // spread one Syrk over every core (the CPU backends do for large blocks), more than one
 // shard goroutine adds no compute and the concurrent Syrks contend for the backend's
 // worker pool and the cache: on a loaded 2-core machine 1 worker ran at the raw Syrk
 // rate and 2 workers 30% (d = 2000) to 2× (d = 123) slower. Shard goroutines pay where
-// the host side (densifying and uploading the blocks) is the bottleneck.
+// the host side (densifying and uploading the blocks) is the bottleneck, which is why
+// the default is one.
 func (m *MBA) SetWorkers(n int) { m.workers = n }
 
 // Weights returns a copy of the fitted weights (zeros before a Fit).
@@ -388,10 +388,7 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset) error {
 	}
 	shards := mbaShards(m.p.T)
 	workers := m.workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, len(shards))
+	workers = min(max(workers, 1), len(shards))
 	d, bsz := m.dim, m.p.B
 	scale := 1 / (float64(bsz) * float64(m.p.T))
 
