@@ -435,7 +435,15 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset) error {
 	pending := map[int]*mbaAcc{}
 	var err error
 	for merged := 0; merged < len(shards) && err == nil; {
-		acc := <-done
+		var acc *mbaAcc
+		select {
+		case acc = <-done:
+		case <-ctx.Done():
+			// The workers may all have stopped before taking the next shard: do not
+			// wait for it.
+			err = ctx.Err()
+			continue
+		}
 		pending[acc.shard] = acc
 		for a := pending[merged]; a != nil && err == nil; a = pending[merged] {
 			delete(pending, merged)
