@@ -72,7 +72,14 @@ func largeResults(b kernels.Backend) [][]float64 {
 	b.Symv(0.75, s, vec(d), -1, y)
 	out = append(out, download(y))
 
-	c := mat(400, 400)
+	c := mat(40, d)
+	b.Symm(0.75, s, mat(40, d), -1, c)
+	out = append(out, download(c))
+	c = mat(300, 130)
+	b.Symm(-2, mat(130, 130), mat(300, 130), 0, c)
+	out = append(out, download(c))
+
+	c = mat(400, 400)
 	b.Syrk(1.25, mat(300, 400), 0.5, c)
 	out = append(out, download(c))
 	c = mat(130, 130)
