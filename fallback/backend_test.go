@@ -182,3 +182,16 @@ func ExampleBackend_Syrk() {
 	// [0 29 36]
 	// [0 0 45]
 }
+
+// TestSymmAllocs checks that Symm allocates nothing, run as one part and split across
+// the pool.
+func TestSymmAllocs(t *testing.T) {
+	b := fallback.New()
+	defer b.Close()
+	for _, s := range []struct{ k, d int }{{5, 40}, {40, 300}} {
+		a, bm, c := b.NewMat(s.d, s.d), b.NewMat(s.k, s.d), b.NewMat(s.k, s.d)
+		if got := testing.AllocsPerRun(10, func() { b.Symm(1, a, bm, 0.5, c) }); got != 0 {
+			t.Errorf("Symm with k=%d, d=%d: %v allocations per call, want 0", s.k, s.d, got)
+		}
+	}
+}
