@@ -216,6 +216,9 @@ const (
 	// (symmBlockRows·symmKC elements, 768 KiB) stay in L2 while a stripe's strips of A
 	// sweep past them; a multiple of every tile's rows and strips' widths.
 	symmBlockRows = 384
+	// symmMinRows is the number of rows of B below which Symm is k Symvs: packing A
+	// costs more than reading it once per row.
+	symmMinRows = 8
 )
 
 // symmPlan is the geometry of one Symm: the Syrk micro-kernel's shape, the depth of
@@ -255,9 +258,9 @@ func (p *symmPlan) stripes(q int) (t0, t1 int) {
 // of symmKC. C's columns are cut into stripes of whole strips, one per part: each
 // element of C is computed by one part, with the features in order, so the result does
 // not depend on the number of cores. For each block, the parts first pack Bᵀ together
-// (and, for the first, scale C by beta), then each packs its strips of A one at a time
-// and runs the micro-kernel down C's rows. Fewer rows than a tile's are k Symvs. C must
-// not overlap A or B.
+// (and, for the first, scale C by beta), then each packs its stripe of A and runs the
+// micro-kernel down C's rows strip by strip. Fewer rows than symmMinRows are k Symvs.
+// C must not overlap A or B.
 func (b *Backend) Symm(alpha float64, a kernels.Mat, bm kernels.Mat, beta float64, c kernels.Mat) {
 	am, bh, ch := fallback.HostMat(a), fallback.HostMat(bm), fallback.HostMat(c)
 	fallback.CheckSymm(am, bh, ch)
@@ -274,7 +277,7 @@ func (b *Backend) Symm(alpha float64, a kernels.Mat, bm kernels.Mat, beta float6
 		s = syrkShapeAVX512()
 		packRun, tilesRun = symmPackAVX512, symmTilesAVX512
 	}
-	if k < s.rows {
+	if k < symmMinRows {
 		for i := range k {
 			b.symv(alpha, am, bh.Data[i*bh.Stride:i*bh.Stride+d], beta, ch.Data[i*ch.Stride:i*ch.Stride+d])
 		}
@@ -289,7 +292,8 @@ func (b *Backend) Symm(alpha float64, a kernels.Mat, bm kernels.Mat, beta float6
 	}
 	j.Scratch[0] = grow(j.Scratch[0], plan.bstrips*kc*s.w)
 	for q := range plan.parts {
-		j.Scratch[1+q] = grow(j.Scratch[1+q], kc*s.w)
+		t0, t1 := plan.stripes(q)
+		j.Scratch[1+q] = grow(j.Scratch[1+q], (t1-t0)*kc*s.w)
 	}
 	pool := b.Pool()
 	for l0 := 0; l0 < d; l0 += plan.kc {
@@ -345,47 +349,62 @@ func (p symmPlan) packB(j *fallback.Job, q int) {
 	}
 }
 
-// packA copies the symmetric A's rows [depth, depth+kcur), columns [t·w, t·w+w) (zero
-// past d), into dst: A_sym[depth+l][t·w+jj] at [l·w+jj], reading A[L][j] for j ≥ L
-// and, for the mirrored elements j < L, A[j][L].
-func (p symmPlan) packA(a *fallback.Mat, t int, dst []float64) {
+// packA copies the symmetric A's rows [depth, depth+kcur), columns [t0·w, t1·w) (zero
+// past d), into dst, strip by strip: A_sym[depth+l][t·w+jj] at [((t−t0)·kcur+l)·w+jj].
+// Both halves are read along rows of A, so that the hardware prefetches them: the
+// elements j ≥ L from row L, and the mirrored ones j < L as A[j][L] from row j.
+func (p symmPlan) packA(a *fallback.Mat, t0, t1 int, dst []float64) {
 	kc, w := p.kcur, p.w
-	j0 := t * w
-	jw := min(w, p.d-j0)
+	panel := kc * w
+	c0, c1 := t0*w, min(t1*w, p.d)
 	for l := range kc {
 		L := p.depth + l
-		row := dst[l*w : (l+1)*w]
-		if lo := max(L, j0); lo < j0+jw {
-			copy(row[lo-j0:jw], a.Data[L*a.Stride+lo:L*a.Stride+j0+jw])
-		}
-		clear(row[jw:])
-	}
-	for jj := range jw {
-		j := j0 + jj
-		from := max(j+1, p.depth)
-		if from >= p.depth+kc {
+		lo := max(L, c0)
+		if lo >= c1 {
 			continue
 		}
-		src := a.Data[j*a.Stride+from : j*a.Stride+p.depth+kc]
-		out := dst[(from-p.depth)*w+jj:]
+		src := a.Data[L*a.Stride+lo : L*a.Stride+c1]
+		for j := lo - c0; len(src) > 0; {
+			jj := j % w
+			n := min(w-jj, len(src))
+			o := (j/w)*panel + l*w + jj
+			copy(dst[o:o+n], src[:n])
+			src, j = src[n:], j+n
+		}
+	}
+	for j := c0; j < c1; j++ {
+		from, to := max(j+1, p.depth), p.depth+kc
+		if from >= to {
+			continue
+		}
+		src := a.Data[j*a.Stride+from : j*a.Stride+to]
+		jj := j - c0
+		out := dst[(jj/w)*panel+(from-p.depth)*w+jj%w:]
 		for m, v := range src {
 			out[m*w] = v
 		}
 	}
+	if jw := c1 - (t1-1)*w; jw < w { // the last strip's columns past d
+		last := dst[(t1-1-t0)*panel : (t1-t0)*panel]
+		for l := range kc {
+			clear(last[l*w+jw : (l+1)*w])
+		}
+	}
 }
 
-// tiles adds alpha·(packed Bᵀ)ᵀ·(packed A) to part q's stripe of C: for each block of
-// symmBlockRows rows of C and each strip of the stripe, it packs the strip of A into
-// j.Scratch[1+q] (in L1 while it is used) and runs the micro-kernel down the block's
-// rows (their packed Bᵀ stays in L2). Tiles inside C go straight to C; those across C's
-// last row or column go through a scratch tile, of which only the elements inside C are
+// tiles packs part q's stripe of A into j.Scratch[1+q], then adds alpha·(packed Bᵀ)ᵀ·
+// (packed A) to the stripe of C, block of symmBlockRows rows by block (their packed Bᵀ
+// stays in L2) and strip by strip (the strip of A stays in L1 while the micro-kernel
+// runs down the block's rows). Tiles inside C go straight to C; those across C's last
+// row or column go through a scratch tile, of which only the elements inside C are
 // added.
 func (p symmPlan) tiles(j *fallback.Job, q int) {
 	c := j.C
 	t0, t1 := p.stripes(q)
 	kc, w, rows := p.kcur, p.w, p.rows
 	panel := kc * w
-	qa := j.Scratch[1+q][:panel]
+	packedA := j.Scratch[1+q][:(t1-t0)*panel]
+	p.packA(j.A, t0, t1, packedA)
 	packedB := j.Scratch[0]
 	var scratch [syrkMaxTile]float64
 	edge := scratch[:rows*w]
@@ -393,7 +412,7 @@ func (p symmPlan) tiles(j *fallback.Job, q int) {
 		ie := min(ib+symmBlockRows, p.k)
 		for t := t0; t < t1; t++ {
 			j0 := t * w
-			p.packA(j.A, t, qa)
+			qa := packedA[(t-t0)*panel : (t-t0+1)*panel]
 			for i0 := ib; i0 < ie; i0 += rows {
 				o := (i0/w)*panel + i0%w
 				pb := packedB[o : o+(kc-1)*w+rows]
