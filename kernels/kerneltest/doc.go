@@ -9,7 +9,7 @@
 //     unroll factor), lengths around power-of-two block sizes and a few large ones;
 //   - every matrix shape the operations accept, 0×n, n×0, 1×n and n×1 included, up to
 //     about 600×600 (Syrk up to k = 600 rows of d = 300 and k = 300 of d = 1000, Symm
-//     up to k = 299 rows of d = 300, k = 300 of d = 1000 and k = 1000 of d = 64);
+//     up to k = 299 rows of d = 300, k = 40 of d = 1000 and k = 1000 of d = 64);
 //   - views: vectors sliced out of larger ones at odd offsets and matrices sliced out of
 //     larger ones, so that rows have a stride larger than their length and start off any
 //     32-byte boundary;
