@@ -10,9 +10,13 @@ import (
 	"github.com/aucopt/aucopt/kernels"
 )
 
-// TestAllocs checks that level-1, sparse and level-2 operations allocate nothing, at
-// sizes that run as one part and sizes split across the pool.
+// TestAllocs checks that level-1, sparse and level-2 operations and Symm allocate
+// nothing, at sizes that run as one part and sizes split across the pool (Symm: after a
+// first call has sized its packing buffers).
 func TestAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop pooled Jobs at random")
+	}
 	for _, p := range paths {
 		t.Run(p.name, func(t *testing.T) {
 			b := newPath(t, p.noAVX512)
@@ -23,6 +27,9 @@ func TestAllocs(t *testing.T) {
 				y, _ := randVec(b, n, r)
 				rows := []int32{3, 1, 4, 1, 5, 9, 2, 6}
 				xr, _ := randVec(b, len(rows), r)
+				bm, cm := randMat(b, 21, n, r), randMat(b, 21, n, r)
+				b.Symm(1, a, bm, 0.5, cm)
+				bs, cs := randMat(b, 3, n, r), randMat(b, 3, n, r)
 				sp := kernels.Sparse{Idx: []int32{0, 2, 3, 7, 11, 13, 17, 19, 23, 29}, Val: make([]float64, 10)}
 				for name, f := range map[string]func(){
 					"Dot":        func() { b.Dot(x, y) },
@@ -37,6 +44,8 @@ func TestAllocs(t *testing.T) {
 					"Symv":       func() { b.Symv(1, a, x, 0.5, y) },
 					"Syr":        func() { b.Syr(1e-3, x, a) },
 					"Ger":        func() { b.Ger(1e-3, x, y, a) },
+					"Symm":       func() { b.Symm(1e-3, a, bm, 0.5, cm) },
+					"SymmRows":   func() { b.Symm(1e-3, a, bs, 0.5, cs) }, // fewer rows than a tile
 				} {
 					if got := testing.AllocsPerRun(20, f); got != 0 {
 						t.Errorf("%s at n=%d: %v allocations per call, want 0", name, n, got)
@@ -82,10 +91,13 @@ func TestDeterminism(t *testing.T) {
 				b.Symv(1, c, x, 0, y)
 				b.Gemv(false, 1, a, x, 0, z)
 				b.Gemv(true, 1, a, z, 0.5, y)
-				out := [][]float64{make([]float64, n*n), make([]float64, n), make([]float64, k)}
+				w := b.NewMat(k, n)
+				b.Symm(1, c, a, 0, w)
+				out := [][]float64{make([]float64, n*n), make([]float64, n), make([]float64, k), make([]float64, k*n)}
 				b.Download(out[0], c)
 				b.Download(out[1], y)
 				b.Download(out[2], z)
+				b.Download(out[3], w)
 				return out
 			}
 			r1, r2 := run(one), run(many)

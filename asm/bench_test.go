@@ -165,3 +165,20 @@ func BenchmarkSyrk(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkSymm(b *testing.B) {
+	for _, s := range []struct{ k, d int }{{4, 2000}, {16, 123}, {16, 2000}, {299, 123}, {299, 780}, {299, 2000}} {
+		r := rand.New(rand.NewPCG(1, 2))
+		for _, p := range paths {
+			b.Run(fmt.Sprintf("impl=%s/k=%d/d=%d", p.name, s.k, s.d), func(b *testing.B) {
+				be := newPath(b, p.noAVX512)
+				a := randMat(be, s.d, s.d, r)
+				bm, c := randMat(be, s.k, s.d, r), be.NewMat(s.k, s.d)
+				for b.Loop() {
+					be.Symm(1, a, bm, 0, c)
+				}
+				gflops(b, 2*float64(s.k)*float64(s.d)*float64(s.d))
+			})
+		}
+	}
+}

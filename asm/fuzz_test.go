@@ -81,6 +81,7 @@ func FuzzSymv(f *testing.F)       { fuzzOp(f, kerneltest.OpSymv) }
 func FuzzSyr(f *testing.F)        { fuzzOp(f, kerneltest.OpSyr) }
 func FuzzGer(f *testing.F)        { fuzzOp(f, kerneltest.OpGer) }
 func FuzzSyrk(f *testing.F)       { fuzzOp(f, kerneltest.OpSyrk) }
+func FuzzSymm(f *testing.F)       { fuzzOp(f, kerneltest.OpSymm) }
 
 // appendSize appends the encoding of size n for kerneltest.Differential.
 func appendSize(s []byte, n uint16) []byte {

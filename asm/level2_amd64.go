@@ -160,6 +160,12 @@ func (b *Backend) Symv(alpha float64, a kernels.Mat, x kernels.Vec, beta float64
 	raceReadUpper(m)
 	raceRead(xs)
 	raceWrite(ys)
+	b.symv(alpha, m, xs, beta, ys)
+}
+
+// symv is Symv on host operands whose sizes are checked.
+func (b *Backend) symv(alpha float64, m *fallback.Mat, xs []float64, beta float64, ys []float64) {
+	n := len(xs)
 	parts := 1
 	if n*(n+1)/2 >= symvParallelWork {
 		parts = symvParts

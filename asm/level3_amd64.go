@@ -202,3 +202,235 @@ func (s syrkShape) tile(p, q, c []float64, kc, ldc int, alpha float64) {
 	}
 	syrkTileAVX2(p, q, c, kc, ldc, alpha)
 }
+
+const (
+	// symmParallelWork is the number of multiply-adds (k·d²) below which Symm runs as
+	// one part.
+	symmParallelWork = 1 << 20
+	// symmMaxParts is the largest number of column stripes of C, the parts of a large
+	// Symm.
+	symmMaxParts = 16
+	// symmKC is the number of features (rows of A, columns of B) in one depth block.
+	symmKC = 256
+	// symmBlockRows is the number of rows of C whose packed strips of Bᵀ
+	// (symmBlockRows·symmKC elements, 768 KiB) stay in L2 while a stripe's strips of A
+	// sweep past them; a multiple of every tile's rows and strips' widths.
+	symmBlockRows = 384
+	// symmMinRows is the number of rows of B below which Symm is k Symvs: packing A
+	// costs more than reading it once per row.
+	symmMinRows = 8
+)
+
+// symmPlan is the geometry of one Symm: the Syrk micro-kernel's shape, the depth of
+// the current block and how C's columns are cut into parts.
+type symmPlan struct {
+	syrkShape
+	k, d        int // B and C are k×d
+	strips      int // strips of w columns of C (and of the packed A)
+	bstrips     int // strips of w rows of B (of the packed Bᵀ)
+	parts       int
+	depth, kcur int // the current block: features [depth, depth+kcur)
+}
+
+// newSymmPlan cuts C's columns into the parts of a Symm of k×d B with shape s.
+func newSymmPlan(s syrkShape, k, d int) symmPlan {
+	s.kc = symmKC
+	p := symmPlan{syrkShape: s, k: k, d: d, strips: (d + s.w - 1) / s.w, bstrips: (k + s.w - 1) / s.w, parts: 1}
+	if k*d*d >= symmParallelWork {
+		p.parts = min(symmMaxParts, p.strips)
+	}
+	return p
+}
+
+// stripes returns the strips [t0, t1) of C's columns that part q computes.
+func (p *symmPlan) stripes(q int) (t0, t1 int) {
+	return q * p.strips / p.parts, (q + 1) * p.strips / p.parts
+}
+
+// Symm computes, for a symmetric A (d×d) stored in its upper triangle and B, C k×d,
+//
+//	C = alpha·B·A + beta·C        (row i of C is alpha·A·B[i,:] + beta·C[i,:])
+//
+// with the Syrk micro-kernels: for C = B·A the sum runs over the feature l, with
+// P[l][i] = B[i][l] (Bᵀ packed into strips of w rows of B) and Q[l][j] =
+// A[min(l,j)][max(l,j)] (A packed into strips of w columns, mirroring the upper
+// triangle while packing, so the lower triangle is never read). Features go in blocks
+// of symmKC. C's columns are cut into stripes of whole strips, one per part: each
+// element of C is computed by one part, with the features in order, so the result does
+// not depend on the number of cores. For each block, the parts first pack Bᵀ together
+// (and, for the first, scale C by beta), then each packs its stripe of A and runs the
+// micro-kernel down C's rows strip by strip. Fewer rows than symmMinRows are k Symvs.
+// C must not overlap A or B.
+func (b *Backend) Symm(alpha float64, a kernels.Mat, bm kernels.Mat, beta float64, c kernels.Mat) {
+	am, bh, ch := fallback.HostMat(a), fallback.HostMat(bm), fallback.HostMat(c)
+	fallback.CheckSymm(am, bh, ch)
+	d, k := am.Cols, bh.Rows
+	if k == 0 || d == 0 {
+		return
+	}
+	raceReadUpper(am)
+	raceReadMat(bh)
+	raceWriteMat(ch)
+	s := syrkShapeAVX2()
+	packRun, tilesRun := symmPackAVX2, symmTilesAVX2
+	if b.avx512 {
+		s = syrkShapeAVX512()
+		packRun, tilesRun = symmPackAVX512, symmTilesAVX512
+	}
+	if k < symmMinRows {
+		for i := range k {
+			b.symv(alpha, am, bh.Data[i*bh.Stride:i*bh.Stride+d], beta, ch.Data[i*ch.Stride:i*ch.Stride+d])
+		}
+		return
+	}
+	plan := newSymmPlan(s, k, d)
+	j := fallback.GetJob()
+	j.A, j.B, j.C, j.Alpha, j.Beta = am, bh, ch, alpha, beta
+	kc := min(plan.kc, d)
+	if n := 1 + plan.parts; len(j.Scratch) < n {
+		j.Scratch = append(j.Scratch, make([][]float64, n-len(j.Scratch))...)
+	}
+	j.Scratch[0] = grow(j.Scratch[0], plan.bstrips*kc*s.w)
+	for q := range plan.parts {
+		t0, t1 := plan.stripes(q)
+		j.Scratch[1+q] = grow(j.Scratch[1+q], (t1-t0)*kc*s.w)
+	}
+	pool := b.Pool()
+	for l0 := 0; l0 < d; l0 += plan.kc {
+		j.N = l0
+		j.Run = packRun
+		pool.Do(plan.parts, j)
+		j.Run = tilesRun
+		pool.Do(plan.parts, j)
+	}
+	fallback.PutJob(j)
+}
+
+// The Runs of Symm's phases for each shape (a Job's Run is a top-level function); the
+// plan is rebuilt from the Job's operands, and j.N is the first feature of the block.
+func symmPackAVX2(j *fallback.Job, q int)    { symmPlanOf(syrkShapeAVX2(), j).packB(j, q) }
+func symmTilesAVX2(j *fallback.Job, q int)   { symmPlanOf(syrkShapeAVX2(), j).tiles(j, q) }
+func symmPackAVX512(j *fallback.Job, q int)  { symmPlanOf(syrkShapeAVX512(), j).packB(j, q) }
+func symmTilesAVX512(j *fallback.Job, q int) { symmPlanOf(syrkShapeAVX512(), j).tiles(j, q) }
+
+// symmPlanOf is the plan of j's Symm at the block starting at feature j.N.
+func symmPlanOf(s syrkShape, j *fallback.Job) symmPlan {
+	p := newSymmPlan(s, j.B.Rows, j.A.Cols)
+	p.depth, p.kcur = j.N, min(p.kc, p.d-j.N)
+	return p
+}
+
+// packB copies features [depth, depth+kcur) of part q's share of the strips of B's
+// rows, transposed, into j.Scratch[0]: strip t holds kcur rows of w elements,
+// B[t·w+r][depth+l] at [(t·kcur+l)·w+r], rows past k zero. With the first block, it
+// first scales the same rows of C by beta.
+func (p symmPlan) packB(j *fallback.Job, q int) {
+	bm, c := j.B, j.C
+	kc, w := p.kcur, p.w
+	panel := kc * w
+	for t := q * p.bstrips / p.parts; t < (q+1)*p.bstrips/p.parts; t++ {
+		dst := j.Scratch[0][t*panel : (t+1)*panel]
+		for r := range w {
+			i := t*w + r
+			if i >= p.k {
+				for l := range kc {
+					dst[l*w+r] = 0
+				}
+				continue
+			}
+			if p.depth == 0 {
+				scaleBeta(j.Beta, c.Data[i*c.Stride:i*c.Stride+p.d])
+			}
+			src := bm.Data[i*bm.Stride+p.depth : i*bm.Stride+p.depth+kc]
+			for l, v := range src {
+				dst[l*w+r] = v
+			}
+		}
+	}
+}
+
+// packA copies the symmetric A's rows [depth, depth+kcur), columns [t0·w, t1·w) (zero
+// past d), into dst, strip by strip: A_sym[depth+l][t·w+jj] at [((t−t0)·kcur+l)·w+jj].
+// Both halves are read along rows of A, so that the hardware prefetches them: the
+// elements j ≥ L from row L, and the mirrored ones j < L as A[j][L] from row j.
+func (p symmPlan) packA(a *fallback.Mat, t0, t1 int, dst []float64) {
+	kc, w := p.kcur, p.w
+	panel := kc * w
+	c0, c1 := t0*w, min(t1*w, p.d)
+	for l := range kc {
+		L := p.depth + l
+		lo := max(L, c0)
+		if lo >= c1 {
+			continue
+		}
+		src := a.Data[L*a.Stride+lo : L*a.Stride+c1]
+		for j := lo - c0; len(src) > 0; {
+			jj := j % w
+			n := min(w-jj, len(src))
+			o := (j/w)*panel + l*w + jj
+			copy(dst[o:o+n], src[:n])
+			src, j = src[n:], j+n
+		}
+	}
+	for j := c0; j < c1; j++ {
+		from, to := max(j+1, p.depth), p.depth+kc
+		if from >= to {
+			continue
+		}
+		src := a.Data[j*a.Stride+from : j*a.Stride+to]
+		jj := j - c0
+		out := dst[(jj/w)*panel+(from-p.depth)*w+jj%w:]
+		for m, v := range src {
+			out[m*w] = v
+		}
+	}
+	if jw := c1 - (t1-1)*w; jw < w { // the last strip's columns past d
+		last := dst[(t1-1-t0)*panel : (t1-t0)*panel]
+		for l := range kc {
+			clear(last[l*w+jw : (l+1)*w])
+		}
+	}
+}
+
+// tiles packs part q's stripe of A into j.Scratch[1+q], then adds alpha·(packed Bᵀ)ᵀ·
+// (packed A) to the stripe of C, block of symmBlockRows rows by block (their packed Bᵀ
+// stays in L2) and strip by strip (the strip of A stays in L1 while the micro-kernel
+// runs down the block's rows). Tiles inside C go straight to C; those across C's last
+// row or column go through a scratch tile, of which only the elements inside C are
+// added.
+func (p symmPlan) tiles(j *fallback.Job, q int) {
+	c := j.C
+	t0, t1 := p.stripes(q)
+	kc, w, rows := p.kcur, p.w, p.rows
+	panel := kc * w
+	packedA := j.Scratch[1+q][:(t1-t0)*panel]
+	p.packA(j.A, t0, t1, packedA)
+	packedB := j.Scratch[0]
+	var scratch [syrkMaxTile]float64
+	edge := scratch[:rows*w]
+	for ib := 0; ib < p.k; ib += symmBlockRows {
+		ie := min(ib+symmBlockRows, p.k)
+		for t := t0; t < t1; t++ {
+			j0 := t * w
+			qa := packedA[(t-t0)*panel : (t-t0+1)*panel]
+			for i0 := ib; i0 < ie; i0 += rows {
+				o := (i0/w)*panel + i0%w
+				pb := packedB[o : o+(kc-1)*w+rows]
+				if i0+rows <= p.k && j0+w <= p.d {
+					o := i0*c.Stride + j0
+					p.tile(pb, qa, c.Data[o:o+(rows-1)*c.Stride+w], kc, c.Stride, j.Alpha)
+					continue
+				}
+				clear(edge)
+				p.tile(pb, qa, edge, kc, w, j.Alpha)
+				for r := range min(rows, p.k-i0) {
+					o := (i0+r)*c.Stride + j0
+					dst := c.Data[o : o+min(w, p.d-j0)]
+					for jj := range dst {
+						dst[jj] += edge[r*w+jj]
+					}
+				}
+			}
+		}
+	}
+}

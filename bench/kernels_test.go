@@ -295,3 +295,28 @@ func BenchmarkSyrk(b *testing.B) {
 		}
 	}
 }
+
+// symmK are the numbers of weight vectors that meet one covariance in BenchmarkSymm:
+// a few, and the 299 of OPAUC's default grid search.
+var symmK = []int{16, 299}
+
+// BenchmarkSymm: C = B·A for a d×d symmetric A (upper triangle) and k×d B, C (k
+// weight vectors times one covariance); flops = 2·k·d², SetBytes counts A's triangle
+// and B read and C written. The gonum row is blas64.Symm with side Right.
+func BenchmarkSymm(b *testing.B) {
+	r := rand.New(rand.NewPCG(1, 13))
+	for _, d := range matSizes {
+		for _, k := range symmK {
+			a, bd, c := randSlice(r, d*d), randSlice(r, k*d), randSlice(r, k*d)
+			size := fmt.Sprintf("%d/k=%d", d, k)
+			bytes, flops := 8*int64(d*(d+1)/2+2*k*d), 2*float64(k)*float64(d)*float64(d)
+			sa := blas64.Symmetric{N: d, Stride: d, Data: a, Uplo: blas.Upper}
+			gb, gc := general(k, d, bd), general(k, d, c)
+			run(b, "gonum", size, bytes, flops, func() { blas64.Symm(blas.Right, 1, sa, gb, 0, gc) })
+			for _, be := range backends(b) {
+				am, bm, cm := mat(be, d, d, a), mat(be, k, d, bd), mat(be, k, d, c)
+				run(b, be.Name(), size, bytes, flops, func() { be.Symm(1, am, bm, 0, cm) })
+			}
+		}
+	}
+}

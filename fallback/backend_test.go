@@ -72,7 +72,14 @@ func largeResults(b kernels.Backend) [][]float64 {
 	b.Symv(0.75, s, vec(d), -1, y)
 	out = append(out, download(y))
 
-	c := mat(400, 400)
+	c := mat(40, d)
+	b.Symm(0.75, s, mat(40, d), -1, c)
+	out = append(out, download(c))
+	c = mat(300, 130)
+	b.Symm(-2, mat(130, 130), mat(300, 130), 0, c)
+	out = append(out, download(c))
+
+	c = mat(400, 400)
 	b.Syrk(1.25, mat(300, 400), 0.5, c)
 	out = append(out, download(c))
 	c = mat(130, 130)
@@ -174,4 +181,17 @@ func ExampleBackend_Syrk() {
 	// [17 22 27]
 	// [0 29 36]
 	// [0 0 45]
+}
+
+// TestSymmAllocs checks that Symm allocates nothing, run as one part and split across
+// the pool.
+func TestSymmAllocs(t *testing.T) {
+	b := fallback.New()
+	defer b.Close()
+	for _, s := range []struct{ k, d int }{{5, 40}, {40, 300}} {
+		a, bm, c := b.NewMat(s.d, s.d), b.NewMat(s.k, s.d), b.NewMat(s.k, s.d)
+		if got := testing.AllocsPerRun(10, func() { b.Symm(1, a, bm, 0.5, c) }); got != 0 {
+			t.Errorf("Symm with k=%d, d=%d: %v allocations per call, want 0", s.k, s.d, got)
+		}
+	}
 }

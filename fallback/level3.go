@@ -75,17 +75,79 @@ func syrkPart(j *Job, p int) {
 	}
 }
 
-// Symm computes C = alpha·B·A + beta·C for a symmetric A (d×d, upper triangle) and B,
-// C k×d: each row of C is a Symv of the same row of B.
+// Symm computes C = alpha·B·A + beta·C for a symmetric A (d×d) stored in its upper
+// triangle and B, C k×d: row i of C is alpha·A·B[i,:] + beta·C[i,:]. C must not overlap
+// A or B.
+//
+// Each part owns a block of rows of C, scales them by beta, then sweeps A's upper
+// triangle in symmTile-square tiles, row block by row block; for each tile, each of its
+// rows of B adds the tile's contribution to the same row of C: element A[l][j] (l ≤ j)
+// adds alpha·B[i][l]·A[l][j] to C[i][j] and, off the diagonal, alpha·B[i][j]·A[l][j] to
+// C[i][l]. The tile stays in cache while the part's rows pass over it. Every row of C is
+// computed in the same order whichever part owns it, so the result does not depend on
+// the number of cores.
 func (b *Backend) Symm(alpha float64, a kernels.Mat, bm kernels.Mat, beta float64, c kernels.Mat) {
 	am, bh, ch := HostMat(a), HostMat(bm), HostMat(c)
-	d := am.Cols
-	CheckSquare("Symm", am, d)
-	if bh.Cols != d || ch.Rows != bh.Rows || ch.Cols != d {
-		panic(fmt.Sprintf("kernels: Symm: A is %d×%d, so B and C must be k×%d, not %d×%d and %d×%d",
-			d, d, d, bh.Rows, bh.Cols, ch.Rows, ch.Cols))
+	d, k := am.Cols, bh.Rows
+	CheckSymm(am, bh, ch)
+	if k == 0 || d == 0 {
+		return
 	}
-	for i := range bh.Rows {
-		b.Symv(alpha, a, bh.Row(i), beta, ch.Row(i))
+	j := GetJob()
+	j.Run, j.A, j.B, j.C, j.Alpha, j.Beta = symmPart, am, bh, ch, alpha, beta
+	parts := 1
+	if k*d*d >= 2*parallelWork {
+		parts = min(k, symmMaxParts)
+	}
+	j.N = (k + parts - 1) / parts // rows per part
+	b.pool.Do((k+j.N-1)/j.N, j)
+	PutJob(j)
+}
+
+const (
+	// symmTile is the side of the tiles of A that Symm sweeps: 128 KiB, held in L2
+	// while the rows of B and C pass over it.
+	symmTile = 128
+	// symmMaxParts is the largest number of row blocks of a large Symm.
+	symmMaxParts = 16
+)
+
+// symmPart computes the rows [p·j.N, (p+1)·j.N) of C.
+func symmPart(j *Job, p int) {
+	a, bm, c := j.A, j.B, j.C
+	d := a.Cols
+	i0, i1 := p*j.N, min((p+1)*j.N, bm.Rows)
+	for i := i0; i < i1; i++ {
+		scaleBeta(j.Beta, c.Data[i*c.Stride:i*c.Stride+d])
+	}
+	for l0 := 0; l0 < d; l0 += symmTile {
+		l1 := min(l0+symmTile, d)
+		for c0 := l0; c0 < d; c0 += symmTile {
+			c1 := min(c0+symmTile, d)
+			for i := i0; i < i1; i++ {
+				bi := bm.Data[i*bm.Stride : i*bm.Stride+d]
+				ci := c.Data[i*c.Stride : i*c.Stride+d]
+				for l := l0; l < min(l1, c1); l++ {
+					lo := max(l, c0)
+					r := a.Data[l*a.Stride+lo : l*a.Stride+c1]
+					Axpy(j.Alpha*bi[l], r, ci[lo:c1])
+					if lo == l {
+						r, lo = r[1:], lo+1 // the diagonal is added once, above
+					}
+					if len(r) > 0 {
+						ci[l] += j.Alpha * Dot(r, bi[lo:c1])
+					}
+				}
+			}
+		}
+	}
+}
+
+// CheckSymm panics unless the operands of Symm fit: A d×d, B and C k×d.
+func CheckSymm(a, b, c *Mat) {
+	d := a.Cols
+	if a.Rows != d || b.Cols != d || c.Rows != b.Rows || c.Cols != d {
+		panic(fmt.Sprintf("kernels: Symm: A is %d×%d, B %d×%d and C %d×%d; want A d×d, B and C k×d",
+			a.Rows, a.Cols, b.Rows, b.Cols, c.Rows, c.Cols))
 	}
 }

@@ -18,7 +18,7 @@ type Job struct {
 	Run func(j *Job, p int)
 
 	// Operands, used as each operation documents.
-	A, C        *Mat
+	A, B, C     *Mat
 	X, Y        []float64
 	Rows        []int32
 	Alpha, Beta float64
@@ -59,7 +59,7 @@ func GetJob() *Job {
 // meaning; operand references are dropped so the pool holds no user memory.
 func PutJob(j *Job) {
 	j.Run = nil
-	j.A, j.C = nil, nil
+	j.A, j.B, j.C = nil, nil, nil
 	j.X, j.Y, j.Rows = nil, nil, nil
 	j.Partial = j.Partial[:0]
 	jobs.Put(j)

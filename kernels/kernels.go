@@ -98,6 +98,8 @@ type Backend interface {
 	// Symm multiplies each row of B (k×d) by a symmetric A (d×d) stored in its upper
 	// triangle: k Symvs at once, as when one covariance meets many weight vectors,
 	//	C = alpha·B·A + beta·C        (C is k×d; row i is alpha·A·B[i,:] + beta·C[i,:])
+	// A's strictly lower triangle is not read; with beta = 0, C is not read either. C must
+	// not overlap A or B (the result is then undefined); A and B may overlap.
 	Symm(alpha float64, a Mat, b Mat, beta float64, c Mat)
 	// Syrk computes the rank-k update of the upper triangle of a symmetric C (d×d) by the
 	// rows of A (k×d), as in covariance accumulation over k examples:

@@ -26,10 +26,11 @@ const (
 	OpSyr
 	OpGer
 	OpSyrk
+	OpSymm
 	numOps
 )
 
-var opNames = [numOps]string{"Dot", "Axpy", "Scal", "DotSparse", "AxpySparse", "Gemv", "GemvRows", "Symv", "Syr", "Ger", "Syrk"}
+var opNames = [numOps]string{"Dot", "Axpy", "Scal", "DotSparse", "AxpySparse", "Gemv", "GemvRows", "Symv", "Syr", "Ger", "Syrk", "Symm"}
 
 // String returns the Backend method's name, "Dot" for OpDot.
 func (op Op) String() string {
@@ -52,7 +53,8 @@ func Ops() []Op {
 const (
 	maxLevel1 = 4100 // vector lengths, dense lengths of sparse operations
 	maxSide   = 600  // matrix sides
-	maxSyrkD  = 320  // Syrk's d (C is d×d)
+	maxSyrkD  = 320  // Syrk's d (C is d×d), Symm's d (A is d×d)
+	maxSymmK  = 320  // Symm's k (B and C are k×d)
 )
 
 // Differential runs op on b and on the reference backend ref with operands decoded from
@@ -64,14 +66,16 @@ const (
 //
 // Any input is valid. Its bytes are consumed in an order fixed per operation: first the
 // sizes (two bytes each: three in four up to 70, the others up to the limit, which is
-// 4100 for vector lengths, 600 for matrix sides and 320 for Syrk's d), then flags,
-// scalars and operands. A scalar is one byte (0, 1, −1, 0.5, or else a value from the
-// next two bytes, never NaN or Inf); an operand is one byte placing it as a view inside
-// a larger parent, then its elements, two bytes each: the first byte's low bit is the
-// sign and the rest an exponent in [−20, 20], the second the mantissa, with a first
-// byte 0xff selecting a special (NaN, ±Inf, ±0, ±1, 2). Once the input is used up,
-// further bytes and elements come from a generator seeded with a hash of the input, so
-// that a short input still makes large operands.
+// 4100 for vector lengths, 600 for matrix sides and 320 for Syrk's d and Symm's k and d),
+// then flags, scalars and operands. A scalar is one byte (0, 1, −1, 0.5, or else a
+// value from the next two bytes, never NaN or Inf); an operand is one byte placing it
+// as a view inside a larger parent, then its elements, two bytes each: the first byte's
+// low bit is the sign and the rest an exponent in [−20, 20], the second the mantissa,
+// with a first byte 0xff selecting a special (NaN, ±Inf, ±0, ±1, 2). A symmetric input
+// holds NaN in its strictly lower triangle (it must not be read), and an output whose
+// beta is 0 is NaN half the time (it must not be read either). Once the input is used
+// up, further bytes and elements come from a generator seeded with a hash of the input,
+// so that a short input still makes large operands.
 func Differential(t *testing.T, b, ref kernels.Backend, op Op, data []byte) {
 	t.Helper()
 	d := newDecoder(data)
@@ -215,6 +219,28 @@ func Differential(t *testing.T, b, ref kernels.Backend, op Op, data []byte) {
 		c.what = fmt.Sprintf("Syrk(alpha=%v, A %v, beta=%v, C %v)", alpha, a, beta, cm)
 		c.run = func(b kernels.Backend, t []kernels.Tensor) {
 			b.Syrk(alpha, t[0].(kernels.Mat), beta, t[1].(kernels.Mat))
+		}
+	case OpSymm:
+		k, dd := d.size(maxSymmK), d.size(maxSyrkD)
+		alpha, beta := d.scalar(), d.scalar()
+		a := d.matOperand("A", dd, dd, false)
+		for i := range dd {
+			for j := range i {
+				a.setInit(i*dd+j, inGuard)
+			}
+		}
+		bm := d.matOperand("B", k, dd, false)
+		cm := d.matOperand("C", k, dd, true)
+		if beta == 0 && d.byte()&1 == 1 {
+			for e := range k * dd {
+				cm.setInit(e, math.NaN())
+			}
+		}
+		c.ops = []*diffOperand{a, bm, cm}
+		_, cm.tol = refSymm(alpha, a.data(), dd, bm.data(), k, beta, cm.data())
+		c.what = fmt.Sprintf("Symm(alpha=%v, A %v, B %v, beta=%v, C %v)", alpha, a, bm, beta, cm)
+		c.run = func(b kernels.Backend, t []kernels.Tensor) {
+			b.Symm(alpha, t[0].(kernels.Mat), t[1].(kernels.Mat), beta, t[2].(kernels.Mat))
 		}
 	default:
 		t.Fatalf("Differential: unknown op %v", op)

@@ -8,7 +8,8 @@
 //   - every length 0..300 of the level-1 and sparse operations (the loop tails of any
 //     unroll factor), lengths around power-of-two block sizes and a few large ones;
 //   - every matrix shape the operations accept, 0×n, n×0, 1×n and n×1 included, up to
-//     about 600×600 (Syrk up to k = 600 rows of d = 300 and k = 300 of d = 1000);
+//     about 600×600 (Syrk up to k = 600 rows of d = 300 and k = 300 of d = 1000, Symm
+//     up to k = 299 rows of d = 300, k = 40 of d = 1000 and k = 1000 of d = 64);
 //   - views: vectors sliced out of larger ones at odd offsets and matrices sliced out of
 //     larger ones, so that rows have a stride larger than their length and start off any
 //     32-byte boundary;
@@ -16,7 +17,8 @@
 //     read outside a view poisons the result) and outputs with a finite sentinel (a write
 //     outside a view changes it); after each operation the whole parent is downloaded and
 //     checked, inputs must be unchanged bit for bit, and the strictly lower triangle of a
-//     symmetric operand is neither read (Symv: it holds NaN) nor written (Syr, Syrk);
+//     symmetric operand is neither read (Symv, Symm: it holds NaN) nor written (Syr,
+//     Syrk);
 //   - NaN and Inf propagation as IEEE arithmetic says, beta = 0 ignoring NaN in the
 //     output, Scal by 0 multiplying, Axpy with x == y;
 //   - panics, prefixed "kernels:" or with the backend's name, on length mismatches, sparse

@@ -102,6 +102,9 @@ type (
 	syrkSkipsEmpty     struct{ *fallback.Backend }
 	uploadIgnoresStrid struct{ *fallback.Backend }
 	gerSwapped         struct{ *fallback.Backend }
+	symmReadsLower     struct{ *fallback.Backend }
+	symmBeta0ReadsC    struct{ *fallback.Backend }
+	symmAlphaZeroSkips struct{ *fallback.Backend }
 )
 
 func (b dotDropsTail) Dot(x, y kernels.Vec) float64 {
@@ -255,6 +258,44 @@ func (b gerSwapped) Ger(alpha float64, x, y kernels.Vec, a kernels.Mat) {
 	b.Backend.Ger(alpha, x, y, a)
 }
 
+// Symm reads A as a general matrix, its lower triangle included.
+func (b symmReadsLower) Symm(alpha float64, a, bm kernels.Mat, beta float64, c kernels.Mat) {
+	am, bh, ch := fallback.HostMat(a), fallback.HostMat(bm), fallback.HostMat(c)
+	if am.Rows != am.Cols || bh.Cols != am.Cols || ch.Rows != bh.Rows || ch.Cols != am.Cols {
+		b.Backend.Symm(alpha, a, bm, beta, c)
+		return
+	}
+	for i := range bh.Rows {
+		b.Backend.Gemv(true, alpha, a, bm.Row(i), beta, c.Row(i)) // Aᵀ·B[i,:], A not symmetric
+	}
+}
+
+// Symm with beta = 0 scales C by 0 instead of overwriting it: NaN stays NaN.
+func (b symmBeta0ReadsC) Symm(alpha float64, a, bm kernels.Mat, beta float64, c kernels.Mat) {
+	if beta == 0 {
+		ch := fallback.HostMat(c)
+		for i := range ch.Rows {
+			for j := range ch.Cols {
+				ch.Data[i*ch.Stride+j] *= 0
+			}
+		}
+		beta = 1
+	}
+	b.Backend.Symm(alpha, a, bm, beta, c)
+}
+
+// Symm with alpha = 0 only scales C, so NaN and Inf in A and B do not propagate.
+func (b symmAlphaZeroSkips) Symm(alpha float64, a, bm kernels.Mat, beta float64, c kernels.Mat) {
+	ch := fallback.HostMat(c)
+	if alpha == 0 && ch.Rows > 0 {
+		for i := range ch.Rows {
+			b.Backend.Scal(beta, c.Row(i))
+		}
+		return
+	}
+	b.Backend.Symm(alpha, a, bm, beta, c)
+}
+
 // differentialOn returns a test that runs Differential for op, b against the naive
 // reference loops, on op's seeds and 30 random inputs.
 func differentialOn(op Op) func(*testing.T, kernels.Backend) {
@@ -301,6 +342,11 @@ func mutants() []mutant {
 		{"differential-symv-lower", differentialOn(OpSymv), "on backend generic", symvReadsLower{f}},
 		{"differential-syrk-lower", differentialOn(OpSyrk), "changed C's parent", syrkWritesLower{f}},
 		{"differential-gemv-stride", differentialOn(OpGemv), "on backend generic", gemvIgnoresStride{f}},
+		{"symm-reads-lower", TestSymm, "= NaN, want", symmReadsLower{f}},
+		{"symm-beta0-reads-c", TestSymm, "= NaN, want", symmBeta0ReadsC{f}},
+		{"symm-alpha-zero-skips", TestSymm, "want NaN", symmAlphaZeroSkips{f}},
+		{"differential-symm-lower", differentialOn(OpSymm), "on backend generic", symmReadsLower{f}},
+		{"differential-symm-beta0", differentialOn(OpSymm), "on backend generic", symmBeta0ReadsC{f}},
 	}
 }
 

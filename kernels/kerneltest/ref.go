@@ -179,3 +179,27 @@ func refSyrk(alpha float64, a []float64, k, d int, beta float64, c []float64) (w
 	}
 	return want, tol
 }
+
+// refSymm returns alpha·B·A + beta·C for the symmetric d×d A stored in its upper
+// triangle and the k×d B and C: row i is alpha·A·B[i,:] + beta·C[i,:]. It mirrors the
+// upper triangle into a full matrix first, then takes dot products of contiguous rows.
+func refSymm(alpha float64, a []float64, d int, b []float64, k int, beta float64, c []float64) (want, tol []float64) {
+	full := make([]float64, d*d)
+	for i := range d {
+		for j := i; j < d; j++ {
+			full[i*d+j], full[j*d+i] = a[i*d+j], a[i*d+j]
+		}
+	}
+	want, tol = make([]float64, k*d), make([]float64, k*d)
+	for i := range k {
+		bi := b[i*d : (i+1)*d]
+		for j := range d {
+			var acc accum
+			for l, v := range full[j*d : (j+1)*d] {
+				acc.add(bi[l] * v)
+			}
+			want[i*d+j], tol[i*d+j] = acc.finish(d, alpha, beta, c[i*d+j])
+		}
+	}
+	return want, tol
+}

@@ -126,3 +126,11 @@ func (naive) Syrk(alpha float64, a kernels.Mat, beta float64, c kernels.Mat) {
 	w, _ := refSyrk(alpha, dense(am), am.Rows, d, beta, dense(cm))
 	store(cm, w, true)
 }
+
+func (naive) Symm(alpha float64, a kernels.Mat, b kernels.Mat, beta float64, c kernels.Mat) {
+	am, bm, cm := fallback.HostMat(a), fallback.HostMat(b), fallback.HostMat(c)
+	d, k := am.Cols, bm.Rows
+	check(am.Rows == d && bm.Cols == d && cm.Rows == k && cm.Cols == d, "Symm: dimensions")
+	w, _ := refSymm(alpha, dense(am), d, dense(bm), k, beta, dense(cm))
+	store(cm, w, false)
+}

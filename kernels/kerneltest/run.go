@@ -8,8 +8,8 @@ import (
 
 // Run runs the whole conformance suite against b, one subtest per group of Backend
 // methods: UploadDownload (NewVec, NewMat, Upload, Download and views), Copy, Dot, Axpy,
-// Scal, DotSparse, AxpySparse, Gemv, GemvRows, Symv, Syr, Ger and Syrk. It does not
-// close b.
+// Scal, DotSparse, AxpySparse, Gemv, GemvRows, Symv, Syr, Ger, Syrk and Symm. It does
+// not close b.
 func Run(t *testing.T, b kernels.Backend) {
 	for _, c := range []struct {
 		name string
@@ -28,6 +28,7 @@ func Run(t *testing.T, b kernels.Backend) {
 		{"Syr", TestSyr},
 		{"Ger", TestGer},
 		{"Syrk", TestSyrk},
+		{"Symm", TestSymm},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.test(t, b) })
 	}
