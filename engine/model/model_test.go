@@ -93,8 +93,12 @@ func TestRoundTrip(t *testing.T) {
 func TestWriteRefusesBadModel(t *testing.T) {
 	dir := t.TempDir()
 	for name, m := range map[string]*Model{
-		"NaN weight":        sample(ScaleNone, []float64{1, math.NaN()}),
-		"short scale":       func() *Model { m := sample(ScaleMinMax, []float64{1, 2}); m.Scaling.Scale = m.Scaling.Scale[:1]; return m }(),
+		"NaN weight": sample(ScaleNone, []float64{1, math.NaN()}),
+		"short scale": func() *Model {
+			m := sample(ScaleMinMax, []float64{1, 2})
+			m.Scaling.Scale = m.Scaling.Scale[:1]
+			return m
+		}(),
 		"weights≠features":  func() *Model { m := sample(ScaleNone, []float64{1, 2}); m.Features = 3; return m }(),
 		"unknown scaling":   sample("zscore", []float64{1}),
 		"missing algorithm": func() *Model { m := sample(ScaleNone, []float64{1}); m.Algo = ""; return m }(),
