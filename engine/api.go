@@ -35,11 +35,12 @@ type sumResult struct {
 }
 
 // fingerprint starts hashing the training data named by name (a file, else a registered
-// dataset's training file) on its own goroutine, so that it overlaps the parse: the
-// cost is one more sequential read of the file as stored (usually from the page cache,
-// and for a compressed file only its compressed bytes) at SHA-256 speed (about 0.5–2
-// GB/s a core), hidden behind parsing, which is slower. The goroutine finishes even
-// when training fails; nothing waits for it then.
+// dataset's training file) on its own goroutine, so that it overlaps the parse. The
+// cost is one more sequential read of the file as stored (usually from the page cache;
+// for a compressed file only its compressed bytes) at SHA-256 speed, hidden behind the
+// parse, which is far slower: fashion-mnist's 50 MB .xz hashes in 55 ms (0.9 GB/s on
+// one core of the development machine) and parses in 9.9 s. The goroutine finishes
+// even when training fails; nothing waits for it then.
 func fingerprint(name string) pendingSum {
 	ch := make(pendingSum, 1)
 	go func() {

@@ -256,7 +256,7 @@ func load(name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
 	}
 	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, inputError{err} // its files are missing or malformed
 	}
 	return sp.Train, sp.Test, nil
 }
