@@ -89,7 +89,7 @@ func TestPredictEval(t *testing.T) {
 		} `json:"tpr_at_fpr"`
 		BestF1       threshold `json:"best_f1"`
 		BestAccuracy threshold `json:"best_accuracy"`
-		Model struct {
+		Model        struct {
 			Algo     string   `json:"algorithm"`
 			SHA      string   `json:"train_sha256"`
 			TestAUC  *float64 `json:"test_auc"`
