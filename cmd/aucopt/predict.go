@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 
 	"github.com/aucopt/aucopt/engine"
@@ -74,6 +75,13 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := checkOutput("--out", *out); err != nil {
 		return err
+	}
+	for _, in := range []string{sf.model, sf.data} {
+		if a, err1 := os.Stat(in); err1 == nil && *out != "" {
+			if b, err2 := os.Stat(*out); err2 == nil && os.SameFile(a, b) {
+				return inputErrorf("--out %s would overwrite the input %s", *out, in)
+			}
+		}
 	}
 	_, p, err := sf.score()
 	if err != nil {

@@ -160,6 +160,11 @@ func TestPredictBadInput(t *testing.T) {
 		{"malformed data", []string{"--model", small, "--data", badSVM}, "bad.svm:2:6: bad feature value"},
 		{"unknown flag", []string{"--model", small, "--data", svm, "--bogus"}, "unknown flag: --bogus"},
 	}
+	var stdout, stderr bytes.Buffer
+	if status := run([]string{"predict", "--model", small, "--data", svm, "--out", svm}, &stdout, &stderr); status != 2 ||
+		!strings.Contains(stderr.String(), "would overwrite the input") {
+		t.Errorf("--out the data file: exit %d, %q", status, stderr.String())
+	}
 	for _, cmd := range []string{"predict", "eval"} {
 		for _, tt := range tests {
 			args := append([]string{cmd}, tt.args...)
@@ -174,7 +179,8 @@ func TestPredictBadInput(t *testing.T) {
 			}
 		}
 	}
-	var stdout, stderr bytes.Buffer
+	stdout.Reset()
+	stderr.Reset()
 	if status := run([]string{"predict", "--model", small, "--data", svm, "--out", out}, &stdout, &stderr); status != 2 ||
 		stderr.String() != "aucopt predict: --out "+out+": directory "+filepath.Dir(out)+" does not exist\n" || stdout.Len() != 0 {
 		t.Errorf("--out in a missing directory: exit %d, %q", status, stderr.String())
