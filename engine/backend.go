@@ -67,7 +67,11 @@ func BackendFromEnv(name string) (kernels.Backend, error) {
 	if name == "" {
 		name = os.Getenv(EnvBackend)
 	}
-	return Backend(name)
+	b, err := Backend(name)
+	if err != nil {
+		return nil, inputError{err} // an unknown or unavailable backend was asked for
+	}
+	return b, nil
 }
 
 // BackendStatus describes one concrete backend on this machine.

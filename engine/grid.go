@@ -129,20 +129,21 @@ func parseGridValues(v string) ([]float64, error) {
 func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
-		return nil, err
+		return nil, inputError{err}
 	}
 	params, points, err := gridParams(spec, cfg)
 	if err != nil {
-		return nil, err
+		return nil, inputError{err}
 	}
 	if cfg.Checkpoint != "" {
-		return nil, fmt.Errorf("--grid does not take --checkpoint")
+		return nil, inputErrorf("--grid does not take --checkpoint")
 	}
-	res := &GridResult{TrainResult: &TrainResult{Algo: spec.Name, Data: cfg.Data, Passes: max(cfg.Passes, 1), TestAUC: math.NaN()}}
+	res := &GridResult{TrainResult: &TrainResult{Algo: spec.Name, Data: cfg.Data, Passes: max(cfg.Passes, 1), TestAUC: math.NaN(), Seed: cfg.Seed}}
 	if spec.IsBatch() {
 		res.Passes = 0
 	}
 	cfg.Scale = resolveScale(spec, cfg.Scale)
+	sum := fingerprint(cfg.Data)
 	src, test, err := prepare(cfg.TrainConfig, true, res.TrainResult)
 	if err != nil {
 		return nil, err
@@ -174,6 +175,7 @@ func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 		return nil, fmt.Errorf("refit of the best grid point (%s): %w", strings.Join(points[res.Best], " "), err)
 	}
 	res.Seconds = time.Since(start).Seconds()
+	sum.wait(res.TrainResult)
 	if test != nil {
 		res.TestRows = test.Rows()
 		if res.TestAUC, err = metric.AUC(Score(res.Weights, test), test.Y); err != nil {

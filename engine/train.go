@@ -53,6 +53,10 @@ type TrainConfig struct {
 	Backend    string   // backend name; "" means $AUCOPT_BACKEND, else auto
 	Checkpoint string   // checkpoint file for resumable runs ("" for none)
 	Progress   func(solver.Progress)
+	// Started, if set, is called once the data are ready and training starts, with the
+	// number of training rows and passes (0 for a batch fit), so that a progress display
+	// can size itself.
+	Started func(rows, passes int)
 }
 
 // TrainResult is what a run produced.
@@ -72,6 +76,11 @@ type TrainResult struct {
 	Weights   []float64           `json:"-"`
 	Scaler    *data.Scaler        `json:"-"`
 	Normalize *data.RowNormalizer `json:"-"`
+
+	// TrainSHA256 is the SHA-256 of the training data's file as stored (for a dataset
+	// name, of its training file, on disk or embedded); "" when it could not be read.
+	TrainSHA256 string `json:"train_sha256,omitempty"`
+	Seed        uint64 `json:"seed"` // the run's seed
 }
 
 // MarshalJSON writes the result with test_auc omitted when there was no test data
@@ -93,23 +102,24 @@ func (r *TrainResult) MarshalJSON() ([]byte, error) {
 func Train(ctx context.Context, cfg TrainConfig) (*TrainResult, error) {
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
-		return nil, err
+		return nil, inputError{err}
 	}
 	params := spec.Params()
 	if err := solver.SetAll(params, cfg.Params); err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
 	}
-	res := &TrainResult{Algo: spec.Name, Params: solver.Values(params), Data: cfg.Data, Passes: max(cfg.Passes, 1), TestAUC: math.NaN()}
+	res := &TrainResult{Algo: spec.Name, Params: solver.Values(params), Data: cfg.Data, Passes: max(cfg.Passes, 1), TestAUC: math.NaN(), Seed: cfg.Seed}
 	if spec.IsBatch() {
 		if cfg.Checkpoint != "" {
-			return nil, fmt.Errorf("%s is a batch algorithm: --checkpoint is for online ones", spec.Name)
+			return nil, inputErrorf("%s is a batch algorithm: --checkpoint is for online ones", spec.Name)
 		}
 		if cfg.Passes > 1 {
-			return nil, fmt.Errorf("%s is a batch algorithm: it sees the whole training set, so --passes does not apply", spec.Name)
+			return nil, inputErrorf("%s is a batch algorithm: it sees the whole training set, so --passes does not apply", spec.Name)
 		}
 		res.Passes = 0
 	}
 	cfg.Scale = resolveScale(spec, cfg.Scale)
+	sum := fingerprint(cfg.Data)
 	src, test, err := prepare(cfg, spec.IsBatch(), res)
 	if err != nil {
 		return nil, err
@@ -120,11 +130,15 @@ func Train(ctx context.Context, cfg TrainConfig) (*TrainResult, error) {
 	}
 	defer b.Close()
 	res.Backend = b.Name()
+	if cfg.Started != nil {
+		cfg.Started(res.TrainRows, res.Passes)
+	}
 	start := time.Now()
 	if res.Weights, err = fit(ctx, spec, b, params, src, cfg, res); err != nil {
 		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 	}
 	res.Seconds = time.Since(start).Seconds()
+	sum.wait(res)
 	if test != nil {
 		res.TestRows = test.Rows()
 		if res.TestAUC, err = metric.AUC(Score(res.Weights, test), test.Y); err != nil {
@@ -226,7 +240,7 @@ func Score(w []float64, d *data.Dataset) []float64 {
 // loadData resolves the training and test data: registry names or files.
 func loadData(cfg TrainConfig) (train, test *data.Dataset, err error) {
 	if cfg.Data == "" {
-		return nil, nil, fmt.Errorf("no training data given")
+		return nil, nil, inputErrorf("no training data given")
 	}
 	train, splitTest, err := load(cfg.Data, cfg.Seed)
 	if err != nil {
@@ -246,7 +260,7 @@ func loadData(cfg TrainConfig) (train, test *data.Dataset, err error) {
 func load(name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
 	if st, err := os.Stat(name); err == nil {
 		if st.IsDir() {
-			return nil, nil, fmt.Errorf("%s is a directory, not a data file", name)
+			return nil, nil, inputErrorf("%s is a directory, not a data file", name)
 		}
 		d, err := data.ReadFile(name, data.Options{})
 		return d, nil, err
@@ -256,7 +270,7 @@ func load(name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
 	}
 	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, inputError{err} // its files are missing or malformed
 	}
 	return sp.Train, sp.Test, nil
 }
@@ -300,7 +314,7 @@ func scale(kind string, train, test *data.Dataset, res *TrainResult) (*data.Data
 		}
 		return n.Apply(train), test, nil
 	}
-	return nil, nil, fmt.Errorf("unknown scaling %q (want %s, %s, %s, %s or %s)", kind, ScaleAuto, ScaleNone, ScaleMinMax, ScaleNorm, ScaleUnit)
+	return nil, nil, inputErrorf("unknown scaling %q (want %s, %s, %s, %s or %s)", kind, ScaleAuto, ScaleNone, ScaleMinMax, ScaleNorm, ScaleUnit)
 }
 
 // streamable reports whether the run can stream its training file from disk instead of

@@ -109,7 +109,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 	}
 	in, out := fs.Arg(0), fs.Arg(1)
 	if in == out {
-		return fmt.Errorf("input and output are the same file %s", in)
+		return inputErrorf("input and output are the same file %s", in)
 	}
 	start := time.Now()
 	d, err := data.ReadFile(in, data.Options{Positive: *positive, Dim: *dim, Raw: *raw})
@@ -130,12 +130,11 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 }
 
 // parseError turns a flag parse error into the command's result: flag.ErrHelp for
-// --help, else the error and the usage printed and errUsage.
+// --help, else the error printed in one line (with a pointer to --help) and errUsage.
 func parseError(fs *flag.FlagSet, err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return err
 	}
-	fmt.Fprintf(fs.Output(), "aucopt %s: %v\n", fs.Name(), err)
-	fs.Usage()
+	fmt.Fprintf(fs.Output(), "aucopt %s: %v (see aucopt %s --help)\n", fs.Name(), err, fs.Name())
 	return errUsage
 }

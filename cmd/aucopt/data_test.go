@@ -19,7 +19,7 @@ func TestDatasetsEmbedded(t *testing.T) {
 			t.Errorf("datasets output lacks %q:\n%s", want, out.String())
 		}
 	}
-	if status := run([]string{"datasets", "imagenet"}, &out, &errOut); status != 1 || !strings.Contains(errOut.String(), `unknown dataset "imagenet"`) {
+	if status := run([]string{"datasets", "imagenet"}, &out, &errOut); status != 2 || !strings.Contains(errOut.String(), `unknown dataset "imagenet"`) {
 		t.Errorf("unknown dataset: exit %d, stderr %q", status, errOut.String())
 	}
 }
@@ -51,7 +51,7 @@ func TestConvert(t *testing.T) {
 	os.WriteFile(bad, []byte("+1 1:0.5\n-1 3:1 2:1\n"), 0o644)
 	stderr.Reset()
 	status := run([]string{"convert", bad, filepath.Join(dir, "bad.cache")}, &stdout, &stderr)
-	if status != 1 || !strings.Contains(stderr.String(), "bad.svm:2:8: feature indices not strictly increasing (2 after 3)") {
+	if status != 2 || !strings.Contains(stderr.String(), "bad.svm:2:8: feature indices not strictly increasing (2 after 3)") {
 		t.Errorf("bad input: exit %d, stderr %q", status, stderr.String())
 	}
 	if _, err := os.Stat(filepath.Join(dir, "bad.cache")); !os.IsNotExist(err) {
@@ -59,8 +59,8 @@ func TestConvert(t *testing.T) {
 	}
 	for _, args := range [][]string{{"convert", in}, {"convert"}, {"convert", in, in}} {
 		stderr.Reset()
-		if status := run(args, &stdout, &stderr); status == 0 {
-			t.Errorf("%q: exit 0, want an error", args)
+		if status := run(args, &stdout, &stderr); status != 2 {
+			t.Errorf("%q: exit %d, want 2 (the user's input)", args, status)
 		}
 	}
 }

@@ -9,16 +9,25 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"strings"
+	"syscall"
 
+	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/metric"
+	"github.com/aucopt/aucopt/engine/model"
+	"github.com/aucopt/aucopt/engine/solver"
 	flag "github.com/spf13/pflag"
 )
 
 // version is aucopt's version, recorded in every model and result file.
-const version = "0.1.0-dev"
+const version = engine.Version
 
 // command is one subcommand of the CLI.
 type command struct {
@@ -30,6 +39,8 @@ type command struct {
 // commands lists the subcommands in help order.
 var commands = []command{
 	{"train", "train an AUC maximiser (default: OPAUC on the embedded a9a) and report its test AUC", runTrain},
+	{"predict", "score data with a model file: one 'label<TAB>score' line per row", runPredict},
+	{"eval", "evaluate a model on labelled data: AUC, ROC summary, best-F1 and best-accuracy thresholds", runEval},
 	{"cv", "cross-validate an algorithm: stratified (repeated) k-fold AUC, mean ± std, optionally with a grid inside each fold", runCV},
 	{"datasets", "list the known datasets: rows, features, positives and where each was found", runDatasets},
 	{"convert", "convert a LIBSVM file (plain, .gz, .bz2, .xz) to aucopt's binary cache", runConvert},
@@ -45,6 +56,52 @@ func main() {
 // errUsage marks an error as a usage error (exit status 2); the message was printed.
 var errUsage = errors.New("usage")
 
+// Exit statuses: 0 success (and --help); 1 the computation failed (it diverged, a
+// solver or device failed); 2 the user's input is at fault (flags, files, models,
+// parameters, output paths), said in one line "aucopt <command>: …"; 130 when Ctrl-C
+// stopped the command (it stops at the next check, leaving no partial output file).
+const (
+	exitOK          = 0
+	exitFailure     = 1
+	exitInput       = 2
+	exitInterrupted = 130 // Ctrl-C: 128 + SIGINT, as shells report it
+)
+
+// userError marks an error as caused by the user's input (exit status 2).
+type userError struct{ err error }
+
+func (e userError) Error() string { return e.err.Error() }
+func (e userError) Unwrap() error { return e.err }
+
+// inputErrorf returns an error of the user's input (exit status 2).
+func inputErrorf(format string, args ...any) error {
+	return userError{fmt.Errorf(format, args...)}
+}
+
+// exitStatus classifies a command's error by the exit-status rule: divergence and
+// anything not known to come from the input are failures of the computation (1);
+// input errors (bad flags or parameters, unknown names, missing, unreadable or
+// malformed files and models, a model of another feature space, data with one class,
+// output paths that cannot be written) are 2.
+func exitStatus(err error) int {
+	var ue userError
+	var pe *data.ParseError
+	switch {
+	case errors.Is(err, solver.ErrDiverged):
+		return exitFailure
+	case errors.As(err, &ue), errors.Is(err, errUsage), errors.As(err, &pe),
+		errors.Is(err, engine.ErrInput), errors.Is(err, engine.ErrUnknownBackend),
+		errors.Is(err, solver.ErrParam), errors.Is(err, solver.ErrOneClass),
+		errors.Is(err, metric.ErrOneClass), errors.Is(err, metric.ErrLabel),
+		errors.Is(err, data.ErrUnknownDataset), errors.Is(err, data.ErrCache),
+		errors.Is(err, model.ErrModel), errors.Is(err, model.ErrFeatureSpace),
+		errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission),
+		errors.Is(err, syscall.EISDIR), errors.Is(err, syscall.ENOTDIR):
+		return exitInput
+	}
+	return exitFailure
+}
+
 // run executes the command line args and returns the process exit status.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
@@ -56,20 +113,36 @@ func run(args []string, stdout, stderr io.Writer) int {
 			err := c.run(args[1:], stdout, stderr)
 			switch {
 			case err == nil:
-				return 0
+				return exitOK
 			case errors.Is(err, flag.ErrHelp):
-				return 0
+				return exitOK
 			case errors.Is(err, errUsage):
-				return 2
+				return exitInput // the message was printed
+			case errors.Is(err, context.Canceled):
+				fmt.Fprintf(stderr, "aucopt %s: interrupted (%s)\n", c.name, oneLine(err.Error()))
+				return exitInterrupted
 			default:
-				fmt.Fprintf(stderr, "aucopt: %s: %v\n", c.name, err)
-				return 1
+				fmt.Fprintf(stderr, "aucopt %s: %s\n", c.name, oneLine(err.Error()))
+				return exitStatus(err)
 			}
 		}
 	}
-	fmt.Fprintf(stderr, "aucopt: unknown command %q\n\n", args[0])
-	usage(stderr)
-	return 2
+	fmt.Fprintf(stderr, "aucopt: unknown command %q (commands: %s; see aucopt help)\n", args[0], strings.Join(commandNames(), ", "))
+	return exitInput
+}
+
+// commandNames lists the commands in help order.
+func commandNames() []string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return names
+}
+
+// oneLine joins a multi-line message into one line.
+func oneLine(s string) string {
+	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ")
 }
 
 func usage(w io.Writer) {
@@ -97,14 +170,13 @@ func newFlags(name, synopsis, examples string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parse parses args; a parse error is printed with the usage and becomes errUsage.
+// parse parses args; a parse error is printed in one line and becomes errUsage.
 func parse(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return parseError(fs, err)
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(fs.Output(), "aucopt %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		fs.Usage()
+		fmt.Fprintf(fs.Output(), "aucopt %s: unexpected argument %q (see aucopt %s --help)\n", fs.Name(), fs.Arg(0), fs.Name())
 		return errUsage
 	}
 	return nil

@@ -18,16 +18,16 @@ func TestRun(t *testing.T) {
 	}{
 		{"no args prints help", nil, "", 0, []string{"Commands:", "backends"}, nil},
 		{"help", []string{"help"}, "", 0, []string{"backends"}, nil},
-		{"unknown command", []string{"trian"}, "", 2, nil, []string{`unknown command "trian"`}},
+		{"unknown command", []string{"trian"}, "", 2, nil, []string{`unknown command "trian" (commands: train, predict, eval,`}},
 		{"version", []string{"version"}, "", 0, []string{"aucopt " + version}, nil},
 		{"backends lists all", []string{"backends"}, "", 0, []string{"cuda", "avx2", "generic", "CPU:", "selected:"}, nil},
 		{"backends generic", []string{"backends", "--backend", "generic"}, "", 0, []string{"selected: generic (asked for generic)"}, nil},
 		{"backends from env", []string{"backends"}, "generic", 0, []string{"selected: generic (asked for generic)"}, nil},
 		{"flag beats env", []string{"backends", "--backend=generic"}, "bogus", 0, []string{"selected: generic"}, nil},
-		{"unknown backend", []string{"backends", "--backend", "tpu"}, "", 1, nil, []string{`unknown backend "tpu"`, "auto, cuda, avx2, generic"}},
-		{"unknown backend from env", []string{"backends"}, "tpu", 1, nil, []string{`unknown backend "tpu"`}},
-		{"cuda says why", []string{"backends", "--backend", "cuda"}, "", 1, nil, []string{"backend cuda: cuda: unavailable:"}},
-		{"bad flag", []string{"backends", "--bogus"}, "", 2, nil, []string{"unknown flag: --bogus"}},
+		{"unknown backend", []string{"backends", "--backend", "tpu"}, "", 2, nil, []string{`unknown backend "tpu"`, "auto, cuda, avx2, generic"}},
+		{"unknown backend from env", []string{"backends"}, "tpu", 2, nil, []string{`unknown backend "tpu"`}},
+		{"cuda says why", []string{"backends", "--backend", "cuda"}, "", 2, nil, []string{"backend cuda: cuda: unavailable:"}},
+		{"bad flag", []string{"backends", "--bogus"}, "", 2, nil, []string{"aucopt backends: unknown flag: --bogus (see aucopt backends --help)"}},
 		{"stray argument", []string{"backends", "extra"}, "", 2, nil, []string{`unexpected argument "extra"`}},
 		{"command help", []string{"backends", "--help"}, "", 0, nil, []string{"Usage: aucopt backends", "Examples:"}},
 	}
@@ -43,6 +43,9 @@ func TestRun(t *testing.T) {
 				if !strings.Contains(out.String(), s) {
 					t.Errorf("stdout of %q lacks %q:\n%s", tt.args, s, out.String())
 				}
+			}
+			if tt.wantStatus != 0 && strings.Count(errOut.String(), "\n") != 1 {
+				t.Errorf("stderr of %q is not one line:\n%s", tt.args, errOut.String())
 			}
 			for _, s := range tt.wantErr {
 				if !strings.Contains(errOut.String(), s) {

@@ -3,16 +3,18 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/aucopt/aucopt/engine"
-	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
 )
 
@@ -53,47 +55,47 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	spec, err := solver.Lookup(*algo)
 	if err != nil {
-		return err
+		return userError{err}
 	}
 	if *helpParams {
 		printParams(stdout, spec)
 		return nil
 	}
 	if *passes < 1 {
-		return fmt.Errorf("--passes %d: want at least 1", *passes)
+		return inputErrorf("--passes %d: want at least 1", *passes)
+	}
+	if err := checkOutput("--model", *model); err != nil {
+		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	go func() {
+		<-ctx.Done()
+		stop() // a second Ctrl-C (while data still load, say) kills at once
+	}()
 	cfg := engine.TrainConfig{
 		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
 		Scale: *scale, Seed: *seed, Backend: *backend, Checkpoint: *ckpt,
 	}
-	if !*quiet {
-		cfg.Progress = func(p solver.Progress) {
-			if p.Done {
-				fmt.Fprintf(stderr, "pass %d done: %d examples in %.2fs\n", p.Pass+1, p.PassSeen, p.Elapsed.Seconds())
-			} else if p.Seen%100_000 == 0 {
-				fmt.Fprintf(stderr, "pass %d: %d examples, %.2fs\n", p.Pass+1, p.PassSeen, p.Elapsed.Seconds())
-			}
-		}
-	}
 	if fs.Changed("grid") {
 		if *ckpt != "" {
-			return fmt.Errorf("--grid and --checkpoint do not go together")
+			return inputErrorf("--grid and --checkpoint do not go together")
 		}
-		cfg.Progress = nil
 		gres, err := engine.Grid(ctx, engine.GridConfig{TrainConfig: cfg, Grid: *grid, Folds: *gridFolds, Holdout: *gridHoldout})
 		if err != nil {
 			return err
 		}
 		return reportGrid(gres, *model, *asJSON, stdout)
 	}
+	prog := newProgress(stderr, *quiet, spec.Name)
+	cfg.Progress, cfg.Started = prog.update, prog.started
 	res, err := engine.Train(ctx, cfg)
+	prog.finish()
 	if err != nil {
 		return err
 	}
 	if *model != "" {
-		if err := writeModel(*model, res); err != nil {
+		if err := res.Model().Write(*model); err != nil {
 			return err
 		}
 	}
@@ -154,40 +156,24 @@ func printParams(w io.Writer, spec solver.Spec) {
 	}
 }
 
-// modelFile is the JSON model written by --model. (Issue 6 extends it with the
-// training file's fingerprint and the scaling's round trip through predict.)
-type modelFile struct {
-	Format   int            `json:"format"`
-	Version  string         `json:"aucopt_version"`
-	Algo     string         `json:"algorithm"`
-	Params   map[string]any `json:"params"`
-	Features int            `json:"features"`
-	Scale    string         `json:"scale"`
-	Scaler   any            `json:"scaler,omitempty"`
-	Backend  string         `json:"backend"`
-	Weights  []float64      `json:"weights"`
-	TestAUC  *float64       `json:"test_auc,omitempty"`
-}
-
-// writeModel writes the model atomically: a temporary file in the same directory,
-// then a rename, so the path never holds a half-written model.
-func writeModel(path string, res *engine.TrainResult) error {
-	m := modelFile{Format: 1, Version: version, Algo: res.Algo, Params: res.Params, Features: res.Features,
-		Scale: res.Scale, Backend: res.Backend, Weights: res.Weights}
-	if res.Scaler != nil {
-		m.Scaler = res.Scaler
-	} else if res.Normalize != nil {
-		m.Scaler = res.Normalize
+// checkOutput checks, before any work, that the file named by flag can be created:
+// its directory exists and is a directory. An empty path is no output.
+func checkOutput(flag, path string) error {
+	if path == "" {
+		return nil
 	}
-	if !math.IsNaN(res.TestAUC) {
-		m.TestAUC = &res.TestAUC
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return inputErrorf("%s %s: directory %s does not exist", flag, path, dir)
+	case err != nil:
+		return inputErrorf("%s %s: %w", flag, path, err)
+	case !st.IsDir():
+		return inputErrorf("%s %s: %s is not a directory", flag, path, dir)
 	}
-	b, err := json.MarshalIndent(m, "", " ")
-	if err != nil {
-		return err
-	}
-	if err := data.WriteAtomic(path, func(w io.Writer) error { _, err := w.Write(append(b, '\n')); return err }); err != nil {
-		return fmt.Errorf("model: %w", err)
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return inputErrorf("%s %s: is a directory", flag, path)
 	}
 	return nil
 }
@@ -196,7 +182,7 @@ func writeModel(path string, res *engine.TrainResult) error {
 // AUC, and writes the refitted model.
 func reportGrid(res *engine.GridResult, model string, asJSON bool, stdout io.Writer) error {
 	if model != "" {
-		if err := writeModel(model, res.TrainResult); err != nil {
+		if err := res.Model().Write(model); err != nil {
 			return err
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	aucmodel "github.com/aucopt/aucopt/engine/model"
 )
 
 func TestTrainCommand(t *testing.T) {
@@ -31,9 +33,9 @@ func TestTrainCommand(t *testing.T) {
 	if auc := res["test_auc"].(float64); auc < 0.89 {
 		t.Errorf("test AUC %.4f", auc)
 	}
-	var m modelFile
-	b, err := os.ReadFile(model)
-	if err != nil || json.Unmarshal(b, &m) != nil || len(m.Weights) != 123 || m.Algo != "ubauc-online" || m.Scaler == nil {
+	m, err := aucmodel.Read(model)
+	if err != nil || len(m.Weights) != 123 || m.Algo != "ubauc-online" || m.Scaling.Kind != aucmodel.ScaleMinMax ||
+		m.TestAUC != res["test_auc"].(float64) || len(m.TrainSHA256) != 64 {
 		t.Errorf("model file: %v, %+v", err, m)
 	}
 }
@@ -51,19 +53,30 @@ func TestTrainCommandErrors(t *testing.T) {
 		status int
 		want   string
 	}{
-		{[]string{"train", "--algo", "svm"}, 1, `unknown algorithm "svm" (known: opauc, opaucr,`},
-		{[]string{"train", "--algo", "olr", "-p", "gamma=1"}, 1, `unknown key "gamma" (valid: eta, lambda)`},
-		{[]string{"train", "--algo", "olr", "-p", "eta"}, 1, `"eta" is not key=value`},
-		{[]string{"train", "--passes", "0"}, 1, "--passes 0: want at least 1"},
-		{[]string{"train", "--algo", "olr", "--data", one, "--model", model}, 1, "only one class"},
-		{[]string{"train", "--algo", "olr", "--data", bad}, 1, "bad.svm:2:4: bad feature index"},
-		{[]string{"train", "--bogus"}, 2, "unknown flag: --bogus"},
+		// the user's input: exit 2
+		{[]string{"train", "--algo", "svm"}, 2, `aucopt train: unknown algorithm "svm" (known: opauc, opaucr,`},
+		{[]string{"train", "--algo", "olr", "-p", "gamma=1"}, 2, `unknown key "gamma" (valid: eta, lambda)`},
+		{[]string{"train", "--algo", "olr", "-p", "eta"}, 2, `"eta" is not key=value`},
+		{[]string{"train", "--algo", "olr", "-p", "eta=1e300"}, 2, "bad parameter: eta*lambda"},
+		{[]string{"train", "--passes", "0"}, 2, "--passes 0: want at least 1"},
+		{[]string{"train", "--algo", "olr", "--data", one, "--model", model}, 2, "only one class"},
+		{[]string{"train", "--algo", "olr", "--data", bad}, 2, "bad.svm:2:4: bad feature index"},
+		{[]string{"train", "--algo", "olr", "--data", filepath.Join(dir, "nowhere.svm")}, 2, "nowhere.svm is neither a file nor a known dataset"},
+		{[]string{"train", "--algo", "olr", "--data", dir}, 2, "is a directory, not a data file"},
+		{[]string{"train", "--data", "german", "--scale", "zscore"}, 2, `unknown scaling "zscore"`},
+		{[]string{"train", "--data", "german", "--backend", "tpu"}, 2, `unknown backend "tpu"`},
+		{[]string{"train", "--data", "german", "--model", filepath.Join(dir, "no", "m.json")}, 2, "--model " + filepath.Join(dir, "no", "m.json") + ": directory " + filepath.Join(dir, "no") + " does not exist"},
+		{[]string{"train", "--data", "german", "--grid", "eta=x"}, 2, `grid eta=x: "x" is not a number`},
+		{[]string{"train", "--algo", "ls-auc", "--data", "german", "--passes", "2"}, 2, "--passes does not apply"},
+		{[]string{"train", "--bogus"}, 2, "aucopt train: unknown flag: --bogus (see aucopt train --help)"},
+		// the computation failed: exit 1
+		{[]string{"train", "--algo", "opauc", "--data", "german", "-p", "eta=1e300", "--model", model}, 1, "aucopt train: train opauc on german: diverged at pass 1"},
 	}
 	for _, tt := range tests {
 		var out, errOut bytes.Buffer
-		status := run(tt.args, &out, &errOut)
-		if status != tt.status || !strings.Contains(errOut.String(), tt.want) {
-			t.Errorf("%q: exit %d, stderr %q; want exit %d with %q", tt.args, status, errOut.String(), tt.status, tt.want)
+		status := run(append(tt.args, "--quiet"), &out, &errOut)
+		if status != tt.status || !strings.Contains(errOut.String(), tt.want) || strings.Count(errOut.String(), "\n") != 1 {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d with %q in one line", tt.args, status, errOut.String(), tt.status, tt.want)
 		}
 	}
 	if _, err := os.Stat(model); !os.IsNotExist(err) {

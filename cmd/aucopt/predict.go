@@ -1,0 +1,227 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+
+	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/model"
+	flag "github.com/spf13/pflag"
+)
+
+const predictExamples = `  aucopt train --data train.svm --model m.json && aucopt predict --model m.json --data test.svm > scores.tsv
+  aucopt predict --model m.json --data a9a --out scores.tsv    # a dataset name: its test part
+  aucopt predict --model m.json --data wide.svm --allow-extra-features
+  cut -f2 scores.tsv | sort -g | tail -1                       # the highest score
+
+Output: one line per row of the data, in its order: the label (+1 or -1), a tab, and the
+score w·x of the row after the model's scaling, as the shortest decimal that reads back
+exactly. Written to stdout, or with --out to a file that appears only when complete.
+`
+
+const evalExamples = `  aucopt eval --model m.json --data test.svm
+  aucopt eval --model m.json --data a9a --json | jq .auc      # a dataset name: its test part
+`
+
+// scoringFlags are the flags predict and eval share.
+type scoringFlags struct {
+	model, data string
+	allowExtra  bool
+}
+
+func (s *scoringFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&s.model, "model", "", "model file written by aucopt train --model (required)")
+	fs.StringVar(&s.data, "data", "", "data to score: a file (LIBSVM text, .gz/.bz2/.xz, or an aucopt cache) or a dataset name, meaning its test part when it has one (required)")
+	fs.BoolVar(&s.allowExtra, "allow-extra-features", false, "score data with more features than the model, giving the extra ones weight 0 (LIBLINEAR's rule); without it such data is refused")
+}
+
+// score reads the model and scores the data.
+func (s *scoringFlags) score() (*model.Model, *engine.Prediction, error) {
+	if s.model == "" {
+		return nil, nil, inputErrorf("--model is required (a file written by aucopt train --model)")
+	}
+	if s.data == "" {
+		return nil, nil, inputErrorf("--data is required (a file or a dataset name)")
+	}
+	m, err := model.Read(s.model)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := engine.Predict(m, s.data, engine.PredictOptions{AllowExtraFeatures: s.allowExtra})
+	if errors.Is(err, model.ErrFeatureSpace) {
+		return nil, nil, fmt.Errorf("%w (if it is the same feature space, --allow-extra-features gives the extra ones weight 0)", err)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, p, nil
+}
+
+func runPredict(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("predict", "predict --model M --data D [--out FILE]", predictExamples, stderr)
+	var sf scoringFlags
+	sf.register(fs)
+	out := fs.String("out", "", "write the scores to this file instead of stdout")
+	quiet := fs.Bool("quiet", false, "no notes on stderr")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := checkOutput("--out", *out); err != nil {
+		return err
+	}
+	for _, in := range []string{sf.model, sf.data} {
+		if a, err1 := os.Stat(in); err1 == nil && *out != "" {
+			if b, err2 := os.Stat(*out); err2 == nil && os.SameFile(a, b) {
+				return inputErrorf("--out %s would overwrite the input %s", *out, in)
+			}
+		}
+	}
+	_, p, err := sf.score()
+	if err != nil {
+		return err
+	}
+	if !*quiet {
+		for _, n := range p.Notes {
+			fmt.Fprintf(stderr, "aucopt predict: note: %s\n", n)
+		}
+	}
+	write := func(w io.Writer) error { return writeScores(w, p) }
+	if *out == "" {
+		bw := bufio.NewWriterSize(stdout, 1<<16)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	return data.WriteAtomic(*out, write)
+}
+
+// writeScores writes "label<TAB>score" lines.
+func writeScores(w io.Writer, p *engine.Prediction) error {
+	buf := make([]byte, 0, 32)
+	for i, s := range p.Scores {
+		buf = buf[:0]
+		if p.Y[i] > 0 {
+			buf = append(buf, "+1\t"...)
+		} else {
+			buf = append(buf, "-1\t"...)
+		}
+		buf = strconv.AppendFloat(buf, s, 'g', -1, 64)
+		buf = append(buf, '\n')
+		if _, err := w.Write(buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// modelInfo is what eval reports of the model: its file without the vectors.
+type modelInfo struct {
+	File        string         `json:"file"`
+	Algo        string         `json:"algorithm"`
+	Params      map[string]any `json:"params"`
+	Features    int            `json:"features"`
+	Scaling     string         `json:"scaling"`
+	Backend     string         `json:"backend"`
+	TrainData   string         `json:"train_data"`
+	TrainRows   int            `json:"train_rows"`
+	TrainSHA256 string         `json:"train_sha256"`
+	Version     string         `json:"aucopt_version"`
+	TestAUC     *float64       `json:"test_auc,omitempty"`
+	NonZero     int            `json:"nonzero_weights"`
+}
+
+// evalReport is eval's --json output: the Evaluation's fields at top level.
+type evalReport struct {
+	Model modelInfo `json:"model"`
+	Data  string    `json:"data"`
+	Part  string    `json:"part"`
+	Rows  int       `json:"rows"`
+	*engine.Evaluation
+	Notes []string `json:"notes,omitempty"`
+}
+
+func runEval(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("eval", "eval --model M --data D [--json]", evalExamples, stderr)
+	var sf scoringFlags
+	sf.register(fs)
+	asJSON := fs.Bool("json", false, "print the evaluation as one JSON object")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	m, p, err := sf.score()
+	if err != nil {
+		return err
+	}
+	ev, err := engine.Evaluate(p.Scores, p.Y)
+	if err != nil {
+		return fmt.Errorf("evaluating on %s: %w", p.Data, err)
+	}
+	rep := evalReport{Model: modelInfo{File: sf.model, Algo: m.Algo, Params: m.Params, Features: m.Features,
+		Scaling: m.Scaling.Kind, Backend: m.Backend, TrainData: m.TrainData, TrainRows: m.TrainRows,
+		TrainSHA256: m.TrainSHA256, Version: m.Version},
+		Data: p.Data, Part: p.Part, Rows: len(p.Scores), Evaluation: ev, Notes: p.Notes}
+	if !math.IsNaN(m.TestAUC) {
+		rep.Model.TestAUC = &m.TestAUC
+	}
+	for _, w := range m.Weights {
+		if w != 0 {
+			rep.Model.NonZero++
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printEval(stdout, &rep)
+	return nil
+}
+
+func printEval(w io.Writer, r *evalReport) {
+	mi := r.Model
+	sha := mi.TrainSHA256
+	if len(sha) > 12 {
+		sha = sha[:12] + "…"
+	}
+	fmt.Fprintf(w, "model %s: %s, %d features (%d non-zero weights), scaling %s\n", mi.File, mi.Algo, mi.Features, mi.NonZero, mi.Scaling)
+	fmt.Fprintf(w, "  parameters: %s\n", formatParams(mi.Params))
+	fmt.Fprintf(w, "  trained on %s (%d rows, sha256 %s) with backend %s by aucopt %s", mi.TrainData, mi.TrainRows, sha, mi.Backend, mi.Version)
+	if mi.TestAUC != nil {
+		fmt.Fprintf(w, "; test AUC then %.4f", *mi.TestAUC)
+	}
+	fmt.Fprintln(w)
+	part := ""
+	if r.Part == "test" {
+		part = " (its test part)"
+	}
+	e := r.Evaluation
+	fmt.Fprintf(w, "data %s%s: %d rows, %d positive, %d negative\n", r.Data, part, r.Rows, e.Positives, e.Negatives)
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "  note: %s\n", n)
+	}
+	fmt.Fprintf(w, "AUC %.4f\n", e.AUC)
+	fmt.Fprintf(w, "ROC %d points; TPR", e.ROCPoints)
+	for i, t := range e.TPRAt {
+		sep := ","
+		if i == len(e.TPRAt)-1 {
+			sep = ""
+		}
+		fmt.Fprintf(w, " %.4f at FPR %g%%%s", t.TPR, 100*t.FPR, sep)
+	}
+	fmt.Fprintln(w)
+	for _, t := range []struct {
+		name string
+		t    engine.Threshold
+	}{{"best F1      ", e.BestF1}, {"best accuracy", e.BestAccuracy}} {
+		fmt.Fprintf(w, "%s  score ≥ %-10.4g  accuracy %.4f  F1 %.4f  precision %.4f  recall %.4f  (TP %d FP %d TN %d FN %d)\n",
+			t.name, t.t.Threshold, t.t.Accuracy, t.t.F1, t.t.Precision, t.t.Recall, t.t.TP, t.t.FP, t.t.TN, t.t.FN)
+	}
+}

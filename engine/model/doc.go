@@ -1,0 +1,7 @@
+// Package model reads, writes and applies aucopt's model files: a linear scorer's
+// weights with the feature scaling fitted on its training data, the hyper-parameters,
+// and a fingerprint of the training data, in JSON (format version 1; see Model).
+//
+// A model is applied by Score, which reproduces the training scaling exactly, so that
+// the scores of a test set equal those the training run measured its test AUC on.
+package model

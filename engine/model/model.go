@@ -1,0 +1,419 @@
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/aucopt/aucopt/engine/data"
+)
+
+// Format is the version of the model file format this package writes and reads.
+const Format = 1
+
+// The scaling kinds of Scaling.Kind.
+const (
+	ScaleNone   = "none"   // features as read
+	ScaleMinMax = "minmax" // x'_j = Scale[j]·x_j + Shift[j]
+	ScaleNorm   = "norm"   // x' = (x − Mean)/‖x‖, or x/‖x‖ when Mean is nil
+)
+
+var (
+	// ErrModel is wrapped by every error Read and Decode return for a file that is not a
+	// model this package can apply (not JSON, another format version, a missing or
+	// inconsistent field). An unreadable file gives the os error instead.
+	ErrModel = errors.New("bad model file")
+	// ErrFeatureSpace is wrapped by Score's error for data with more features than the
+	// model: most likely data of another feature space.
+	ErrFeatureSpace = errors.New("data and model feature spaces differ")
+)
+
+// Model is a trained linear scorer, score(x) = w·T(x), with T the scaling fitted on the
+// training data, and what is known of how it was made. Its JSON form (format 1) is the
+// model file:
+//
+//	{"format": 1, "aucopt_version": "0.1.0", "algorithm": "opauc", "params": {"eta": 0.0625, …},
+//	 "features": 123, "scaling": {"kind": "minmax", "scale": […], "shift": […]},
+//	 "backend": "avx2", "train_data": "a9a", "train_rows": 32561, "train_sha256": "…",
+//	 "seed": 1, "test_auc": 0.9003, "test_rows": 16281, "weights": […]}
+//
+// weights is an array of Features numbers, or, when fewer than half of them are
+// non-zero, {"index": […], "value": […]} with LIBSVM's 1-based feature numbers in
+// increasing order. Numbers are written in the shortest form that reads back exactly,
+// and nothing depends on the time of writing, so the same run writes the same bytes.
+type Model struct {
+	Version   string         // aucopt version that wrote the model
+	Algo      string         // registered algorithm name
+	Params    map[string]any // its hyper-parameters
+	Features  int            // number of features of the training data
+	Scaling   Scaling        // the transformation applied before w
+	Backend   string         // compute backend that trained it
+	TrainData string         // the training data as named: a file or a dataset name
+	TrainRows int            // training rows
+	// TrainSHA256 is the SHA-256 of the training file's bytes (for a dataset name, of its
+	// training file, on disk or embedded); "" when unknown.
+	TrainSHA256 string
+	Seed        uint64  // seed of the run (shuffling, a multi-class dataset's grouping)
+	TestAUC     float64 // AUC on the test data at training time; NaN when unknown
+	TestRows    int     // rows of that test data, 0 when none
+	Weights     []float64
+}
+
+// Scaling is the fitted transformation of a model (data.Scaler, data.RowNormalizer).
+type Scaling struct {
+	Kind  string    `json:"kind"`            // ScaleNone, ScaleMinMax or ScaleNorm
+	Scale []float64 `json:"scale,omitempty"` // minmax: per-feature factor, Features long
+	Shift []float64 `json:"shift,omitempty"` // minmax: per-feature offset, Features long
+	Mean  []float64 `json:"mean,omitempty"`  // norm: training mean (nil: no centring)
+}
+
+// file is the JSON layout of a model file.
+type file struct {
+	Format      int             `json:"format"`
+	Version     string          `json:"aucopt_version"`
+	Algo        string          `json:"algorithm"`
+	Params      map[string]any  `json:"params"`
+	Features    int             `json:"features"`
+	Scaling     Scaling         `json:"scaling"`
+	Backend     string          `json:"backend"`
+	TrainData   string          `json:"train_data"`
+	TrainRows   int             `json:"train_rows"`
+	TrainSHA256 string          `json:"train_sha256"`
+	Seed        uint64          `json:"seed"`
+	TestAUC     *float64        `json:"test_auc,omitempty"`
+	TestRows    int             `json:"test_rows,omitempty"`
+	Weights     json.RawMessage `json:"weights"`
+}
+
+// required lists the fields a format-1 file must have.
+var required = []string{"format", "algorithm", "features", "scaling", "weights"}
+
+// sparse is the sparse form of the weights.
+type sparse struct {
+	Index []int     `json:"index"` // 1-based feature numbers, increasing
+	Value []float64 `json:"value"`
+}
+
+// MarshalJSON writes the model file's JSON, compact. It fails on a model Validate
+// rejects.
+func (m *Model) MarshalJSON() ([]byte, error) {
+	return m.encode("", "")
+}
+
+// encode writes the file object with each member on its own line (prefixed by indent)
+// when nl is "\n", the members' values themselves compact: a vector stays on one line.
+func (m *Model) encode(nl, indent string) ([]byte, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	f := file{Format: Format, Version: m.Version, Algo: m.Algo, Params: m.Params, Features: m.Features,
+		Scaling: m.Scaling, Backend: m.Backend, TrainData: m.TrainData, TrainRows: m.TrainRows,
+		TrainSHA256: m.TrainSHA256, Seed: m.Seed, TestRows: m.TestRows}
+	if f.Params == nil {
+		f.Params = map[string]any{}
+	}
+	if !math.IsNaN(m.TestAUC) {
+		f.TestAUC = &m.TestAUC
+	}
+	var w any = m.Weights
+	if nnz := countNonZero(m.Weights); 2*nnz < len(m.Weights) {
+		s := sparse{Index: make([]int, 0, nnz), Value: make([]float64, 0, nnz)}
+		for j, v := range m.Weights {
+			if v != 0 {
+				s.Index, s.Value = append(s.Index, j+1), append(s.Value, v)
+			}
+		}
+		w = s
+	}
+	var err error
+	if f.Weights, err = json.Marshal(w); err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(f)
+	if err != nil || nl == "" {
+		return b, err
+	}
+	// Break the compact object into its members: a member starts after a comma at
+	// depth 1 outside strings.
+	var out bytes.Buffer
+	out.WriteString("{" + nl + indent)
+	depth, inStr, esc := 0, false, false
+	for _, c := range b[1 : len(b)-1] {
+		switch {
+		case esc:
+			esc = false
+		case inStr && c == '\\':
+			esc = true
+		case c == '"':
+			inStr = !inStr
+		case inStr:
+		case c == '{' || c == '[':
+			depth++
+		case c == '}' || c == ']':
+			depth--
+		case c == ',' && depth == 0:
+			out.WriteString("," + nl + indent)
+			continue
+		case c == ':' && depth == 0:
+			out.WriteString(": ")
+			continue
+		}
+		out.WriteByte(c)
+	}
+	out.WriteString(nl + "}")
+	return out.Bytes(), nil
+}
+
+func countNonZero(w []float64) int {
+	n := 0
+	for _, v := range w {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Write writes m to path atomically (data.WriteAtomic): path holds either its old
+// content or the whole new model, never part of one.
+func (m *Model) Write(path string) error {
+	b, err := m.encode("\n", "  ")
+	if err != nil {
+		return fmt.Errorf("model %s: %w", path, err)
+	}
+	return data.WriteAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(append(b, '\n'))
+		return err
+	})
+}
+
+// Read reads and validates the model file at path. Its errors name the file: an
+// unreadable file gives the os error (errors.Is os.ErrNotExist, fs.ErrPermission, …),
+// anything else one wrapping ErrModel, with line:column for malformed JSON.
+func Read(path string) (*Model, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("model: %w", err)
+	}
+	return Decode(b, path)
+}
+
+// Decode parses and validates a model file's bytes; name stands for the file in errors.
+func Decode(b []byte, name string) (*Model, error) {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("model %s: %w: %s", name, ErrModel, fmt.Sprintf(format, args...))
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return nil, jsonError(b, name, err)
+	}
+	rawFormat, ok := fields["format"]
+	if !ok {
+		return nil, fail("no \"format\" field: not an aucopt model file")
+	}
+	var format int
+	if err := json.Unmarshal(rawFormat, &format); err != nil {
+		return nil, fail("format %s is not a version number", rawFormat)
+	}
+	if format != Format {
+		return nil, fail("model format %d, this aucopt reads %d", format, Format)
+	}
+	for _, k := range required {
+		if _, ok := fields[k]; !ok {
+			return nil, fail("no %q field", k)
+		}
+	}
+	var f file
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if err := dec.Decode(&f); err != nil {
+		return nil, jsonError(b, name, err)
+	}
+	m := &Model{Version: f.Version, Algo: f.Algo, Params: f.Params, Features: f.Features, Scaling: f.Scaling,
+		Backend: f.Backend, TrainData: f.TrainData, TrainRows: f.TrainRows, TrainSHA256: f.TrainSHA256,
+		Seed: f.Seed, TestAUC: math.NaN(), TestRows: f.TestRows}
+	if f.TestAUC != nil {
+		m.TestAUC = *f.TestAUC
+	}
+	if f.Features < 0 {
+		return nil, fail("features %d is negative", f.Features)
+	}
+	var err error
+	if m.Weights, err = decodeWeights(f.Weights, f.Features); err != nil {
+		return nil, fail("%v", err)
+	}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("model %s: %w", name, err)
+	}
+	return m, nil
+}
+
+// decodeWeights reads the dense or sparse weights of a model with dim features.
+func decodeWeights(raw json.RawMessage, dim int) ([]float64, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '{' {
+		var s sparse
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, fmt.Errorf("weights: %v", err)
+		}
+		if len(s.Index) != len(s.Value) {
+			return nil, fmt.Errorf("weights: %d indices but %d values", len(s.Index), len(s.Value))
+		}
+		w := make([]float64, dim)
+		for k, j := range s.Index {
+			if j < 1 || j > dim {
+				return nil, fmt.Errorf("weights: feature %d outside 1..%d", j, dim)
+			}
+			if k > 0 && j <= s.Index[k-1] {
+				return nil, fmt.Errorf("weights: feature %d after %d: indices not increasing", j, s.Index[k-1])
+			}
+			w[j-1] = s.Value[k]
+		}
+		return w, nil
+	}
+	var w []float64
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, fmt.Errorf("weights: not an array of numbers or {\"index\", \"value\"}: %v", err)
+	}
+	if w == nil {
+		return nil, fmt.Errorf("weights: null")
+	}
+	return w, nil
+}
+
+// jsonError turns a JSON decoding error into one naming the file and the line:column.
+func jsonError(b []byte, name string, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		line, col := position(b, syn.Offset)
+		return fmt.Errorf("model %s:%d:%d: %w: not JSON: %v", name, line, col, ErrModel, syn)
+	case errors.As(err, &typ):
+		line, col := position(b, typ.Offset)
+		field := typ.Field
+		if field == "" {
+			field = "the file"
+		}
+		return fmt.Errorf("model %s:%d:%d: %w: %s: want %s, got JSON %s", name, line, col, ErrModel, field, typ.Type, typ.Value)
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		line, col := position(b, int64(len(b)))
+		return fmt.Errorf("model %s:%d:%d: %w: not JSON: unexpected end of file", name, line, col, ErrModel)
+	}
+	return fmt.Errorf("model %s: %w: %v", name, ErrModel, err)
+}
+
+// position returns the 1-based line and column of byte offset off of b. The JSON
+// decoder's offsets point just past the offending byte or value.
+func position(b []byte, off int64) (line, col int) {
+	off = min(max(off, 0), int64(len(b)))
+	before := b[:off]
+	line = bytes.Count(before, []byte{'\n'}) + 1
+	col = int(off) - (bytes.LastIndexByte(before, '\n') + 1)
+	return line, max(col, 1)
+}
+
+// Validate reports whether m can be applied: a known scaling whose vectors have one
+// entry per feature, Features weights, all finite. Its errors wrap ErrModel.
+func (m *Model) Validate() error {
+	fail := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrModel, fmt.Sprintf(format, args...))
+	}
+	if m.Algo == "" {
+		return fail("no algorithm")
+	}
+	if len(m.Weights) != m.Features {
+		return fail("%d weights for %d features", len(m.Weights), m.Features)
+	}
+	if j := nonFinite(m.Weights); j >= 0 {
+		return fail("weight %d (feature %d) is %v", j, j+1, m.Weights[j])
+	}
+	s := m.Scaling
+	vec := func(name string, v []float64) error {
+		if len(v) != m.Features {
+			return fail("scaling %s: %d %s values for %d features", s.Kind, len(v), name, m.Features)
+		}
+		if j := nonFinite(v); j >= 0 {
+			return fail("scaling %s: %s of feature %d is %v", s.Kind, name, j+1, v[j])
+		}
+		return nil
+	}
+	switch s.Kind {
+	case ScaleNone:
+		if s.Scale != nil || s.Shift != nil || s.Mean != nil {
+			return fail("scaling none has vectors")
+		}
+	case ScaleMinMax:
+		if err := vec("scale", s.Scale); err != nil {
+			return err
+		}
+		if err := vec("shift", s.Shift); err != nil {
+			return err
+		}
+		if s.Mean != nil {
+			return fail("scaling minmax has a mean")
+		}
+	case ScaleNorm:
+		if s.Mean != nil {
+			if err := vec("mean", s.Mean); err != nil {
+				return err
+			}
+		}
+		if s.Scale != nil || s.Shift != nil {
+			return fail("scaling norm has scale or shift")
+		}
+	default:
+		return fail("unknown scaling %q (want %s)", s.Kind, strings.Join([]string{ScaleNone, ScaleMinMax, ScaleNorm}, ", "))
+	}
+	return nil
+}
+
+// nonFinite returns the index of the first NaN or ±Inf of v, or −1.
+func nonFinite(v []float64) int {
+	return slices.IndexFunc(v, func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) })
+}
+
+// Transform returns ds as the model sees it: restricted or widened to Features (values
+// of features beyond them dropped, as training dropped them from its test data) and
+// scaled as the training data was. It returns an error wrapping ErrFeatureSpace when ds
+// has more features than the model; to score such data anyway, with the extra features
+// at weight 0 (LIBLINEAR's rule), pass ds.Truncate(m.Features).
+func (m *Model) Transform(ds *data.Dataset) (*data.Dataset, error) {
+	if ds.Dim > m.Features {
+		return nil, fmt.Errorf("%w: the data has %d features, the model %d (trained on %s)", ErrFeatureSpace, ds.Dim, m.Features, m.TrainData)
+	}
+	if ds.Dim != m.Features {
+		ds = ds.Truncate(m.Features)
+	}
+	switch m.Scaling.Kind {
+	case ScaleMinMax:
+		ds = (&data.Scaler{Scale: m.Scaling.Scale, Shift: m.Scaling.Shift}).Apply(ds)
+	case ScaleNorm:
+		ds = (&data.RowNormalizer{Mean: m.Scaling.Mean}).Apply(ds)
+	}
+	return ds, nil
+}
+
+// Score returns the model's score w·T(x) of every row of ds, T being the training
+// scaling (Transform, whose errors it returns).
+func (m *Model) Score(ds *data.Dataset) ([]float64, error) {
+	t, err := m.Transform(ds)
+	if err != nil {
+		return nil, err
+	}
+	scores := make([]float64, t.Rows())
+	for i := range scores {
+		r := t.Row(i)
+		var s float64
+		for k, j := range r.Idx {
+			s += m.Weights[j] * r.Val[k]
+		}
+		scores[i] = s
+	}
+	return scores, nil
+}
