@@ -30,6 +30,8 @@ type command struct {
 // commands lists the subcommands in help order.
 var commands = []command{
 	{"train", "train an AUC maximiser (default: OPAUC on the embedded a9a) and report its test AUC", runTrain},
+	{"roc", "draw the ROC curves of models on test data, with their AUCs, to a PNG, SVG or PDF file", runROC},
+	{"plot", "plot convergence: test AUC against examples seen and training seconds, several algorithms", runPlot},
 	{"datasets", "list the known datasets: rows, features, positives and where each was found", runDatasets},
 	{"convert", "convert a LIBSVM file (plain, .gz, .bz2, .xz) to aucopt's binary cache", runConvert},
 	{"backends", "list the compute backends, which are available, and the CPU's features", runBackends},
