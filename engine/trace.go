@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -150,6 +151,10 @@ func Trace(ctx context.Context, cfg TraceConfig) (*TraceResult, error) {
 			return
 		}
 		tr.Points = append(tr.Points, TracePoint{Seen: seen, Seconds: (elapsed - evalTime).Seconds(), TestAUC: auc})
+		// Collect the evaluation's garbage now, on its clock, rather than in the
+		// training that follows (background marking and assists would be counted as
+		// training time).
+		runtime.GC()
 		evalTime += time.Since(t0)
 	}
 	evaluate(0, 0)
