@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -139,4 +140,24 @@ func TestTraceJSON(t *testing.T) {
 	if got.Algo != "olr" || got.Every != 16_000 || len(got.Points) != 4 || got.TestAUC != got.Points[3].TestAUC {
 		t.Errorf("JSON %s", b)
 	}
+}
+
+// ExampleTrace records OLR's test AUC on the embedded a9a every 10,000 examples.
+func ExampleTrace() {
+	tr, err := Trace(context.Background(), TraceConfig{
+		TrainConfig: TrainConfig{Algo: "olr", Data: "a9a", Shuffle: true, Seed: 1, Backend: "generic"},
+		Every:       10_000,
+	})
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range tr.Points {
+		fmt.Printf("%5d examples: test AUC %.2f\n", p.Seen, p.TestAUC)
+	}
+	// Output:
+	//     0 examples: test AUC 0.50
+	// 10000 examples: test AUC 0.90
+	// 20000 examples: test AUC 0.90
+	// 30000 examples: test AUC 0.90
+	// 32561 examples: test AUC 0.90
 }
