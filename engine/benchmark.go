@@ -114,8 +114,7 @@ func Benchmark(ctx context.Context, cfg BenchConfig) (*BenchReport, error) {
 	for _, a := range algos {
 		spec, err := solver.Lookup(a)
 		if err != nil {
-			rep.Notes = append(rep.Notes, fmt.Sprintf("%s: not a registered algorithm in this build, skipped", a))
-			continue
+			return nil, inputError{err}
 		}
 		specs = append(specs, spec)
 	}

@@ -34,7 +34,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *minTime < 0 {
-		return fmt.Errorf("--min-time %v: want a positive duration", *minTime)
+		return inputErrorf("--min-time %v: want a positive duration", *minTime)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -43,16 +43,16 @@ func runCV(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *passes < 1 {
-		return fmt.Errorf("--passes %d: want at least 1", *passes)
+		return inputErrorf("--passes %d: want at least 1", *passes)
 	}
 	if *folds < 2 {
-		return fmt.Errorf("--folds %d: want at least 2", *folds)
+		return inputErrorf("--folds %d: want at least 2", *folds)
 	}
 	if *repeats < 1 {
-		return fmt.Errorf("--repeats %d: want at least 1", *repeats)
+		return inputErrorf("--repeats %d: want at least 1", *repeats)
 	}
 	if *workers < 0 {
-		return fmt.Errorf("--workers %d: want 0 (one per core) or more", *workers)
+		return inputErrorf("--workers %d: want 0 (one per core) or more", *workers)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -42,6 +42,8 @@ var commands = []command{
 	{"predict", "score data with a model file: one 'label<TAB>score' line per row", runPredict},
 	{"eval", "evaluate a model on labelled data: AUC, ROC summary, best-F1 and best-accuracy thresholds", runEval},
 	{"cv", "cross-validate an algorithm: stratified (repeated) k-fold AUC, mean ± std, optionally with a grid inside each fold", runCV},
+	{"roc", "draw the ROC curves of models on test data, with their AUCs, to a PNG, SVG or PDF file", runROC},
+	{"plot", "plot convergence: test AUC against examples seen and training seconds, several algorithms", runPlot},
 	{"datasets", "list the known datasets: rows, features, positives and where each was found", runDatasets},
 	{"convert", "convert a LIBSVM file (plain, .gz, .bz2, .xz) to aucopt's binary cache", runConvert},
 	{"backends", "list the compute backends, which are available, and the CPU's features", runBackends},
@@ -91,7 +93,7 @@ func exitStatus(err error) int {
 		return exitFailure
 	case errors.As(err, &ue), errors.Is(err, errUsage), errors.As(err, &pe),
 		errors.Is(err, engine.ErrInput), errors.Is(err, engine.ErrUnknownBackend),
-		errors.Is(err, solver.ErrParam), errors.Is(err, solver.ErrOneClass),
+		errors.Is(err, solver.ErrParam), errors.Is(err, solver.ErrOneClass), errors.Is(err, solver.ErrUnknownAlgorithm),
 		errors.Is(err, metric.ErrOneClass), errors.Is(err, metric.ErrLabel),
 		errors.Is(err, data.ErrUnknownDataset), errors.Is(err, data.ErrCache),
 		errors.Is(err, model.ErrModel), errors.Is(err, model.ErrFeatureSpace),

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -56,14 +57,18 @@ func online[P any, S Online](name, doc, ref string, defaults func() P, grid Grid
 	}
 }
 
-// Lookup returns the Spec called name, or an error listing the known names.
+// ErrUnknownAlgorithm is wrapped by Lookup's error for a name no algorithm has.
+var ErrUnknownAlgorithm = errors.New("unknown algorithm")
+
+// Lookup returns the Spec called name, or an error wrapping ErrUnknownAlgorithm that
+// lists the known names.
 func Lookup(name string) (Spec, error) {
 	for _, s := range Registry() {
 		if s.Name == name {
 			return s, nil
 		}
 	}
-	return Spec{}, fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
+	return Spec{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownAlgorithm, name, strings.Join(Names(), ", "))
 }
 
 // Names lists the registered algorithms in help order.

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/metric"
+)
+
+const rocExamples = `  aucopt train --algo opauc --model opauc.json && aucopt train --algo olr --model olr.json
+  aucopt roc --model opauc.json --model olr.json --data a9a --out roc.png      # a9a's test split
+  aucopt roc --model opauc.json,olr.json --data test.svm --out roc.svg --title "Adult, test set"
+  aucopt roc --model m.json --label "OPAUC, 3 passes" --data test.svm --out roc.pdf --width 4in --height 4in
+`
+
+func runROC(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("roc", "roc --model M [--model M2 …] --data TEST --out roc.png|svg|pdf [flags]", rocExamples, stderr)
+	models := fs.StringSlice("model", nil, "model file(s) written by train --model, repeatable or comma-separated; one curve each")
+	labels := fs.StringArray("label", nil, "legend name of each model, repeatable, in --model order (default: the file name without .json)")
+	dataArg := fs.String("data", "", "the data to draw the curves on: a file, or a dataset name (its test split, if it has one)")
+	out := fs.String("out", "", "output file; the format follows the extension: .png, .svg or .pdf")
+	width := fs.String("width", "6in", "plot width, with a unit: in, cm, mm, pt or px (px at 96 per inch)")
+	height := fs.String("height", "6in", "plot height, with a unit")
+	title := fs.String("title", "", "plot title (default: ROC on DATA)")
+	seed := fs.Uint64("seed", 1, "with a multi-class dataset name: the seed of its random class grouping (train's --seed)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case len(*models) == 0:
+		return usageError(fs, "give at least one --model")
+	case *dataArg == "":
+		return usageError(fs, "give --data")
+	case *out == "":
+		return usageError(fs, "give --out FILE (.png, .svg or .pdf)")
+	case len(*labels) > 0 && len(*labels) != len(*models):
+		return usageError(fs, fmt.Sprintf("%d --label for %d --model: give one per model, or none", len(*labels), len(*models)))
+	}
+	format, err := plotFormat(*out)
+	if err != nil {
+		return err
+	}
+	w, h, err := plotSize(*width, *height)
+	if err != nil {
+		return err
+	}
+	for _, m := range *models {
+		if _, err := os.Stat(m); err != nil {
+			return fmt.Errorf("model: %w", err)
+		}
+	}
+	ds, note, err := loadEvalData(*dataArg, *seed)
+	if err != nil {
+		return err
+	}
+	curves := make([]rocCurve, len(*models))
+	for i, m := range *models {
+		scores, err := loadModelScores(m, ds)
+		if err != nil {
+			return err
+		}
+		name := strings.TrimSuffix(filepath.Base(m), ".json")
+		if len(*labels) > 0 {
+			name = (*labels)[i]
+		}
+		curves[i] = rocCurve{Name: name, Scores: scores, Labels: ds.Y}
+	}
+	if *title == "" {
+		*title = "ROC on " + ds.Name
+	}
+	p, aucs, err := rocPlot(*title, curves)
+	if err != nil {
+		return err
+	}
+	if err := writePlots(*out, format, w, h, [][]*panel{{p}}); err != nil {
+		return err
+	}
+	if note != "" {
+		fmt.Fprintf(stderr, "aucopt roc: note: %s\n", note)
+	}
+	pos, neg := ds.Counts()
+	for i, c := range curves {
+		fmt.Fprintf(stdout, "%-20s AUC %.4f\n", c.Name, aucs[i])
+	}
+	fmt.Fprintf(stdout, "%d %s on %s (%d rows: %d positive, %d negative) written to %s\n", len(curves), plural(len(curves), "curve"), ds.Name, ds.Rows(), pos, neg, *out)
+	return nil
+}
+
+// plural is "1 curve", "2 curves": the noun for n.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
+}
+
+// rocCurve is one model's scores on labelled data.
+type rocCurve struct {
+	Name   string
+	Scores []float64
+	Labels []int8 // ±1
+}
+
+// rocPlot draws the exact ROC curves (metric.ROC) of curves on one plot, named
+// "name (AUC 0.9012)" in the legend, with the dashed chance diagonal, and returns the
+// plot and the AUCs.
+func rocPlot(title string, curves []rocCurve) (*panel, []float64, error) {
+	p := newPanel()
+	p.Title.Text = title
+	p.X.Label.Text = "false positive rate"
+	p.Y.Label.Text = "true positive rate"
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
+	p.X.Tick.Marker, p.Y.Tick.Marker = unitTicks, unitTicks
+	diag, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
+	if err != nil {
+		return nil, nil, err
+	}
+	diag.Color = color.Gray{Y: 128}
+	diag.Dashes = []vg.Length{vg.Points(4), vg.Points(4)}
+	p.Add(diag) // under the curves, last in the legend
+	aucs := make([]float64, len(curves))
+	for i, c := range curves {
+		pts, err := metric.ROC(c.Scores, c.Labels)
+		if err != nil {
+			return nil, nil, fmt.Errorf("ROC of %s: %w", c.Name, err)
+		}
+		aucs[i] = metric.Area(pts)
+		thin := thinROC(pts)
+		xys := make(plotter.XYs, len(thin))
+		for k, q := range thin {
+			xys[k] = plotter.XY{X: q.FPR, Y: q.TPR}
+		}
+		l, err := plotter.NewLine(xys)
+		if err != nil {
+			return nil, nil, fmt.Errorf("ROC of %s: %w", c.Name, err)
+		}
+		l.Color = plotutil.Color(i)
+		l.Width = vg.Points(1.5)
+		p.Add(l)
+		p.addLegend(fmt.Sprintf("%s (AUC %.4f)", c.Name, aucs[i]), l)
+	}
+	p.addLegend("chance (AUC 0.5)", diag)
+	return p, aucs, nil
+}
+
+// unitTicks marks [0, 1] every 0.1, labelled every 0.2.
+var unitTicks = plot.TickerFunc(func(_, _ float64) []plot.Tick {
+	ticks := make([]plot.Tick, 11)
+	for i := range ticks {
+		ticks[i].Value = float64(i) / 10
+		if i%2 == 0 {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', 1, 64)
+		}
+	}
+	return ticks
+})
+
+// thinROC drops the points of a ROC curve that lie inside a vertical or horizontal run
+// (a run of positives or of negatives between distinct scores): the drawn curve is the
+// same, with fewer points.
+func thinROC(pts []metric.Point) []metric.Point {
+	if len(pts) < 3 {
+		return pts
+	}
+	out := append(make([]metric.Point, 0, len(pts)), pts[0])
+	for k := 1; k < len(pts)-1; k++ {
+		a, b, c := out[len(out)-1], pts[k], pts[k+1]
+		if (a.FP == b.FP && b.FP == c.FP) || (a.TP == b.TP && b.TP == c.TP) {
+			continue
+		}
+		out = append(out, b)
+	}
+	return append(out, pts[len(pts)-1])
+}
+
+// loadEvalData reads the data a model is evaluated on: a file, or a registered
+// dataset's test split (its training part, with a note, when it has none).
+func loadEvalData(name string, seed uint64) (*data.Dataset, string, error) {
+	if st, err := os.Stat(name); err == nil {
+		if st.IsDir() {
+			return nil, "", inputErrorf("%s is a directory, not a data file", name)
+		}
+		d, err := data.ReadFile(name, data.Options{})
+		return d, "", err
+	}
+	if _, err := data.Lookup(name); err != nil {
+		return nil, "", inputErrorf("%s is neither a file nor a known dataset (aucopt datasets)", name)
+	}
+	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse})
+	if err != nil {
+		return nil, "", err
+	}
+	if sp.Test == nil {
+		return sp.Train, fmt.Sprintf("%s has no test split: the curves are on all its %d rows", name, sp.Train.Rows()), nil
+	}
+	sp.Test.Name = name + " (test split)"
+	return sp.Test, "", nil
+}
