@@ -231,7 +231,9 @@ func search(ctx context.Context, spec solver.Spec, b kernels.Backend, train *dat
 		part, val := train.Subset(f.Train), train.Subset(f.Test)
 		var ws [][]float64
 		if spec.IsBatch() {
-			ws, err = gridBatch(ctx, spec, b, part, params, cfg.Seed, failed)
+			var shared bool
+			ws, shared, err = gridBatch(ctx, spec, b, part, params, cfg.Seed, failed)
+			res.Shared = res.Shared || shared
 		} else {
 			ws, err = gridOnline(ctx, spec, b, part, params, cfg, workers, failed)
 		}
@@ -330,29 +332,46 @@ func gridOnline(ctx context.Context, spec solver.Spec, b kernels.Backend, part *
 	return ws, nil
 }
 
-// gridBatch fits every point on part, one after another; a point whose fit fails is
-// marked failed rather than ending the search.
+// gridBatch fits every point on part: all at once from shared work when the algorithm
+// is a solver.GridFitter (MBA's λ path from one Σ_S), else one after another. A point
+// whose fit fails is marked failed rather than ending the search.
 func gridBatch(ctx context.Context, spec solver.Spec, b kernels.Backend, part *data.Dataset, params []any,
-	seed uint64, failed []string) ([][]float64, error) {
-	ws := make([][]float64, len(params))
+	seed uint64, failed []string) (ws [][]float64, shared bool, err error) {
+	if l, err := spec.NewBatch(b, part.Dim, params[0], seed); err == nil {
+		if gf, ok := l.(solver.GridFitter); ok {
+			ws, errs, ok, err := gf.FitGrid(ctx, part, params)
+			if err != nil {
+				return nil, true, err
+			}
+			if ok {
+				for g, e := range errs {
+					if e != nil && failed[g] == "" {
+						failed[g] = e.Error()
+					}
+				}
+				return ws, true, nil
+			}
+		}
+	}
+	ws = make([][]float64, len(params))
 	for g, p := range params {
 		if failed[g] != "" {
 			continue
 		}
 		l, err := spec.NewBatch(b, part.Dim, p, seed)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		if err := l.Fit(ctx, part); err != nil {
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return nil, false, ctx.Err()
 			}
 			failed[g] = err.Error()
 			continue
 		}
 		ws[g] = l.Weights()
 	}
-	return ws, nil
+	return ws, false, nil
 }
 
 // MarshalJSON writes the refitted result's fields (TrainResult's JSON) and the grid's

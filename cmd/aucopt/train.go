@@ -205,8 +205,12 @@ func reportGrid(res *engine.GridResult, model string, asJSON bool, stdout io.Wri
 	if res.Shared {
 		shared = "shared statistics"
 	}
-	fmt.Fprintf(stdout, "%s grid on %s: %d points (%d failed) in %.3fs, one pass each fold, %s; %s; backend %s\n",
-		res.Algo, res.Data, len(res.Points), failed, res.GridSeconds, shared, res.Selection, res.Backend)
+	how := "one pass per fold"
+	if res.Passes == 0 {
+		how = "batch fits"
+	}
+	fmt.Fprintf(stdout, "%s grid on %s: %d points (%d failed) in %.3fs, %s, %s; %s; backend %s\n",
+		res.Algo, res.Data, len(res.Points), failed, res.GridSeconds, how, shared, res.Selection, res.Backend)
 	for k, g := range order[:min(len(order), 5)] {
 		fmt.Fprintf(stdout, "  #%d  validation AUC %.4f  %s\n", k+1, *res.Points[g].ValAUC, formatParams(res.Points[g].Params))
 	}
