@@ -103,13 +103,15 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 		return parseError(fs, err)
 	}
 	if fs.NArg() != 2 {
-		fmt.Fprintf(stderr, "aucopt convert: want IN and OUT, got %d arguments\n", fs.NArg())
-		fs.Usage()
+		fmt.Fprintf(stderr, "aucopt convert: want IN and OUT, got %d arguments (see aucopt convert --help)\n", fs.NArg())
 		return errUsage
 	}
 	in, out := fs.Arg(0), fs.Arg(1)
 	if in == out {
 		return inputErrorf("input and output are the same file %s", in)
+	}
+	if err := checkOutput("output", out); err != nil {
+		return err
 	}
 	start := time.Now()
 	d, err := data.ReadFile(in, data.Options{Positive: *positive, Dim: *dim, Raw: *raw})

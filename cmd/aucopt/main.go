@@ -185,7 +185,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 }
 
 func runVersion(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("version", "version", "", stderr)
+	fs := newFlags("version", "version", "  aucopt version                  # e.g. aucopt 0.1.0\n", stderr)
 	if err := parse(fs, args); err != nil {
 		return err
 	}

@@ -48,15 +48,13 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	}
 	switch {
 	case len(args) == 0:
-		fmt.Fprintln(stderr, "aucopt plot: say what to plot (convergence)")
-		plotUsage(stderr)
+		fmt.Fprintln(stderr, "aucopt plot: say what to plot: convergence (see aucopt plot --help)")
 		return errUsage
 	case args[0] == "-h" || args[0] == "--help" || args[0] == "help":
 		plotUsage(stderr)
 		return flag.ErrHelp
 	}
-	fmt.Fprintf(stderr, "aucopt plot: unknown kind %q (want convergence)\n\n", args[0])
-	plotUsage(stderr)
+	fmt.Fprintf(stderr, "aucopt plot: unknown kind %q (want convergence; see aucopt plot --help)\n", args[0])
 	return errUsage
 }
 
@@ -277,10 +275,10 @@ func convergencePlot(title, x string, logX bool, traces []*engine.TraceResult) (
 	return p, nil
 }
 
-// usageError prints msg and the command's usage and returns errUsage.
+// usageError prints msg in one line, with a pointer to the command's --help, and
+// returns errUsage.
 func usageError(fs *flag.FlagSet, msg string) error {
-	fmt.Fprintf(fs.Output(), "aucopt %s: %s\n", fs.Name(), msg)
-	fs.Usage()
+	fmt.Fprintf(fs.Output(), "aucopt %s: %s (see aucopt %s --help)\n", fs.Name(), msg, fs.Name())
 	return errUsage
 }
 

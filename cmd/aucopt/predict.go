@@ -56,7 +56,7 @@ func (s *scoringFlags) score() (*model.Model, *engine.Prediction, error) {
 	}
 	p, err := engine.Predict(m, s.data, engine.PredictOptions{AllowExtraFeatures: s.allowExtra})
 	if errors.Is(err, model.ErrFeatureSpace) {
-		return nil, nil, fmt.Errorf("%w (if it is the same feature space, --allow-extra-features gives the extra ones weight 0)", err)
+		return nil, nil, fmt.Errorf("model %s: %w (if it is the same feature space, --allow-extra-features gives the extra ones weight 0)", s.model, err)
 	}
 	if err != nil {
 		return nil, nil, err

@@ -67,6 +67,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err := checkOutput("--model", *model); err != nil {
 		return err
 	}
+	if err := checkOutput("--checkpoint", *ckpt); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	go func() {
