@@ -244,18 +244,30 @@ func (r *Reader) parse(line []byte) (ok bool, err error) {
 		}
 		ex.Y = y
 	}
-	// The features go to local slices (stored back at the end of the line) and the
-	// row's largest index is its last: the loop keeps its state in registers.
-	idxs, vals := ex.X.Idx, ex.X.Val
-	dim := r.opts.Dim
-	prev := 0
-	first := true
+	// An optional qid:… first (svmlight's query id), skipped.
+	for pos < n && isSpace(line[pos]) {
+		pos++
+	}
+	if bytes.HasPrefix(line[pos:], []byte("qid:")) {
+		for pos < n && !isSpace(line[pos]) {
+			pos++
+		}
+	}
+	// The features are written into the full capacity of the row's buffers, grown
+	// first to the most that the line can hold (a feature takes at least "i:v" and a
+	// separator), so that the loop keeps little state; the row's largest index is its
+	// last.
+	if most := (n-pos)/4 + 1; cap(ex.X.Idx) < most || cap(ex.X.Val) < most {
+		ex.X.Idx, ex.X.Val = make([]int32, 0, 2*most), make([]float64, 0, 2*most)
+	}
+	idxs, vals := ex.X.Idx[:cap(ex.X.Idx)], ex.X.Val[:cap(ex.X.Val)]
+	k, prev := 0, 0
 	for {
 		for pos < n && isSpace(line[pos]) {
 			pos++
 		}
 		if pos == n {
-			ex.X.Idx, ex.X.Val = idxs, vals
+			ex.X.Idx, ex.X.Val = idxs[:k], vals[:k]
 			r.maxIdx = max(r.maxIdx, prev)
 			return true, nil
 		}
@@ -274,17 +286,11 @@ func (r *Reader) parse(line []byte) (ok bool, err error) {
 				pos++
 			}
 			tok = line[start:pos]
-			colon := bytes.IndexByte(tok, ':')
-			switch {
-			case colon < 0:
+			if bytes.IndexByte(tok, ':') < 0 {
 				return false, r.errorf(start+1, tok, "%w: want index:value", ErrFeature)
-			case first && string(tok[:colon]) == "qid":
-				first = false
-				continue
 			}
 			return false, r.errorf(start+1, tok, "%w: want an integer in [1, %d]", ErrIndex, math.MaxInt32)
 		}
-		first = false
 		colon := pos
 		pos++ // the colon
 		vstart := pos
@@ -310,7 +316,7 @@ func (r *Reader) parse(line []byte) (ok bool, err error) {
 		if digits == 0 || digits > 10 || idx < 1 || idx > math.MaxInt32 {
 			return false, r.errorf(start+1, line[start:pos], "%w: want an integer in [1, %d]", ErrIndex, math.MaxInt32)
 		}
-		if dim > 0 && idx > dim {
+		if dim := r.opts.Dim; dim > 0 && idx > dim {
 			return false, r.errorf(start+1, line[start:pos], "%w: %d is above the dimension %d", ErrIndex, idx, dim)
 		}
 		if idx <= prev {
@@ -324,8 +330,8 @@ func (r *Reader) parse(line []byte) (ok bool, err error) {
 			}
 		}
 		prev = idx
-		idxs = append(idxs, int32(idx-1))
-		vals = append(vals, v)
+		idxs[k], vals[k] = int32(idx-1), v
+		k++
 	}
 }
 
