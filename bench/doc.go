@@ -8,4 +8,10 @@
 //	go test ./bench -run '^$' -bench . -benchtime 1s | go run ./bench/benchtable
 //
 // to get the Markdown table of bench/README.md with ratios to gonum and generic.
+//
+// BenchmarkPass times one pass of every online algorithm of solver.Registry() on both
+// backends over a9a (parsed from its LIBSVM text in every iteration, so parsing is
+// included) and over data.News20Like (rows generated once, outside the timer):
+//
+//	go test ./bench -run '^$' -bench 'Pass/^algo=(opauc|solam|spam-l2)$/' -count 5
 package bench

@@ -201,7 +201,9 @@ func (r *Reader) readLine() ([]byte, error) {
 		}
 		line = r.long
 	}
-	line = bytes.TrimRight(line, "\r\n")
+	for len(line) > 0 && (line[len(line)-1] == '\n' || line[len(line)-1] == '\r') {
+		line = line[:len(line)-1]
+	}
 	return line, err
 }
 
@@ -242,13 +244,31 @@ func (r *Reader) parse(line []byte) (ok bool, err error) {
 		}
 		ex.Y = y
 	}
-	prev := 0
-	first := true
+	// An optional qid:… first (svmlight's query id), skipped.
+	for pos < n && isSpace(line[pos]) {
+		pos++
+	}
+	if bytes.HasPrefix(line[pos:], []byte("qid:")) {
+		for pos < n && !isSpace(line[pos]) {
+			pos++
+		}
+	}
+	// The features are written into the full capacity of the row's buffers, grown
+	// first to the most that the line can hold (a feature takes at least "i:v" and a
+	// separator), so that the loop keeps little state; the row's largest index is its
+	// last.
+	if most := (n-pos)/4 + 1; cap(ex.X.Idx) < most || cap(ex.X.Val) < most {
+		ex.X.Idx, ex.X.Val = make([]int32, 0, 2*most), make([]float64, 0, 2*most)
+	}
+	idxs, vals := ex.X.Idx[:cap(ex.X.Idx)], ex.X.Val[:cap(ex.X.Val)]
+	k, prev := 0, 0
 	for {
 		for pos < n && isSpace(line[pos]) {
 			pos++
 		}
 		if pos == n {
+			ex.X.Idx, ex.X.Val = idxs[:k], vals[:k]
+			r.maxIdx = max(r.maxIdx, prev)
 			return true, nil
 		}
 		start = pos
@@ -266,43 +286,52 @@ func (r *Reader) parse(line []byte) (ok bool, err error) {
 				pos++
 			}
 			tok = line[start:pos]
-			colon := bytes.IndexByte(tok, ':')
-			switch {
-			case colon < 0:
+			if bytes.IndexByte(tok, ':') < 0 {
 				return false, r.errorf(start+1, tok, "%w: want index:value", ErrFeature)
-			case first && string(tok[:colon]) == "qid":
-				first = false
-				continue
 			}
 			return false, r.errorf(start+1, tok, "%w: want an integer in [1, %d]", ErrIndex, math.MaxInt32)
 		}
-		first = false
 		colon := pos
 		pos++ // the colon
 		vstart := pos
-		for pos < n && !isSpace(line[pos]) {
+		// The common values are parsed in the scan itself: an integer of at most 15
+		// digits (exact as float64(m)) here, another plain decimal by scanDecimal.
+		// Anything else is scanned to the token's end and left to parseFloat.
+		var m uint64
+		for pos < n && line[pos]-'0' <= 9 && pos-vstart < 15 {
+			m = m*10 + uint64(line[pos]-'0')
 			pos++
 		}
-		tok = line[start:pos]
-		if digits == 0 || digits > 10 || idx < 1 || idx > math.MaxInt32 {
-			return false, r.errorf(start+1, tok, "%w: want an integer in [1, %d]", ErrIndex, math.MaxInt32)
+		v, fast := float64(m), pos > vstart && (pos == n || isSpace(line[pos]))
+		if !fast {
+			var end int
+			if v, end, fast = scanDecimal(line, vstart); fast {
+				pos = end
+			} else {
+				for pos < n && !isSpace(line[pos]) {
+					pos++
+				}
+			}
 		}
-		if r.opts.Dim > 0 && idx > r.opts.Dim {
-			return false, r.errorf(start+1, tok, "%w: %d is above the dimension %d", ErrIndex, idx, r.opts.Dim)
+		if digits == 0 || digits > 10 || idx < 1 || idx > math.MaxInt32 {
+			return false, r.errorf(start+1, line[start:pos], "%w: want an integer in [1, %d]", ErrIndex, math.MaxInt32)
+		}
+		if dim := r.opts.Dim; dim > 0 && idx > dim {
+			return false, r.errorf(start+1, line[start:pos], "%w: %d is above the dimension %d", ErrIndex, idx, dim)
 		}
 		if idx <= prev {
-			return false, r.errorf(start+1, tok, "%w (%d after %d)", ErrOrder, idx, prev)
+			return false, r.errorf(start+1, line[start:pos], "%w (%d after %d)", ErrOrder, idx, prev)
 		}
-		v, verr := parseFloat(line[vstart:pos])
-		if verr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return false, r.errorf(colon+2, tok, "%w: not a finite number", ErrValue)
+		if !fast {
+			var verr error
+			v, verr = parseFloat(line[vstart:pos])
+			if verr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return false, r.errorf(colon+2, line[start:pos], "%w: not a finite number", ErrValue)
+			}
 		}
 		prev = idx
-		if idx > r.maxIdx {
-			r.maxIdx = idx
-		}
-		ex.X.Idx = append(ex.X.Idx, int32(idx-1))
-		ex.X.Val = append(ex.X.Val, v)
+		idxs[k], vals[k] = int32(idx-1), v
+		k++
 	}
 }
 
@@ -380,6 +409,51 @@ func parseDecimal(b []byte) (v float64, ok bool) {
 		v = -v
 	}
 	return v, true
+}
+
+// scanDecimal is parseDecimal fused with the token scan of the line parser: it parses
+// the plain decimal starting at line[p] and returns its value and the index just past
+// it. ok is false unless the decimal is one parseDecimal accepts and is followed by a
+// separator or the end of the line; then the caller parses the token the slow way.
+func scanDecimal(line []byte, p int) (v float64, end int, ok bool) {
+	n := len(line)
+	neg := false
+	if p < n && (line[p] == '-' || line[p] == '+') {
+		neg = line[p] == '-'
+		p++
+	}
+	var m uint64
+	digits, sig, frac, dot := 0, 0, 0, false
+	for ; p < n; p++ {
+		c := line[p] - '0'
+		if c > 9 {
+			if line[p] == '.' && !dot {
+				dot = true
+				continue
+			}
+			break
+		}
+		digits++
+		if dot {
+			frac++
+		}
+		if m == 0 && c == 0 {
+			continue // a leading zero is not significant
+		}
+		m = m*10 + uint64(c)
+		sig++
+	}
+	if digits == 0 || sig > 15 || frac >= len(pow10) || p < n && !isSpace(line[p]) {
+		return 0, p, false
+	}
+	v = float64(m)
+	if frac > 0 { // x/1 is x: integers, the usual case of binary features, skip the division
+		v /= pow10[frac]
+	}
+	if neg {
+		v = -v
+	}
+	return v, p, true
 }
 
 // labelMap maps file labels to ±1 by the LIBSVM collection's binary conventions, and

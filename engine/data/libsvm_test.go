@@ -302,6 +302,26 @@ func TestParseFloat(t *testing.T) {
 		if werr == nil && math.Float64bits(got) != math.Float64bits(want) {
 			t.Errorf("parseFloat(%q) = %v (%#x), strconv %v (%#x)", s, got, math.Float64bits(got), want, math.Float64bits(want))
 		}
+		checkScanDecimal(t, s)
+		checkScanDecimal(t, s+" 7:1")
+	}
+}
+
+// checkScanDecimal checks the line parser's fused fast path on s against strconv: when
+// it accepts a prefix, that prefix must end s or a token, and parse bit for bit as
+// strconv parses it.
+func checkScanDecimal(t *testing.T, s string) {
+	t.Helper()
+	v, end, ok := scanDecimal([]byte(s), 0)
+	if !ok {
+		return
+	}
+	if end < len(s) && !isSpace(s[end]) {
+		t.Fatalf("scanDecimal(%q) stopped at %d, inside a token", s, end)
+	}
+	want, err := strconv.ParseFloat(s[:end], 64)
+	if err != nil || math.Float64bits(v) != math.Float64bits(want) {
+		t.Fatalf("scanDecimal(%q) = %v up to %d; strconv %v, %v", s, v, end, want, err)
 	}
 }
 
@@ -318,5 +338,6 @@ func FuzzParseFloat(f *testing.F) {
 		if (werr != nil) != (gerr != nil) || werr == nil && math.Float64bits(got) != math.Float64bits(want) {
 			t.Fatalf("parseFloat(%q) = %v, %v; strconv %v, %v", s, got, gerr, want, werr)
 		}
+		checkScanDecimal(t, s)
 	})
 }

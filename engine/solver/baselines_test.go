@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -474,63 +473,4 @@ func TestBaselinesA9A(t *testing.T) {
 			t.Errorf("%s: a9a test AUC %.4f < %.2f", c.name, auc, c.min)
 		}
 	}
-}
-
-// blBenchPass measures one ordered pass over d.
-func blBenchPass(b *testing.B, mk func() Online, d *data.Dataset) {
-	b.ReportAllocs()
-	for b.Loop() {
-		s := mk()
-		for i := range d.Rows() {
-			s.Observe(d.Row(i), d.Y[i])
-		}
-	}
-	b.ReportMetric(float64(d.Rows())*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
-}
-
-func BenchmarkOLRA9A(b *testing.B) {
-	train, _ := a9a(b)
-	be := testBackends(b)[len(testBackends(b))-1]
-	blBenchPass(b, func() Online { s, _ := NewOLR(be, train.Dim, DefaultOLRParams(), 1); return s }, train)
-}
-
-func BenchmarkFTRLA9A(b *testing.B) {
-	train, _ := a9a(b)
-	be := testBackends(b)[len(testBackends(b))-1]
-	blBenchPass(b, func() Online { s, _ := NewFTRL(be, train.Dim, DefaultFTRLParams(), 1); return s }, train)
-}
-
-func BenchmarkUniExpA9A(b *testing.B) {
-	train, _ := a9a(b)
-	be := testBackends(b)[len(testBackends(b))-1]
-	blBenchPass(b, func() Online { s, _ := NewUniExp(be, train.Dim, DefaultUniExpParams(), 1); return s }, train)
-}
-
-var blNews20Once struct {
-	sync.Once
-	d *data.Dataset
-}
-
-// blNews20Rows is data.News20Like(0.5, 1) held in memory (generated once).
-func blNews20Rows() *data.Dataset {
-	blNews20Once.Do(func() {
-		s := data.News20Like(0.5, 1)
-		d := &data.Dataset{Name: "news20-like", Dim: s.Dim, Ptr: []int64{0}}
-		var ex data.Example
-		for i := range s.Rows {
-			s.Row(i, &ex)
-			d.Append(ex.Y, ex.Label, ex.X)
-		}
-		blNews20Once.d = d
-	})
-	return blNews20Once.d
-}
-
-// BenchmarkFTRLNews20 is one FTRL pass over a news20-sized sparse stream (19,996 rows,
-// 1,355,191 features, 450 non-zeros a row), rows in memory.
-func BenchmarkFTRLNews20(b *testing.B) {
-	d := blNews20Rows()
-	be := testBackends(b)[0]
-	b.ResetTimer()
-	blBenchPass(b, func() Online { s, _ := NewFTRL(be, d.Dim, DefaultFTRLParams(), 1); return s }, d)
 }

@@ -293,15 +293,3 @@ func TestOAMA9A(t *testing.T) {
 		}
 	}
 }
-
-func BenchmarkOAMSeqA9A(b *testing.B) {
-	train, _ := a9a(b)
-	be := testBackends(b)[len(testBackends(b))-1]
-	blBenchPass(b, func() Online { s, _ := NewOAMSeq(be, train.Dim, DefaultOAMParams(), 1); return s }, train)
-}
-
-func BenchmarkOAMGraA9A(b *testing.B) {
-	train, _ := a9a(b)
-	be := testBackends(b)[len(testBackends(b))-1]
-	blBenchPass(b, func() Online { s, _ := NewOAMGra(be, train.Dim, DefaultOAMParams(), 1); return s }, train)
-}

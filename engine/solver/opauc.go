@@ -55,8 +55,9 @@ func (p OPAUCParams) check() error {
 // the scatter batched into one Syrk per block of B examples.
 //
 // Let the class have n0 committed rows with mean m0 and scatter M = Σ (x − m0)(x − m0)ᵀ
-// (upper triangle), and k < B pending rows, stored centred on m0: u_i = x_i − m0 (the
-// rows of U, k×d), with su = Σ u_i. For all N = n0 + k rows, whatever the anchor a,
+// (upper triangle), and k < B pending rows, centred on m0: u_i = x_i − m0 (the rows of
+// U, k×d; pend holds −U, which gives the same UᵀU and Uᵀ(U w)), with su = Σ u_i. For
+// all N = n0 + k rows, whatever the anchor a,
 //
 //	Σ (x − c)(x − c)ᵀ = Σ (x − a)(x − a)ᵀ − N (c − a)(c − a)ᵀ.
 //
@@ -79,7 +80,7 @@ type opaucClass struct {
 	m0      kernels.Vec   // mean of the committed rows (the anchor while n0 = 0)
 	su      kernels.Vec   // Σ of the pending rows u_i
 	scatter kernels.Mat   // M, upper triangle
-	pend    kernels.Mat   // U: B×d, rows [0, k) in use
+	pend    kernels.Mat   // −U: B×d, rows [0, k) in use
 	rows    []kernels.Vec // rows[i] = U.Row(i)
 	heads   []kernels.Mat // heads[k] = U[:k], k = 0..B
 }
@@ -157,21 +158,10 @@ func (c *opaucCore) axpyX(alpha float64, x opaucX, y kernels.Vec) {
 //
 //	v·w = x·w − m0·w − (su·w)/N
 //	g   = (1/N)·M w + (1/N)·Uᵀ(U w) − ((su·w)/N² + e/N)·su − e·m0 + e·x + λw
-
 func (c *opaucCore) grad(x opaucX, y int8) (score float64, ok bool) {
 	b := c.b
-	own, oth := &c.cls[1], &c.cls[0]
-	if y < 0 {
-		own, oth = oth, own
-	}
-	score = c.dotX(x, c.w)
-	if ok = oth.n() > 0; ok {
-		n := float64(oth.n())
-		var suw float64
-		if oth.k > 0 {
-			suw = b.Dot(oth.su, c.w)
-		}
-		e := score - b.Dot(oth.m0, c.w) - suw/n - float64(y)
+	score, own, oth, n, suw, e := c.prepare(x, y)
+	if ok = oth != nil; ok {
 		b.Symv(1/n, oth.scatter, c.w, 0, c.g)
 		if oth.k > 0 {
 			u, t := oth.heads[oth.k], c.t[oth.k]
@@ -189,6 +179,53 @@ func (c *opaucCore) grad(x opaucX, y int8) (score float64, ok bool) {
 	return score, ok
 }
 
+// descend is grad followed by the step w ← w − η·g, fused: the new weights
+//
+//	w' = (1 − ηλ)·w − (η/N)·M w − (η/N)·Uᵀ(U w) + η((su·w)/N² + e/N)·su + ηe·m0 − ηe·x
+//
+// are assembled in c.g (a copy of w scaled by the Symv's β), which then becomes c.w:
+// two backend calls fewer than grad and an Axpy. It returns the score w·x before the
+// step.
+func (c *opaucCore) descend(x opaucX, y int8, eta float64) float64 {
+	b := c.b
+	score, own, oth, n, suw, e := c.prepare(x, y)
+	if oth != nil {
+		b.Copy(c.g, c.w)
+		b.Symv(-eta/n, oth.scatter, c.w, 1-eta*c.lambda, c.g)
+		if oth.k > 0 {
+			u, t := oth.heads[oth.k], c.t[oth.k]
+			b.Gemv(false, 1, u, c.w, 0, t)
+			b.Gemv(true, -eta/n, u, t, 1, c.g)
+			b.Axpy(eta*(suw/(n*n)+e/n), oth.su, c.g)
+		}
+		b.Axpy(eta*e, oth.m0, c.g)
+		c.axpyX(-eta*e, x, c.g)
+		c.w, c.g = c.g, c.w
+	}
+	c.add(own, x)
+	return score
+}
+
+// prepare returns the score x·w, the example's own class and the other one (nil while
+// it is empty), the other class's count n, su·w and e = v·w − y (see grad).
+func (c *opaucCore) prepare(x opaucX, y int8) (score float64, own, oth *opaucClass, n, suw, e float64) {
+	b := c.b
+	own, oth = &c.cls[1], &c.cls[0]
+	if y < 0 {
+		own, oth = oth, own
+	}
+	score = c.dotX(x, c.w)
+	if oth.n() == 0 {
+		return score, own, nil, 0, 0, 0
+	}
+	n = float64(oth.n())
+	if oth.k > 0 {
+		suw = b.Dot(oth.su, c.w)
+	}
+	e = score - b.Dot(oth.m0, c.w) - suw/n - float64(y)
+	return score, own, oth, n, suw, e
+}
+
 // add adds x to the class's statistics, committing a full block.
 func (c *opaucCore) add(cl *opaucClass, x opaucX) {
 	b := c.b
@@ -196,16 +233,12 @@ func (c *opaucCore) add(cl *opaucClass, x opaucX) {
 		b.Scal(0, cl.m0)
 		c.axpyX(1, x, cl.m0)
 	}
-	r := cl.rows[cl.k] // u = x − m0
-	if x.xv != nil {
-		b.Copy(r, x.xv)
-		b.Axpy(-1, cl.m0, r)
-	} else {
-		b.Copy(r, cl.m0)
-		b.Scal(-1, r)
-		b.AxpySparse(1, x.x, r)
-	}
-	b.Axpy(1, r, cl.su)
+	// The row is stored negated, m0 − x = −u (two calls instead of three for a sparse
+	// x): UᵀU and Uᵀ(U w) are the same for −U, row by row; su is still Σ u.
+	r := cl.rows[cl.k]
+	b.Copy(r, cl.m0)
+	c.axpyX(-1, x, r)
+	b.Axpy(-1, r, cl.su)
 	cl.k++
 	if cl.k < len(cl.rows) {
 		return
@@ -330,12 +363,7 @@ func newOPAUCBlock(b kernels.Backend, dim int, p OPAUCParams, block int) (*OPAUC
 // other class is empty) and returns the score w·x before it. y must be +1 or −1.
 func (s *OPAUC) Observe(x kernels.Sparse, y int8) float64 {
 	checkLabel("OPAUC", y)
-	c := s.core
-	score, ok := c.grad(s.row.load(x), y)
-	if ok {
-		c.b.Axpy(-s.p.Eta, c.g, c.w)
-	}
-	return score
+	return s.core.descend(s.row.load(x), y, s.p.Eta)
 }
 
 // Weights returns a copy of w.
@@ -465,12 +493,7 @@ func (s *OPAUCf) Observe(x kernels.Sparse, y int8) float64 {
 			}
 		}
 	}
-	c := s.core
-	score, ok := c.grad(s.row.load(sub), y)
-	if ok {
-		c.b.Axpy(-s.p.Eta, c.g, c.w)
-	}
-	return score
+	return s.core.descend(s.row.load(sub), y, s.p.Eta)
 }
 
 // Weights returns a copy of w in the full dimension (zero off the kept features).
@@ -610,11 +633,7 @@ func (s *OPAUCrp) Observe(x kernels.Sparse, y int8) float64 {
 		b.Upload(s.vals[n], x.Val)
 		b.GemvRows(true, 1, s.r, x.Idx, s.vals[n], 0, s.xh)
 	}
-	score, ok := c.grad(opaucX{xv: s.xh}, y)
-	if ok {
-		b.Axpy(-s.p.Eta, c.g, c.w)
-	}
-	return score
+	return c.descend(opaucX{xv: s.xh}, y, s.p.Eta)
 }
 
 // Weights returns a copy of w = R ŵ in the full dimension.

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/aucopt/aucopt/asm"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/fallback"
 	"github.com/aucopt/aucopt/kernels"
@@ -619,59 +618,4 @@ func TestOPAUCA9a(t *testing.T) {
 			t.Errorf("%s: test AUC %.4f, want ≥ %.2f", tc.name, auc, tc.want)
 		}
 	}
-}
-
-func opaucBenchBackend(b *testing.B) kernels.Backend {
-	if a, err := asm.New(); err == nil {
-		return a
-	}
-	return fallback.New()
-}
-
-// BenchmarkOPAUCPassA9a is one pass of OPAUC over a9a's 32,561 training rows (d = 123,
-// sparse rows) in a fixed shuffled order.
-func BenchmarkOPAUCPassA9a(b *testing.B) {
-	train, _ := a9a(b)
-	be := opaucBenchBackend(b)
-	order := data.Shuffle(train.Rows(), 1)
-	b.Run("backend="+be.Name(), func(b *testing.B) {
-		for b.Loop() {
-			s, _ := NewOPAUC(be, train.Dim, OPAUCParams{Eta: 0x1p-12, Lambda: 0x1p-10}, 1)
-			for _, i := range order {
-				s.Observe(train.Row(i), train.Y[i])
-			}
-		}
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(order)), "ns/example")
-	})
-}
-
-// BenchmarkOPAUCrSparse is OPAUCr (τ = 50) on a sparse synthetic stream of dimension
-// 100,000 with 100 non-zeros per row.
-func BenchmarkOPAUCrSparse(b *testing.B) {
-	const d, nnz, n = 100_000, 100, 256
-	be := opaucBenchBackend(b)
-	r := rand.New(rand.NewPCG(1, 2))
-	rows := make([]kernels.Sparse, n)
-	ys := make([]int8, n)
-	for i := range rows {
-		idx := make([]int32, 0, nnz)
-		for _, j := range r.Perm(d)[:nnz] {
-			idx = append(idx, int32(j))
-		}
-		slices.Sort(idx)
-		val := make([]float64, nnz)
-		for k := range val {
-			val[k] = r.Float64()
-		}
-		rows[i] = kernels.Sparse{Idx: idx, Val: val}
-		ys[i] = int8(2*r.IntN(2) - 1)
-	}
-	s, _ := NewOPAUCr(be, d, DefaultOPAUCrParams(), 1)
-	b.Run(fmt.Sprintf("backend=%s/d=%d/nnz=%d/tau=50", be.Name(), d, nnz), func(b *testing.B) {
-		i := 0
-		for b.Loop() {
-			s.Observe(rows[i%n], ys[i%n])
-			i++
-		}
-	})
 }

@@ -96,15 +96,15 @@ func lazySqNorm(x kernels.Sparse) float64 {
 // change s; ‖w‖² is updated from w·x and ‖x‖²), and the weighted average is kept in the
 // lazy form Σ_t γ_t w_t = G·v − B with G = Σ_t γ_t s_t and B = Σ_t G_t Δv_t (Δv_t, the
 // sparse change of v at step t). Weights costs O(d). ‖w‖² is recomputed exactly every
-// max(d, 64) examples (amortised O(1)).
+// max(d, 64) examples (amortised O(1)). Like SPAM's, the vectors live on the host: a
+// step touches nnz(x) coordinates, too few to pay for a backend call.
 type SOLAM struct {
-	b   kernels.Backend
 	dim int
 	p   SOLAMParams
 	r   float64 // radius R of Ω1
 	st  solamScalars
-	v   kernels.Vec // w = s·v
-	avg kernels.Vec // B of the lazy average
+	v   []float64 // w = s·v
+	avg []float64 // B of the lazy average
 }
 
 // solamScalars is the scalar state of SOLAM, checkpointed as is.
@@ -119,8 +119,9 @@ type solamScalars struct {
 	G        float64 // Σ γ_t s_t since the last rescale
 }
 
-// NewSOLAM returns SOLAM (Lambda = 0) or regSOLAM for dim features on backend b. The
-// seed is unused (the method is deterministic) and kept for the common signature.
+// NewSOLAM returns SOLAM (Lambda = 0) or regSOLAM for dim features. The seed is unused
+// (the method is deterministic), and so is b (the state is host memory, see SOLAM);
+// both are kept for the common signature.
 func NewSOLAM(b kernels.Backend, dim int, p SOLAMParams, seed uint64) (*SOLAM, error) {
 	if err := checkDim(dim); err != nil {
 		return nil, err
@@ -128,14 +129,15 @@ func NewSOLAM(b kernels.Backend, dim int, p SOLAMParams, seed uint64) (*SOLAM, e
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	s := &SOLAM{b: b, dim: dim, p: p, r: p.radius(), v: b.NewVec(dim), avg: b.NewVec(dim)}
-	w0 := make([]float64, dim)
-	for j := range w0 {
-		w0[j] = s.r / math.Sqrt(float64(dim))
+	s := &SOLAM{dim: dim, p: p, r: p.radius(), v: make([]float64, dim), avg: make([]float64, dim)}
+	w0 := s.r / math.Sqrt(float64(dim))
+	var norm2 float64
+	for j := range s.v {
+		s.v[j] = w0
+		norm2 += w0 * w0
 	}
-	b.Upload(s.v, w0)
 	rk := s.r * p.Kappa
-	s.st = solamScalars{S: 1, Norm2: b.Dot(s.v, s.v), A: rk, B: rk, Alpha: 2 * rk}
+	s.st = solamScalars{S: 1, Norm2: norm2, A: rk, B: rk, Alpha: 2 * rk}
 	return s, nil
 }
 
@@ -151,7 +153,13 @@ func (s *SOLAM) Observe(x kernels.Sparse, y int8) float64 {
 	}
 	t := float64(st.T)
 	p := float64(st.NPos) / t
-	wx := st.S * s.b.DotSparse(x, s.v)
+	val := x.Val[:len(x.Idx)]
+	var xv, xx float64 // x·v, ‖x‖²
+	for k, j := range x.Idx {
+		xv += val[k] * s.v[j]
+		xx += val[k] * val[k]
+	}
+	wx := st.S * xv
 	gamma := s.p.Zeta / math.Sqrt(t)
 
 	// The average takes the pre-update iterate with weight γ_t.
@@ -172,17 +180,19 @@ func (s *SOLAM) Observe(x kernels.Sparse, y int8) float64 {
 
 	// w ← (1 − γλ)w − γc·x, then onto ‖w‖ ≤ R.
 	shrink := 1 - gamma*s.p.Lambda
-	xx := lazySqNorm(x)
 	st.Norm2 = shrink*shrink*st.Norm2 - 2*shrink*gamma*c*wx + gamma*gamma*c*c*xx
 	if shrink == 0 {
 		s.fold()
-		s.b.Scal(0, s.v)
+		clear(s.v)
 	} else {
 		st.S *= shrink
 	}
 	step := -gamma * c / st.S // Δv = step·x
-	s.b.AxpySparse(step, x, s.v)
-	s.b.AxpySparse(st.G*step, x, s.avg)
+	gstep := st.G * step
+	for k, j := range x.Idx {
+		s.v[j] += step * val[k]
+		s.avg[j] += gstep * val[k]
+	}
 	if st.Norm2 > s.r*s.r {
 		st.S *= s.r / math.Sqrt(st.Norm2)
 		st.Norm2 = s.r * s.r
@@ -191,7 +201,11 @@ func (s *SOLAM) Observe(x kernels.Sparse, y int8) float64 {
 		s.fold()
 	}
 	if st.T%int64(max(s.dim, 64)) == 0 {
-		st.Norm2 = st.S * st.S * s.b.Dot(s.v, s.v)
+		var vv float64
+		for _, vj := range s.v {
+			vv += vj * vj
+		}
+		st.Norm2 = st.S * st.S * vv
 	}
 
 	rk := s.r * s.p.Kappa
@@ -205,9 +219,11 @@ func (s *SOLAM) Observe(x kernels.Sparse, y int8) float64 {
 // average unchanged. O(d); called only when |s| leaves [solamFoldLow, 1/solamFoldLow] or s is reset.
 func (s *SOLAM) fold() {
 	st := &s.st
-	s.b.Axpy(-st.G, s.v, s.avg)
+	for j, vj := range s.v {
+		s.avg[j] -= st.G * vj
+		s.v[j] = st.S * vj
+	}
 	st.G = 0
-	s.b.Scal(st.S, s.v)
 	st.S = 1
 }
 
@@ -224,30 +240,23 @@ func lazyClamp(x, r float64) float64 { return max(-r, min(r, x)) }
 // Weights returns the γ-weighted average of the iterates w_1 … w_T (the start point
 // before any example).
 func (s *SOLAM) Weights() []float64 {
-	v := make([]float64, s.dim)
-	s.b.Download(v, s.v)
 	if s.st.GammaSum == 0 {
-		for j := range v {
-			v[j] *= s.st.S
-		}
-		return v
+		return s.Current()
 	}
-	bb := make([]float64, s.dim)
-	s.b.Download(bb, s.avg)
-	for j := range v {
-		v[j] = (s.st.G*v[j] - bb[j]) / s.st.GammaSum
+	w := make([]float64, s.dim)
+	for j, vj := range s.v {
+		w[j] = (s.st.G*vj - s.avg[j]) / s.st.GammaSum
 	}
-	return v
+	return w
 }
 
 // Current returns a copy of the current (last) iterate w_{T+1}.
 func (s *SOLAM) Current() []float64 {
-	v := make([]float64, s.dim)
-	s.b.Download(v, s.v)
-	for j := range v {
-		v[j] *= s.st.S
+	w := make([]float64, s.dim)
+	for j, vj := range s.v {
+		w[j] = s.st.S * vj
 	}
-	return v
+	return w
 }
 
 // solamState is SOLAM's checkpoint.
@@ -261,9 +270,7 @@ type solamState struct {
 // MarshalBinary encodes the solver's state (gob); UnmarshalBinary into a solver made
 // with the same dimension continues bit-identically.
 func (s *SOLAM) MarshalBinary() ([]byte, error) {
-	st := solamState{Dim: s.dim, Params: s.p, Scalars: s.st, V: make([]float64, s.dim), Avg: make([]float64, s.dim)}
-	s.b.Download(st.V, s.v)
-	s.b.Download(st.Avg, s.avg)
+	st := solamState{Dim: s.dim, Params: s.p, Scalars: s.st, V: s.v, Avg: s.avg}
 	b, err := encodeState(st)
 	if err != nil {
 		return nil, fmt.Errorf("solam checkpoint: %w", err)
@@ -284,7 +291,7 @@ func (s *SOLAM) UnmarshalBinary(data []byte) error {
 		return fmt.Errorf("solam checkpoint: %w", err)
 	}
 	s.p, s.r, s.st = st.Params, st.Params.radius(), st.Scalars
-	s.b.Upload(s.v, st.V)
-	s.b.Upload(s.avg, st.Avg)
+	copy(s.v, st.V)
+	copy(s.avg, st.Avg)
 	return nil
 }

@@ -61,13 +61,13 @@ func (p UBAUCParams) check() error {
 // iterate w (eq. 9 has no averaging); λ is a threshold and takes no part in scoring.
 //
 // Cost per example is O(nnz(x)): (1 − η_tγ)w is a global scale of w = s·v, and
-// β x xᵀw = β(w·x)x a scatter.
+// β x xᵀw = β(w·x)x a scatter. Like SPAM's, w lives on the host: a step touches
+// nnz(x) coordinates, too few to pay for a backend call.
 type UBAUC struct {
-	b   kernels.Backend
 	dim int
 	p   UBAUCParams
 	st  ubaucScalars
-	v   kernels.Vec // w = S·v
+	v   []float64 // w = S·v
 }
 
 // ubaucScalars is UBAUC's scalar state, checkpointed as is.
@@ -77,8 +77,9 @@ type ubaucScalars struct {
 	Lambda float64 // the threshold λ
 }
 
-// NewUBAUC returns ol-UBAUC for dim features on backend b. The seed is unused (the
-// method is deterministic).
+// NewUBAUC returns ol-UBAUC for dim features. The seed is unused (the method is
+// deterministic), and so is b (the state is host memory, see UBAUC); both are kept for
+// the common signature.
 func NewUBAUC(b kernels.Backend, dim int, p UBAUCParams, seed uint64) (*UBAUC, error) {
 	if err := checkDim(dim); err != nil {
 		return nil, err
@@ -86,7 +87,7 @@ func NewUBAUC(b kernels.Backend, dim int, p UBAUCParams, seed uint64) (*UBAUC, e
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	return &UBAUC{b: b, dim: dim, p: p, st: ubaucScalars{S: 1}, v: b.NewVec(dim)}, nil
+	return &UBAUC{dim: dim, p: p, st: ubaucScalars{S: 1}, v: make([]float64, dim)}, nil
 }
 
 // Params returns the parameters the solver was made with.
@@ -99,7 +100,12 @@ func (u *UBAUC) Threshold() float64 { return u.st.Lambda }
 func (u *UBAUC) Observe(x kernels.Sparse, y int8) float64 {
 	st := &u.st
 	st.T++
-	wx := st.S * u.b.DotSparse(x, u.v)
+	val := x.Val[:len(x.Idx)]
+	var xv float64
+	for k, j := range x.Idx {
+		xv += val[k] * u.v[j]
+	}
+	wx := st.S * xv
 	eta := u.p.Eta / math.Sqrt(float64(st.T))
 	yf := float64(y)
 	var h float64
@@ -110,16 +116,19 @@ func (u *UBAUC) Observe(x kernels.Sparse, y int8) float64 {
 	c := -eta * (u.p.Beta*wx - (u.p.Beta+h)*yf)
 	shrink := 1 - eta*u.p.Gamma
 	if shrink == 0 {
-		u.b.Scal(0, u.v)
+		clear(u.v)
 		st.S = 1
 	} else {
 		st.S *= shrink
 	}
 	if c != 0 {
-		u.b.AxpySparse(c/st.S, x, u.v)
+		a := c / st.S
+		for k, j := range x.Idx {
+			u.v[j] += a * val[k]
+		}
 	}
 	if a := math.Abs(st.S); a < lazyScaleLow || a > lazyScaleHigh {
-		u.b.Scal(st.S, u.v)
+		scal(st.S, u.v)
 		st.S = 1
 	}
 	st.Lambda -= eta * yf * h
@@ -129,9 +138,8 @@ func (u *UBAUC) Observe(x kernels.Sparse, y int8) float64 {
 // Weights returns a copy of w.
 func (u *UBAUC) Weights() []float64 {
 	w := make([]float64, u.dim)
-	u.b.Download(w, u.v)
-	for j := range w {
-		w[j] *= u.st.S
+	for j, vj := range u.v {
+		w[j] = u.st.S * vj
 	}
 	return w
 }
@@ -147,8 +155,7 @@ type ubaucState struct {
 // MarshalBinary encodes the solver's state (gob); UnmarshalBinary into a solver made
 // with the same dimension continues bit-identically.
 func (u *UBAUC) MarshalBinary() ([]byte, error) {
-	st := ubaucState{Dim: u.dim, Params: u.p, Scalars: u.st, V: make([]float64, u.dim)}
-	u.b.Download(st.V, u.v)
+	st := ubaucState{Dim: u.dim, Params: u.p, Scalars: u.st, V: u.v}
 	b, err := encodeState(st)
 	if err != nil {
 		return nil, fmt.Errorf("ubauc checkpoint: %w", err)
@@ -169,6 +176,6 @@ func (u *UBAUC) UnmarshalBinary(data []byte) error {
 		return fmt.Errorf("ubauc checkpoint: %w", err)
 	}
 	u.p, u.st = st.Params, st.Scalars
-	u.b.Upload(u.v, st.V)
+	copy(u.v, st.V)
 	return nil
 }

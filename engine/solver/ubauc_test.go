@@ -3,7 +3,6 @@ package solver
 import (
 	"errors"
 	"math"
-	"sync"
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -122,74 +121,5 @@ func TestSPAMUBAUCA9A(t *testing.T) {
 		if auc < 0.89 {
 			t.Errorf("%s: test AUC %.4f, want ≥ 0.89", c.name, auc)
 		}
-	}
-}
-
-var lazyNews20Once struct {
-	sync.Once
-	d *data.Dataset
-}
-
-// lazyNews20Rows generates data.News20Like(0.5, 1) into memory once.
-func lazyNews20Rows() *data.Dataset {
-	lazyNews20Once.Do(func() {
-		s := data.News20Like(0.5, 1)
-		d := &data.Dataset{Name: "news20-like", Dim: s.Dim, Ptr: []int64{0}}
-		for {
-			ex, err := s.Next()
-			if err != nil {
-				break
-			}
-			d.Append(ex.Y, float64(ex.Y), ex.X)
-		}
-		lazyNews20Once.d = d
-	})
-	return lazyNews20Once.d
-}
-
-// lazyBenchPass times one pass over d (in order) per iteration, a fresh solver each time.
-func lazyBenchPass(b *testing.B, d *data.Dataset, mk func() Online) {
-	b.ReportAllocs()
-	for b.Loop() {
-		b.StopTimer()
-		s := mk()
-		b.StartTimer()
-		for i := range d.Rows() {
-			s.Observe(d.Row(i), d.Y[i])
-		}
-	}
-}
-
-func BenchmarkPass(b *testing.B) {
-	train, _ := a9a(b)
-	bs := testBackends(b)
-	be := bs[len(bs)-1] // the fastest available
-	solvers := []struct {
-		name string
-		mk   func(dim int) Online
-	}{
-		{"solam", func(dim int) Online {
-			s, _ := NewSOLAM(be, dim, SOLAMParams{Zeta: 1, Lambda: 1e-3, Kappa: 1}, 1)
-			return s
-		}},
-		{"spam-l2", func(dim int) Online {
-			s, _ := NewSPAM(be, dim, SPAMParams{Eta: 0.003, Theta: 0.25, Beta: 1e-4}, 1)
-			return s
-		}},
-		{"ubauc", func(dim int) Online {
-			s, _ := NewUBAUC(be, dim, UBAUCParams{Eta: 0.01, Beta: 1, Gamma: 1e-5}, 1)
-			return s
-		}},
-	}
-	for _, s := range solvers {
-		b.Run("a9a/"+s.name+"/"+be.Name(), func(b *testing.B) {
-			lazyBenchPass(b, train, func() Online { return s.mk(train.Dim) })
-		})
-	}
-	for _, s := range solvers[:2] {
-		b.Run("news20like/"+s.name+"/"+be.Name(), func(b *testing.B) {
-			d := lazyNews20Rows()
-			lazyBenchPass(b, d, func() Online { return s.mk(d.Dim) })
-		})
 	}
 }
