@@ -204,27 +204,30 @@ func symvPart(j *fallback.Job, p int) {
 	a, x := j.A, j.X
 	var c, out [4]float64
 	i := lo
+	s := a.Stride
 	for ; i+4 <= hi; i += 4 {
-		// The 4×4 block on the diagonal, in plain Go.
-		for r := range 4 {
-			d := a.Data[(i+r)*a.Stride+i : (i+r)*a.Stride+i+4]
-			z[i+r] += d[r] * x[i+r]
-			for k := r + 1; k < 4; k++ {
-				z[i+r] += d[k] * x[i+k]
-				z[i+k] += d[k] * x[i+r]
-			}
-		}
+		// The 4×4 block on the diagonal, unrolled (its upper triangle, read once).
+		d0, d1 := a.Data[i*s+i:i*s+i+4], a.Data[(i+1)*s+i+1:(i+1)*s+i+4]
+		d2, d3 := a.Data[(i+2)*s+i+2:(i+2)*s+i+4], a.Data[(i+3)*s+i+3]
+		xb := x[i : i+4]
+		x0, x1, x2, x3 := xb[0], xb[1], xb[2], xb[3]
+		z0 := d0[0]*x0 + d0[1]*x1 + d0[2]*x2 + d0[3]*x3
+		z1 := d0[1]*x0 + d1[0]*x1 + d1[1]*x2 + d1[2]*x3
+		z2 := d0[2]*x0 + d1[1]*x1 + d2[0]*x2 + d2[1]*x3
+		z3 := d0[3]*x0 + d1[2]*x1 + d2[1]*x2 + d3*x3
 		if i+4 < n {
 			// The rest of the four rows, each element used for its row and its column.
-			copy(c[:], x[i:i+4])
-			s := a.Stride
+			copy(c[:], xb)
 			symv4AVX2(a.Data[i*s+i+4:i*s+n], a.Data[(i+1)*s+i+4:(i+1)*s+n],
 				a.Data[(i+2)*s+i+4:(i+2)*s+n], a.Data[(i+3)*s+i+4:(i+3)*s+n],
 				x[i+4:], z[i+4:], &c, &out)
-			for r, v := range out {
-				z[i+r] += v
-			}
+			z0, z1, z2, z3 = z0+out[0], z1+out[1], z2+out[2], z3+out[3]
 		}
+		zb := z[i : i+4]
+		zb[0] += z0
+		zb[1] += z1
+		zb[2] += z2
+		zb[3] += z3
 	}
 	// The last n mod 4 rows (only in the last part): a triangle of at most 3×3.
 	for ; i < hi; i++ {
