@@ -553,7 +553,9 @@ type OPAUCrpParams struct {
 	Eta float64 `param:"eta"`
 	// Lambda is the ℓ2 weight λ ≥ 0. Default 2⁻¹⁰. Paper grid 2^[-10..2].
 	Lambda float64 `param:"lambda"`
-	// Dims is the projected dimension k ≥ 1. Default and paper 1000.
+	// Dims is the projected dimension k ≥ 1, capped at the data's dimension d (a
+	// projection up to more than d dimensions costs O(k²) per example and adds nothing
+	// a rotation of the data would not). Default and paper 1000.
 	Dims int `param:"dims"`
 }
 
@@ -567,7 +569,7 @@ func DefaultOPAUCrpParams() OPAUCrpParams {
 var OPAUCrpGrid = Grid{Keys: []string{"eta", "lambda"}, Values: [][]float64{Pow2(-12, 10), Pow2(-10, 2)}}
 
 // OPAUCrp is OPAUC^rp: OPAUC on x̂ = Rᵀx, with R a seeded d×k Gaussian matrix of entries
-// N(0, 1/k) held on the backend. Its weights are mapped back, w = R ŵ, so that scores
+// N(0, 1/k) held on the backend, k = min(Dims, d). Its weights are mapped back, w = R ŵ, so that scores
 // are w·x = ŵ·x̂. Memory O(dk + k²); per example O(nnz·k + k²).
 // An OPAUCrp is not safe for concurrent use.
 type OPAUCrp struct {
@@ -593,8 +595,9 @@ func NewOPAUCrp(b kernels.Backend, dim int, p OPAUCrpParams, seed uint64) (*OPAU
 	if err := checkDim(dim); err != nil {
 		return nil, err
 	}
-	s := &OPAUCrp{p: p, d: dim, k: p.Dims, r: b.NewMat(dim, p.Dims), xd: b.NewVec(dim), xh: b.NewVec(p.Dims),
-		wd: b.NewVec(dim), vals: make([]kernels.Vec, dim+1), core: newOPAUCCore(b, p.Dims, opaucBlock, p.Lambda)}
+	k := min(p.Dims, dim)
+	s := &OPAUCrp{p: p, d: dim, k: k, r: b.NewMat(dim, k), xd: b.NewVec(dim), xh: b.NewVec(k),
+		wd: b.NewVec(dim), vals: make([]kernels.Vec, dim+1), core: newOPAUCCore(b, k, opaucBlock, p.Lambda)}
 	s.project(seed)
 	return s, nil
 }
@@ -667,8 +670,8 @@ func (s *OPAUCrp) UnmarshalBinary(data []byte) error {
 	if err := (OPAUCParams{Eta: st.P.Eta, Lambda: st.P.Lambda}).check(); err != nil {
 		return err
 	}
-	if st.P.Dims != s.k {
-		return fmt.Errorf("solver: OPAUCrp state projects to %d dimensions, want %d", st.P.Dims, s.k)
+	if min(st.P.Dims, s.d) != s.k {
+		return fmt.Errorf("solver: OPAUCrp state projects to %d dimensions, want %d", min(st.P.Dims, s.d), s.k)
 	}
 	if err := s.core.restore(&st.Core); err != nil {
 		return err
