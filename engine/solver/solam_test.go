@@ -296,8 +296,12 @@ func TestSOLAMParams(t *testing.T) {
 	if _, err := NewSOLAM(b, 10, p, 1); err != nil {
 		t.Fatal(err)
 	}
+	if got := p.radius(); got != 10 {
+		t.Errorf("default radius %v, want 10", got)
+	}
+	p.R = 0
 	if got, want := p.radius(), math.Sqrt(2/p.Lambda); got != want {
-		t.Errorf("default radius %v, want √(2/λ) = %v", got, want)
+		t.Errorf("radius with R = 0: %v, want √(2/λ) = %v", got, want)
 	}
 	if err := Set(&p, "zeta", "28"); err != nil || p.Zeta != 28 {
 		t.Errorf("Set zeta: %v, %v", err, p.Zeta)
