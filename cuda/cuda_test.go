@@ -252,3 +252,15 @@ func TestSymbolNames(t *testing.T) {
 		}
 	}
 }
+
+// TestDeviceConformance runs the conformance suite on the real GPU; it skips where
+// there is none.
+func TestDeviceConformance(t *testing.T) {
+	b, err := New()
+	if err != nil {
+		t.Skipf("no GPU: %v", err)
+	}
+	defer b.Close()
+	t.Logf("device: %s", b.ISA())
+	kerneltest.Run(t, b)
+}
