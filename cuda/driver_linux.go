@@ -365,14 +365,10 @@ func (d *realDevice) describe() string { return d.detail }
 func (d *realDevice) alloc(bytes int64) (dptr, error) {
 	defer d.enter()()
 	var p uint64
-	return dptr(p), d.allocCheck(d.cu.cuMemAlloc_v2(&p, uint64(bytes)), &p)
-}
-
-func (d *realDevice) allocCheck(r int32, p *uint64) error {
-	if r != 0 {
-		*p = 0
+	if err := d.check("cuMemAlloc_v2", d.cu.cuMemAlloc_v2(&p, uint64(bytes))); err != nil {
+		return 0, err
 	}
-	return d.check("cuMemAlloc_v2", r)
+	return dptr(p), nil
 }
 
 func (d *realDevice) free(p dptr) error {
