@@ -3,6 +3,7 @@ module github.com/aucopt/aucopt
 go 1.26
 
 require (
+	github.com/ebitengine/purego v0.11.3
 	github.com/klauspost/cpuid/v2 v2.3.0
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/spf13/pflag v1.0.10

@@ -1,35 +1,113 @@
-// Package cuda will be the GPU kernels.Backend: the CUDA driver API and cuBLAS loaded at
-// run time (github.com/ebitengine/purego, no cgo), with aucopt's own kernels as embedded
-// PTX. See DESIGN.md for why it does not use gorgonia.org/cu.
+// Package cuda is the GPU kernels.Backend: the CUDA driver API (libcuda.so.1) and cuBLAS
+// (libcublas.so.13, .12 or .11) loaded at run time with github.com/ebitengine/purego —
+// no cgo and no CUDA toolkit to build or test it — plus aucopt's own kernels as PTX
+// embedded in the binary (kernels/aucopt.cu; `go generate ./cuda` rebuilds the PTX with
+// nvcc). See DESIGN.md for why it does not use gorgonia.org/cu.
 //
-// Until the CUDA backend is built, New always reports the backend as unavailable, so the
-// selector and `aucopt backends` already have their final shape.
+// On a machine without the NVIDIA driver, without cuBLAS, without a device, or with a
+// driver too old for the PTX, New returns an error wrapping ErrUnavailable that says
+// which; so does every build other than linux/amd64 and linux/arm64. The engine's
+// selector then falls back to the CPU backends.
+//
+// # Layout
+//
+// aucopt's matrices are row-major; cuBLAS's are column-major. A row-major r×c matrix
+// with row stride ld is, byte for byte, the column-major c×r matrix Aᵀ with leading
+// dimension ld, so no data moves: each operation is mapped once (mapping.go) to the
+// cuBLAS call on the transposed views, and row-major "upper triangle" becomes
+// column-major "lower". The mapping is tested on every machine against the pure-Go
+// backend through a fake device whose column-major BLAS follows the reference BLAS.
+//
+// # Semantics
+//
+// kernels requires alpha = 0 to multiply (NaN and Inf in the operands propagate), where
+// cuBLAS returns early; the backend runs the rare alpha = 0 calls on the host with
+// package fallback. Argument errors panic with a "kernels:" or "cuda:" prefix; a device
+// error (a failed cuBLAS call, a failed launch, device memory exhausted) panics with an
+// *Error naming the call and the driver's or cuBLAS's message, never a silent wrong
+// result. Operations are serialised by a mutex, so the backend is safe for concurrent
+// use; one stream carries all work.
 package cuda
 
 import (
 	"errors"
-
-	"github.com/aucopt/aucopt/kernels"
+	"fmt"
 )
 
 // ErrUnavailable is wrapped by every error New returns when no usable GPU backend can be
 // made; the wrapping error says why.
 var ErrUnavailable = errors.New("cuda: unavailable")
 
-// New returns the CUDA backend, or an error wrapping ErrUnavailable that says why there
-// is none.
-func New() (kernels.Backend, error) {
-	return nil, errNotBuilt
+// ErrOutOfMemory is wrapped by the *Error a backend panics with when the device cannot
+// hold a tensor; the message names the tensor, its size and the memory left.
+var ErrOutOfMemory = errors.New("out of device memory")
+
+// New returns the CUDA backend on device 0, or an error wrapping ErrUnavailable that says
+// why there is none (library missing, no device, driver too old, PTX rejected). The
+// caller closes the backend.
+func New() (*Backend, error) {
+	dev, err := openDevice()
+	if err != nil {
+		return nil, err
+	}
+	return newBackend(dev), nil
 }
 
-var errNotBuilt = unavailable("not built yet")
+// Available reports whether New would succeed here and, when not, why. It opens and
+// closes the device to find out.
+func Available() (ok bool, reason string) {
+	b, err := New()
+	if err != nil {
+		return false, err.Error()
+	}
+	b.Close()
+	return true, ""
+}
 
 // unavailable wraps ErrUnavailable with a reason.
-func unavailable(reason string) error {
-	return &unavailableError{reason}
+func unavailable(format string, args ...any) error {
+	return &unavailableError{fmt.Sprintf(format, args...)}
 }
 
 type unavailableError struct{ reason string }
 
 func (e *unavailableError) Error() string { return ErrUnavailable.Error() + ": " + e.reason }
 func (e *unavailableError) Unwrap() error { return ErrUnavailable }
+
+// Error is a failure reported by the CUDA driver, cuBLAS or the device: the value the
+// backend's operations panic with (they have no error results), and the cause of an
+// unavailable backend.
+type Error struct {
+	Call string // the failing call, e.g. "cublasDgemv_v2" or "NewMat(400000, 2000)"
+	Msg  string // the driver's or cuBLAS's message
+	Err  error  // a sentinel such as ErrOutOfMemory, or nil
+}
+
+func (e *Error) Error() string { return "cuda: " + e.Call + ": " + e.Msg }
+
+// Unwrap returns the sentinel, if any.
+func (e *Error) Unwrap() error { return e.Err }
+
+// oomError is the error of an allocation of bytes for what (e.g. "NewMat(400000, 2000)")
+// that did not fit in free of total bytes of device memory.
+func oomError(what string, bytes int64, free, total uint64) *Error {
+	return &Error{
+		Call: what,
+		Msg: fmt.Sprintf("%v allocating %s (%d bytes) with %s free of %s",
+			ErrOutOfMemory, humanBytes(uint64(bytes)), bytes, humanBytes(free), humanBytes(total)),
+		Err: ErrOutOfMemory,
+	}
+}
+
+// humanBytes formats n as e.g. "6.40 GB".
+func humanBytes(n uint64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.2f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.2f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.2f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
+}

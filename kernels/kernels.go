@@ -105,4 +105,14 @@ type Backend interface {
 	// rows of A (k×d), as in covariance accumulation over k examples:
 	//	C = alpha·AᵀA + beta·C
 	Syrk(alpha float64, a Mat, beta float64, c Mat)
+	// Gemm computes the general matrix product
+	//	C = alpha·op(A)·op(B) + beta·C
+	// where op(X) is X, or Xᵀ when the matching trans flag is true; op(A) is m×k, op(B)
+	// k×n and C m×n. C must not overlap A or B.
+	Gemm(transA, transB bool, alpha float64, a, b Mat, beta float64, c Mat)
+	// RowDiff gathers the differences of pairs of rows of A (n×d) into out (k×d), as in
+	// MBA's block of positive–negative pair differences built from a resident X:
+	//	out[k,:] = A[pos[k],:] − A[neg[k],:]        (len(pos) == len(neg) == k)
+	// Rows may repeat. out must not overlap A.
+	RowDiff(a Mat, pos, neg []int32, out Mat)
 }

@@ -19,6 +19,8 @@ const benchExamples = `  aucopt bench                        # every available b
   aucopt bench --quick                # smaller Syrk and data, a few seconds
   aucopt bench --backends generic,avx2 --algos opauc,spam-l2,ls-auc
   aucopt bench --json > bench.json    # one object per table row
+  aucopt bench --gpu                  # MBA Σ_S, an OPAUC pass, an SPDAM epoch on 400,000×2,000: avx2 vs cuda
+  aucopt bench --gpu --rows 20000 --dim 500 --backends generic,avx2   # the same, small, without a GPU
 `
 
 func runBench(args []string, stdout, stderr io.Writer) error {
@@ -30,8 +32,18 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the synthetic inputs")
 	asJSON := fs.Bool("json", false, "print the table as a JSON array, one object per row")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	gpu := fs.Bool("gpu", false, "the GPU benchmark: MBA Σ_S, one OPAUC pass and an SPDAM epoch on epsilon-sized data, --backends (default avx2,cuda) side by side")
+	rows := fs.Int("rows", 0, "with --gpu: rows of the synthetic data (default 400000)")
+	dim := fs.Int("dim", 0, "with --gpu: features of the synthetic data (default 2000)")
+	passRows := fs.Int("pass-rows", 0, "with --gpu: rows of the OPAUC pass (default all)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *gpu {
+		if *rows < 0 || *dim < 0 || *passRows < 0 {
+			return inputErrorf("--rows, --dim and --pass-rows must be ≥ 0")
+		}
+		return runGPUBench(engine.GPUBenchConfig{Backends: *backends, Rows: *rows, Dim: *dim, PassRows: *passRows, Seed: *seed}, *asJSON, *quiet, stdout, stderr)
 	}
 	if *minTime < 0 {
 		return inputErrorf("--min-time %v: want a positive duration", *minTime)
@@ -109,4 +121,55 @@ func formatDuration(s float64) string {
 		return fmt.Sprintf("%.2f ms", s*1e3)
 	}
 	return fmt.Sprintf("%.3f s", s)
+}
+
+// runGPUBench runs engine.GPUBenchmark and prints its table (or JSON).
+func runGPUBench(cfg engine.GPUBenchConfig, asJSON, quiet bool, stdout, stderr io.Writer) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if !quiet {
+		cfg.Progress = func(op, backend string) { fmt.Fprintf(stderr, "bench: %s on %s\n", op, backend) }
+	}
+	start := time.Now()
+	rep, err := engine.GPUBenchmark(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	cpu := engine.DetectCPU()
+	fmt.Fprintf(stdout, "aucopt %s GPU bench on %s (%s, %d cores), %s; data %s built in %.1fs\n",
+		version, cpu.Brand, cpu.Arch, cpu.Cores, runtime.Version(), rep.Data, rep.Build.Seconds())
+	for i, b := range rep.Backends {
+		fmt.Fprintf(stdout, "  %s: %s\n", b, rep.Detail[i])
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	head := []string{"op", "size"}
+	for i, b := range rep.Backends {
+		head = append(head, b+" time")
+		if i > 0 {
+			head = append(head, rep.Backends[0]+"÷"+b)
+		}
+	}
+	fmt.Fprintln(tw, strings.Join(append(head, "check"), "\t"))
+	for _, r := range rep.Rows {
+		cells := []string{r.Op, r.Size}
+		var checks []string
+		for i := range r.Seconds {
+			cells = append(cells, formatDuration(r.Seconds[i]))
+			if i > 0 {
+				cells = append(cells, fmt.Sprintf("%.2f×", r.Ratio[i]))
+			}
+			checks = append(checks, fmt.Sprintf("%.10g", r.Check[i]))
+		}
+		fmt.Fprintln(tw, strings.Join(append(cells, strings.Join(checks, " / ")), "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "check: trace of Σ_S (MBA) or training AUC; the backends should agree to rounding. Whole run %.1fs.\n", time.Since(start).Seconds())
+	return nil
 }

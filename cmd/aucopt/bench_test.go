@@ -76,3 +76,28 @@ func TestBenchCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchGPUCommand runs bench --gpu small on generic, and checks that without a GPU
+// the default (avx2 vs cuda) exits 2 saying why.
+func TestBenchGPUCommand(t *testing.T) {
+	var out, errOut bytes.Buffer
+	status := run([]string{"bench", "--gpu", "--rows", "400", "--dim", "10", "--pass-rows", "100", "--backends", "generic", "--quiet"}, &out, &errOut)
+	if status != 0 {
+		t.Fatalf("bench --gpu exited %d: %s", status, errOut.String())
+	}
+	for _, want := range []string{"GPU bench", "MBA Σ_S", "OPAUC pass", "100×10", "SPDAM epoch", "generic time"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("bench --gpu output lacks %q:\n%s", want, out.String())
+		}
+	}
+	for _, s := range engine.Backends() {
+		if s.Name == "cuda" && s.Available {
+			return
+		}
+	}
+	out.Reset()
+	errOut.Reset()
+	if status := run([]string{"bench", "--gpu", "--rows", "100", "--dim", "5"}, &out, &errOut); status != 2 || !strings.Contains(errOut.String(), "backend cuda: cuda: unavailable:") {
+		t.Errorf("bench --gpu without a GPU: status %d, stderr %q; want 2 and the reason", status, errOut.String())
+	}
+}

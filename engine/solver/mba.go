@@ -38,6 +38,14 @@ import (
 // bit-identical whatever GOMAXPROCS is.
 const mbaMaxShards = 64
 
+// MBAResidentElements is the default largest n·d for which MBA keeps a dense training
+// set resident on the backend (8·n·d bytes, 1 GiB here) and builds each round's block
+// of pair differences there with RowDiff, from the sampled indices alone; above it (and
+// for sparse data) the block is built on the host and uploaded. SetResidentElements
+// changes it, e.g. to hold epsilon (400,000 × 2,000, 6.4 GB) on a GPU. Both paths give
+// bit-identical results.
+const MBAResidentElements = 1 << 27
+
 // MBAParams are the hyper-parameters of MBA (Gultekin et al., Algorithm 1):
 //
 //	w* = argmin ½wᵀΣ_S w − wᵀμ_S + λ₁‖w‖₁ + (λ₂/2)‖w‖²
@@ -159,7 +167,10 @@ type MBAInfo struct {
 // shards are merged in order, so the result depends on the seed alone. Shards run on
 // SetWorkers goroutines (default one; the backend parallelises each Syrk) calling the
 // backend concurrently on disjoint outputs (fine for the CPU backends); memory is about that many d×d buffers plus, per
-// goroutine, two B×d blocks. Sparse rows are densified into the block on the host.
+// goroutine, two B×d blocks. A dense training set up to SetResidentElements (default
+// MBAResidentElements) elements is uploaded once and each round's block is gathered on
+// the backend from the sampled row indices (RowDiff: no per-round upload, which is what
+// keeps a GPU busy); larger and sparse sets are densified into the block on the host.
 //
 // With all pairs Σ_N = S₊ + S₋ + δδᵀ and μ_N = δ (ALGORITHMS.md), so as S grows w*
 // tends to stats.Oracle's solution with λ = λ₂.
@@ -171,6 +182,9 @@ type MBA struct {
 	name    string
 	ridge   bool // MBA-ℓ2: λ₁ must be 0
 	workers int  // shard goroutines; ≤ 0 means 1 (SetWorkers)
+	// resident is the largest n·d kept on the backend (SetResidentElements); 0 means
+	// MBAResidentElements, < 0 never.
+	resident int64
 
 	mu    []float64 // μ_S (host copy after Fit)
 	sigma []float64 // Σ_S, full symmetric d×d row-major (host copy after Fit)
@@ -215,6 +229,17 @@ func (m *MBA) Params() MBAParams { return m.p }
 // the host side (densifying and uploading the blocks) is the bottleneck, which is why
 // the default is one.
 func (m *MBA) SetWorkers(n int) { m.workers = n }
+
+// SetResidentElements sets the largest n·d for which a dense training set is uploaded
+// to the backend once and the pair differences are gathered there (RowDiff); 0 restores
+// MBAResidentElements and a negative n turns the resident path off. The result does
+// not depend on it.
+func (m *MBA) SetResidentElements(n int64) {
+	if n == 0 {
+		n = MBAResidentElements
+	}
+	m.resident = n
+}
 
 // Weights returns a copy of the fitted weights (zeros before a Fit).
 func (m *MBA) Weights() []float64 { return append([]float64(nil), m.w...) }
@@ -363,6 +388,7 @@ type mbaScratch struct {
 	block  kernels.Mat // B×d, D_t on the backend
 	ones   kernels.Vec // B ones
 	ip, in []int
+	pi, ni []int32 // the rows of a round's pairs, for RowDiff
 }
 
 // accumulate validates ds, samples the pairs and sets m.mu, m.sigma and m.info.
@@ -392,6 +418,7 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset) error {
 	d, bsz := m.dim, m.p.B
 	scale := 1 / (float64(bsz) * float64(m.p.T))
 
+	x := m.residentX(ds)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	free := make(chan *mbaAcc, workers)
@@ -405,7 +432,7 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset) error {
 		wg.Go(func() {
 			sc := &mbaScratch{
 				host: make([]float64, bsz*d), block: m.b.NewMat(bsz, d), ones: m.b.NewVec(bsz),
-				ip: make([]int, bsz), in: make([]int, bsz),
+				ip: make([]int, bsz), in: make([]int, bsz), pi: make([]int32, bsz), ni: make([]int32, bsz),
 			}
 			ones := make([]float64, bsz)
 			for i := range ones {
@@ -425,7 +452,7 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset) error {
 					return
 				}
 				acc.shard = s
-				acc.err = m.shard(ctx, ds, pos, neg, shards[s], mbaRand(m.seed, s), scale, acc, sc)
+				acc.err = m.shard(ctx, ds, x, pos, neg, shards[s], mbaRand(m.seed, s), scale, acc, sc)
 				done <- acc
 			}
 		})
@@ -485,8 +512,35 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset) error {
 	return nil
 }
 
-// shard accumulates rounds [r[0], r[1]) into acc (overwriting it).
-func (m *MBA) shard(ctx context.Context, ds *data.Dataset, pos, neg []int, r [2]int, rng *rand.Rand,
+// residentX uploads ds to the backend, a block of rows at a time, when it is dense, has
+// the learner's dimension and n·d is within the resident limit; else it returns nil.
+func (m *MBA) residentX(ds *data.Dataset) kernels.Mat {
+	limit := m.resident
+	if limit == 0 {
+		limit = MBAResidentElements
+	}
+	n, d := ds.Rows(), m.dim
+	if !ds.IsDense() || ds.Dim != d || int64(n)*int64(d) > limit {
+		return nil
+	}
+	x := m.b.NewMat(n, d)
+	const block = 1024
+	buf := make([]float64, 0, block*d)
+	for i0 := 0; i0 < n; i0 += block {
+		i1 := min(i0+block, n)
+		buf = buf[:0]
+		for i := i0; i < i1; i++ {
+			buf = append(buf, ds.DenseRow(i)...)
+		}
+		m.b.Upload(x.Slice(i0, i1, 0, d), buf)
+	}
+	return x
+}
+
+// shard accumulates rounds [r[0], r[1]) into acc (overwriting it). With x (ds resident
+// on the backend) each round's differences are gathered there from the pairs' row
+// indices; otherwise they are built on the host and uploaded.
+func (m *MBA) shard(ctx context.Context, ds *data.Dataset, x kernels.Mat, pos, neg []int, r [2]int, rng *rand.Rand,
 	scale float64, acc *mbaAcc, sc *mbaScratch) error {
 	d := m.dim
 	dense := ds.IsDense() && ds.Dim == d
@@ -495,26 +549,15 @@ func (m *MBA) shard(ctx context.Context, ds *data.Dataset, pos, neg []int, r [2]
 			return err
 		}
 		mbaSample(rng, len(pos), len(neg), sc.ip, sc.in)
-		for i := range sc.ip {
-			row := sc.host[i*d : (i+1)*d]
-			p, q := pos[sc.ip[i]], neg[sc.in[i]]
-			if dense {
-				xp, xq := ds.DenseRow(p), ds.DenseRow(q)
-				for j := range row {
-					row[j] = xp[j] - xq[j]
-				}
-				continue
+		if x != nil {
+			for i := range sc.ip {
+				sc.pi[i], sc.ni[i] = int32(pos[sc.ip[i]]), int32(neg[sc.in[i]])
 			}
-			clear(row)
-			xp, xq := ds.Row(p), ds.Row(q)
-			for k, j := range xp.Idx {
-				row[j] += xp.Val[k]
-			}
-			for k, j := range xq.Idx {
-				row[j] -= xq.Val[k]
-			}
+			m.b.RowDiff(x, sc.pi, sc.ni, sc.block)
+		} else {
+			m.hostBlock(ds, dense, pos, neg, sc)
+			m.b.Upload(sc.block, sc.host)
 		}
-		m.b.Upload(sc.block, sc.host)
 		beta := 1.0
 		if t == r[0] {
 			beta = 0 // overwrite the recycled buffer
@@ -523,6 +566,30 @@ func (m *MBA) shard(ctx context.Context, ds *data.Dataset, pos, neg []int, r [2]
 		m.b.Gemv(true, scale, sc.block, sc.ones, beta, acc.mu)
 	}
 	return nil
+}
+
+// hostBlock builds a round's differences X[pos[ip[i]]] − X[neg[in[i]]] in sc.host.
+func (m *MBA) hostBlock(ds *data.Dataset, dense bool, pos, neg []int, sc *mbaScratch) {
+	d := m.dim
+	for i := range sc.ip {
+		row := sc.host[i*d : (i+1)*d]
+		p, q := pos[sc.ip[i]], neg[sc.in[i]]
+		if dense {
+			xp, xq := ds.DenseRow(p), ds.DenseRow(q)
+			for j := range row {
+				row[j] = xp[j] - xq[j]
+			}
+			continue
+		}
+		clear(row)
+		xp, xq := ds.Row(p), ds.Row(q)
+		for k, j := range xp.Idx {
+			row[j] += xp.Val[k]
+		}
+		for k, j := range xq.Idx {
+			row[j] -= xq.Val[k]
+		}
+	}
 }
 
 // solveCholesky sets w to the solution of (Σ_S + λ₂I) w = μ_S.

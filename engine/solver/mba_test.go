@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -586,4 +587,56 @@ func BenchmarkMBASigma(b *testing.B) {
 			b.ReportMetric(float64(bsz*rounds)*d*d/sec/1e9, "GFLOP/s")
 		})
 	}
+}
+
+// TestMBAResidentPath checks that gathering the pair differences on the backend from a
+// resident X (RowDiff) gives Σ_S, μ_S and w bit for bit equal to building them on the
+// host, on every CPU backend, with one and with three shard workers.
+func TestMBAResidentPath(t *testing.T) {
+	ds := gaussian(300, 17, 0.3, 1, 5).WithLayout(data.LayoutDense)
+	for _, b := range testBackends(t) {
+		for _, workers := range []int{1, 3} {
+			t.Run(fmt.Sprintf("%s/workers=%d", b.Name(), workers), func(t *testing.T) {
+				p := DefaultMBAELParams()
+				p.B, p.T = 64, 10
+				var got [2][3][]float64
+				for k, limit := range []int64{-1, 0} {
+					cb := &rowDiffCounter{Backend: b}
+					m, err := NewMBA(cb, ds.Dim, p, 9)
+					if err != nil {
+						t.Fatal(err)
+					}
+					m.SetWorkers(workers)
+					m.SetResidentElements(limit)
+					if err := m.Fit(context.Background(), ds); err != nil {
+						t.Fatal(err)
+					}
+					if n := cb.n.Load(); (n > 0) != (limit == 0) {
+						t.Fatalf("resident limit %d: %d RowDiff calls", limit, n)
+					}
+					mu, sigma := m.Statistics()
+					got[k] = [3][]float64{mu, sigma, m.Weights()}
+				}
+				for i, name := range []string{"μ_S", "Σ_S", "w"} {
+					host, res := got[0][i], got[1][i]
+					for j := range host {
+						if math.Float64bits(host[j]) != math.Float64bits(res[j]) {
+							t.Fatalf("%s[%d]: resident %v, host %v", name, j, res[j], host[j])
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// rowDiffCounter counts the RowDiff calls made on a backend.
+type rowDiffCounter struct {
+	kernels.Backend
+	n atomic.Int64
+}
+
+func (c *rowDiffCounter) RowDiff(a kernels.Mat, pos, neg []int32, out kernels.Mat) {
+	c.n.Add(1)
+	c.Backend.RowDiff(a, pos, neg, out)
 }

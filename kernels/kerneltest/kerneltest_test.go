@@ -105,7 +105,30 @@ type (
 	symmReadsLower     struct{ *fallback.Backend }
 	symmBeta0ReadsC    struct{ *fallback.Backend }
 	symmAlphaZeroSkips struct{ *fallback.Backend }
+	gemmIgnoresTransB  struct{ *fallback.Backend }
+	rowDiffNoCheck     struct{ *fallback.Backend }
 )
+
+// Gemm treats B as not transposed when it is square.
+func (b gemmIgnoresTransB) Gemm(transA, transB bool, alpha float64, a, bm kernels.Mat, beta float64, c kernels.Mat) {
+	if r, cc := bm.Dims(); r == cc {
+		transB = false
+	}
+	b.Backend.Gemm(transA, transB, alpha, a, bm, beta, c)
+}
+
+// RowDiff clamps row indices instead of panicking.
+func (b rowDiffNoCheck) RowDiff(a kernels.Mat, pos, neg []int32, out kernels.Mat) {
+	r, _ := a.Dims()
+	cl := func(s []int32) []int32 {
+		o := make([]int32, len(s))
+		for k, i := range s {
+			o[k] = min(max(i, 0), int32(max(r-1, 0)))
+		}
+		return o
+	}
+	b.Backend.RowDiff(a, cl(pos), cl(neg), out)
+}
 
 func (b dotDropsTail) Dot(x, y kernels.Vec) float64 {
 	if n := x.Len(); n%8 == 7 && n == y.Len() {
@@ -347,6 +370,8 @@ func mutants() []mutant {
 		{"symm-alpha-zero-skips", TestSymm, "want NaN", symmAlphaZeroSkips{f}},
 		{"differential-symm-lower", differentialOn(OpSymm), "on backend generic", symmReadsLower{f}},
 		{"differential-symm-beta0", differentialOn(OpSymm), "on backend generic", symmBeta0ReadsC{f}},
+		{"gemm-ignores-transb", TestGemm, "Gemm(transA=", gemmIgnoresTransB{f}},
+		{"rowdiff-no-check", TestRowDiff, "did not panic", rowDiffNoCheck{f}},
 	}
 }
 

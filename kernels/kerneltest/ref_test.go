@@ -134,3 +134,29 @@ func (naive) Symm(alpha float64, a kernels.Mat, b kernels.Mat, beta float64, c k
 	w, _ := refSymm(alpha, dense(am), d, dense(bm), k, beta, dense(cm))
 	store(cm, w, false)
 }
+
+func (naive) Gemm(transA, transB bool, alpha float64, a, b kernels.Mat, beta float64, c kernels.Mat) {
+	am, bm, cm := fallback.HostMat(a), fallback.HostMat(b), fallback.HostMat(c)
+	m, k := am.Rows, am.Cols
+	if transA {
+		m, k = k, m
+	}
+	kb, n := bm.Rows, bm.Cols
+	if transB {
+		kb, n = n, kb
+	}
+	check(kb == k && cm.Rows == m && cm.Cols == n, "Gemm: dimensions")
+	w, _ := refGemm(transA, transB, alpha, dense(am), dense(bm), m, n, k, beta, dense(cm))
+	store(cm, w, false)
+}
+
+func (naive) RowDiff(a kernels.Mat, pos, neg []int32, out kernels.Mat) {
+	am, om := fallback.HostMat(a), fallback.HostMat(out)
+	check(len(pos) == len(neg) && om.Rows == len(pos) && om.Cols == am.Cols, "RowDiff: dimensions")
+	for _, rows := range [][]int32{pos, neg} {
+		for _, r := range rows {
+			check(r >= 0 && int(r) < am.Rows, "RowDiff: row %d out of range", r)
+		}
+	}
+	store(om, refRowDiff(dense(am), am.Cols, pos, neg), false)
+}

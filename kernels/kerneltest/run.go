@@ -8,7 +8,7 @@ import (
 
 // Run runs the whole conformance suite against b, one subtest per group of Backend
 // methods: UploadDownload (NewVec, NewMat, Upload, Download and views), Copy, Dot, Axpy,
-// Scal, DotSparse, AxpySparse, Gemv, GemvRows, Symv, Syr, Ger, Syrk and Symm. It does
+// Scal, DotSparse, AxpySparse, Gemv, GemvRows, Symv, Syr, Ger, Syrk, Symm, Gemm and RowDiff. It does
 // not close b.
 func Run(t *testing.T, b kernels.Backend) {
 	for _, c := range []struct {
@@ -29,6 +29,8 @@ func Run(t *testing.T, b kernels.Backend) {
 		{"Ger", TestGer},
 		{"Syrk", TestSyrk},
 		{"Symm", TestSymm},
+		{"Gemm", TestGemm},
+		{"RowDiff", TestRowDiff},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.test(t, b) })
 	}

@@ -1,0 +1,536 @@
+//go:build linux && (amd64 || arm64)
+
+package cuda
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"strings"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+)
+
+// cuFuncs are the CUDA driver API functions, bound by purego (types per cuda.h:
+// CUresult is int32, CUdevice int32, CUdeviceptr uint64, handles uintptr).
+type cuFuncs struct {
+	cuInit                       func(flags uint32) int32
+	cuDriverGetVersion           func(v *int32) int32
+	cuDeviceGetCount             func(n *int32) int32
+	cuDeviceGet                  func(dev *int32, ordinal int32) int32
+	cuDeviceGetName              func(name *byte, n int32, dev int32) int32
+	cuDeviceTotalMem_v2          func(bytes *uint64, dev int32) int32
+	cuDevicePrimaryCtxRetain     func(ctx *uintptr, dev int32) int32
+	cuDevicePrimaryCtxRelease_v2 func(dev int32) int32
+	cuCtxSetCurrent              func(ctx uintptr) int32
+	cuMemAlloc_v2                func(p *uint64, bytes uint64) int32
+	cuMemFree_v2                 func(p uint64) int32
+	cuMemGetInfo_v2              func(free, total *uint64) int32
+	cuMemcpy2D_v2                func(p *memcpy2D) int32
+	cuMemsetD8_v2                func(p uint64, v uint8, n uint64) int32
+	cuStreamCreate               func(s *uintptr, flags uint32) int32
+	cuStreamSynchronize          func(s uintptr) int32
+	cuStreamDestroy_v2           func(s uintptr) int32
+	cuModuleLoadDataEx           func(mod *uintptr, image unsafe.Pointer, n uint32, opts *int32, vals *uintptr) int32
+	cuModuleUnload               func(mod uintptr) int32
+	cuModuleGetFunction          func(f *uintptr, mod uintptr, name string) int32
+	cuLaunchKernel               func(f uintptr, gx, gy, gz, bx, by, bz, shmem uint32, stream uintptr, params *unsafe.Pointer, extra unsafe.Pointer) int32
+	cuGetErrorString             func(e int32, s **byte) int32
+	cuGetErrorName               func(e int32, s **byte) int32
+}
+
+// blasFuncs are the cuBLAS functions (cublasStatus_t is int32; scalars by host
+// pointer).
+type blasFuncs struct {
+	cublasCreate_v2         func(h *uintptr) int32
+	cublasDestroy_v2        func(h uintptr) int32
+	cublasGetVersion_v2     func(h uintptr, v *int32) int32
+	cublasSetStream_v2      func(h, s uintptr) int32
+	cublasSetPointerMode_v2 func(h uintptr, mode int32) int32
+	cublasDcopy_v2          func(h uintptr, n int32, x uint64, incx int32, y uint64, incy int32) int32
+	cublasDdot_v2           func(h uintptr, n int32, x uint64, incx int32, y uint64, incy int32, r *float64) int32
+	cublasDaxpy_v2          func(h uintptr, n int32, alpha *float64, x uint64, incx int32, y uint64, incy int32) int32
+	cublasDscal_v2          func(h uintptr, n int32, alpha *float64, x uint64, incx int32) int32
+	cublasDgemv_v2          func(h uintptr, trans, m, n int32, alpha *float64, a uint64, lda int32, x uint64, incx int32, beta *float64, y uint64, incy int32) int32
+	cublasDsymv_v2          func(h uintptr, uplo, n int32, alpha *float64, a uint64, lda int32, x uint64, incx int32, beta *float64, y uint64, incy int32) int32
+	cublasDger_v2           func(h uintptr, m, n int32, alpha *float64, x uint64, incx int32, y uint64, incy int32, a uint64, lda int32) int32
+	cublasDsyr_v2           func(h uintptr, uplo, n int32, alpha *float64, x uint64, incx int32, a uint64, lda int32) int32
+	cublasDsyrk_v2          func(h uintptr, uplo, trans, n, k int32, alpha *float64, a uint64, lda int32, beta *float64, c uint64, ldc int32) int32
+	cublasDsymm_v2          func(h uintptr, side, uplo, m, n int32, alpha *float64, a uint64, lda int32, b uint64, ldb int32, beta *float64, c uint64, ldc int32) int32
+	cublasDgemm_v2          func(h uintptr, ta, tb, m, n, k int32, alpha *float64, a uint64, lda int32, b uint64, ldb int32, beta *float64, c uint64, ldc int32) int32
+	cublasGetStatusString   func(s int32) string // optional
+}
+
+// memcpy2D is CUDA_MEMCPY2D on a 64-bit platform.
+type memcpy2D struct {
+	srcXInBytes, srcY uint64
+	srcMemoryType     uint32
+	_                 uint32
+	srcHost           unsafe.Pointer
+	srcDevice         uint64
+	srcArray          uintptr
+	srcPitch          uint64
+	dstXInBytes, dstY uint64
+	dstMemoryType     uint32
+	_                 uint32
+	dstHost           unsafe.Pointer
+	dstDevice         uint64
+	dstArray          uintptr
+	dstPitch          uint64
+	widthInBytes      uint64
+	height            uint64
+}
+
+const (
+	memHost   = 1 // CU_MEMORYTYPE_HOST
+	memDevice = 2 // CU_MEMORYTYPE_DEVICE
+)
+
+// bind resolves every name in names in lib and stores it in the func field of the same
+// name of fns (a pointer to a struct of funcs), returning the names that are missing.
+func bind(lib uintptr, fns any, names []string, optional ...string) (missing []string) {
+	v := reflectStruct(fns)
+	for _, name := range append(append([]string(nil), names...), optional...) {
+		sym, err := purego.Dlsym(lib, name)
+		if err != nil || sym == 0 {
+			if !contains(optional, name) {
+				missing = append(missing, name)
+			}
+			continue
+		}
+		f := v(name)
+		if f == nil {
+			missing = append(missing, name+" (no binding)")
+			continue
+		}
+		purego.RegisterFunc(f, sym)
+	}
+	return missing
+}
+
+// reflectStruct returns the lookup of fns's func fields by name: a pointer to the
+// field (a *func(...)) for RegisterFunc, or nil when there is no such field.
+func reflectStruct(fns any) func(name string) any {
+	v := reflect.ValueOf(fns).Elem()
+	return func(name string) any {
+		f := v.FieldByName(name)
+		if !f.IsValid() || f.Kind() != reflect.Func {
+			return nil
+		}
+		return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Interface()
+	}
+}
+
+// fieldNames are the names of the func fields of the struct *fns.
+func fieldNames(fns any) []string {
+	t := reflect.TypeOf(fns).Elem()
+	var out []string
+	for i := range t.NumField() {
+		if t.Field(i).Type.Kind() == reflect.Func {
+			out = append(out, t.Field(i).Name)
+		}
+	}
+	return out
+}
+
+func contains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// realDevice is device 0 through the CUDA driver and cuBLAS.
+type realDevice struct {
+	cu      cuFuncs
+	bl      blasFuncs
+	dev     int32
+	ctx     uintptr
+	stream  uintptr
+	blas    uintptr
+	module  uintptr
+	funcs   map[string]uintptr
+	detail  string
+	cudaLib uintptr
+	blasLib uintptr
+}
+
+// openDevice loads the libraries, checks the driver and the device, and sets up the
+// primary context, a stream, cuBLAS and the kernels. Each failure is an error wrapping
+// ErrUnavailable that says which step failed.
+func openDevice() (device, error) {
+	d := &realDevice{funcs: map[string]uintptr{}}
+	lib, err := purego.Dlopen(libCUDA, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	if err != nil {
+		return nil, unavailable("cannot load %s (no NVIDIA driver?): %v", libCUDA, err)
+	}
+	d.cudaLib = lib
+	if m := bind(lib, &d.cu, driverSymbols); len(m) > 0 {
+		return nil, unavailable("%s lacks %s (driver too old?)", libCUDA, strings.Join(m, ", "))
+	}
+	if r := d.cu.cuInit(0); r != 0 {
+		return nil, unavailable("cuInit: %s", d.errString(r))
+	}
+	var ver int32
+	if r := d.cu.cuDriverGetVersion(&ver); r != 0 {
+		return nil, unavailable("cuDriverGetVersion: %s", d.errString(r))
+	}
+	if ver < minDriver {
+		return nil, unavailable("driver too old: it supports CUDA %d.%d, the kernels need %d.%d", ver/1000, ver%1000/10, minDriver/1000, minDriver%1000/10)
+	}
+	var count int32
+	if r := d.cu.cuDeviceGetCount(&count); r != 0 {
+		return nil, unavailable("cuDeviceGetCount: %s", d.errString(r))
+	}
+	if count == 0 {
+		return nil, unavailable("no CUDA device")
+	}
+	var blasErrs []string
+	var blasName string
+	for _, name := range libCUBLAS {
+		h, err := purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+		if err == nil {
+			d.blasLib, blasName = h, name
+			break
+		}
+		blasErrs = append(blasErrs, err.Error())
+	}
+	if d.blasLib == 0 {
+		return nil, unavailable("cannot load cuBLAS (%s): %s", strings.Join(libCUBLAS, ", "), strings.Join(blasErrs, "; "))
+	}
+	if m := bind(d.blasLib, &d.bl, blasSymbols, "cublasGetStatusString"); len(m) > 0 {
+		return nil, unavailable("%s lacks %s", blasName, strings.Join(m, ", "))
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := d.setup(); err != nil {
+		d.close()
+		return nil, &unavailableError{err.Error()}
+	}
+	var name [256]byte
+	d.cu.cuDeviceGetName(&name[0], int32(len(name)), d.dev)
+	var total uint64
+	d.cu.cuDeviceTotalMem_v2(&total, d.dev)
+	var bv int32
+	d.bl.cublasGetVersion_v2(d.blas, &bv)
+	d.detail = fmt.Sprintf("%s, %s, driver CUDA %d.%d, %s %d.%d.%d", cString(name[:]), humanBytes(total),
+		ver/1000, ver%1000/10, blasName, bv/10000, bv%10000/100, bv%100)
+	return d, nil
+}
+
+// setup makes the primary context current and creates the stream, the cuBLAS handle
+// and the module, on the calling (locked) thread.
+func (d *realDevice) setup() error {
+	if err := d.check("cuDeviceGet", d.cu.cuDeviceGet(&d.dev, 0)); err != nil {
+		return err
+	}
+	if err := d.check("cuDevicePrimaryCtxRetain", d.cu.cuDevicePrimaryCtxRetain(&d.ctx, d.dev)); err != nil {
+		return err
+	}
+	if err := d.check("cuCtxSetCurrent", d.cu.cuCtxSetCurrent(d.ctx)); err != nil {
+		return err
+	}
+	if err := d.check("cuStreamCreate", d.cu.cuStreamCreate(&d.stream, 0)); err != nil {
+		return err
+	}
+	if err := d.blasCheck("cublasCreate_v2", d.bl.cublasCreate_v2(&d.blas)); err != nil {
+		return err
+	}
+	if err := d.blasCheck("cublasSetStream_v2", d.bl.cublasSetStream_v2(d.blas, d.stream)); err != nil {
+		return err
+	}
+	if err := d.blasCheck("cublasSetPointerMode_v2", d.bl.cublasSetPointerMode_v2(d.blas, 0)); err != nil { // CUBLAS_POINTER_MODE_HOST
+		return err
+	}
+	if err := d.loadModule(); err != nil {
+		return err
+	}
+	for _, k := range kernelNames {
+		var f uintptr
+		if err := d.check("cuModuleGetFunction("+k+")", d.cu.cuModuleGetFunction(&f, d.module, k)); err != nil {
+			return err
+		}
+		d.funcs[k] = f
+	}
+	return nil
+}
+
+// loadModule JIT-compiles the embedded PTX, returning the JIT's error log with a
+// failure.
+func (d *realDevice) loadModule() error {
+	const (
+		jitInfoLogBuffer       = 3 // CU_JIT_INFO_LOG_BUFFER
+		jitInfoLogBufferBytes  = 4
+		jitErrorLogBuffer      = 5 // CU_JIT_ERROR_LOG_BUFFER
+		jitErrorLogBufferBytes = 6
+	)
+	var info, elog [8192]byte
+	opts := []int32{jitInfoLogBuffer, jitInfoLogBufferBytes, jitErrorLogBuffer, jitErrorLogBufferBytes}
+	vals := []uintptr{uintptr(unsafe.Pointer(&info[0])), uintptr(len(info)), uintptr(unsafe.Pointer(&elog[0])), uintptr(len(elog))}
+	image := append([]byte(ptx), 0)
+	r := d.cu.cuModuleLoadDataEx(&d.module, unsafe.Pointer(&image[0]), uint32(len(opts)), &opts[0], &vals[0])
+	runtime.KeepAlive(image)
+	runtime.KeepAlive(&info)
+	runtime.KeepAlive(&elog)
+	if r != 0 {
+		return &Error{Call: "cuModuleLoadDataEx (loading the PTX kernels)", Msg: d.errString(r) + "; JIT log: " + cString(elog[:]) + " " + cString(info[:])}
+	}
+	return nil
+}
+
+func cString(b []byte) string {
+	if i := indexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	return strings.TrimSpace(string(b))
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, v := range b {
+		if v == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// errString is the driver's name and description of the CUresult r.
+func (d *realDevice) errString(r int32) string {
+	var name, desc *byte
+	d.cu.cuGetErrorName(r, &name)
+	d.cu.cuGetErrorString(r, &desc)
+	return fmt.Sprintf("%s (%d): %s", goString(name), r, goString(desc))
+}
+
+// goString copies the NUL-terminated C string at p.
+func goString(p *byte) string {
+	if p == nil {
+		return "unknown error"
+	}
+	var b []byte
+	for q := unsafe.Pointer(p); *(*byte)(q) != 0; q = unsafe.Add(q, 1) {
+		b = append(b, *(*byte)(q))
+	}
+	return string(b)
+}
+
+// check turns a CUresult into an *Error (nil for CUDA_SUCCESS).
+func (d *realDevice) check(call string, r int32) error {
+	if r == 0 {
+		return nil
+	}
+	e := &Error{Call: call, Msg: d.errString(r)}
+	if r == cudaOutOfMemory {
+		e.Err = ErrOutOfMemory
+	}
+	return e
+}
+
+// blasCheck turns a cublasStatus_t into an *Error (nil for success).
+func (d *realDevice) blasCheck(call string, s int32) error {
+	if s == 0 {
+		return nil
+	}
+	msg := blasStatus[s]
+	if d.bl.cublasGetStatusString != nil {
+		msg += ": " + d.bl.cublasGetStatusString(s)
+	}
+	if msg == "" {
+		msg = fmt.Sprintf("cuBLAS status %d", s)
+	}
+	e := &Error{Call: call, Msg: msg}
+	if s == 3 {
+		e.Err = ErrOutOfMemory
+	}
+	return e
+}
+
+// enter pins the goroutine to its thread and makes the context current there (a
+// context is current per thread); the returned func undoes the pinning.
+func (d *realDevice) enter() func() {
+	runtime.LockOSThread()
+	if r := d.cu.cuCtxSetCurrent(d.ctx); r != 0 {
+		runtime.UnlockOSThread()
+		panic(d.check("cuCtxSetCurrent", r))
+	}
+	return runtime.UnlockOSThread
+}
+
+func (d *realDevice) describe() string { return d.detail }
+
+func (d *realDevice) alloc(bytes int64) (dptr, error) {
+	defer d.enter()()
+	var p uint64
+	if err := d.check("cuMemAlloc_v2", d.cu.cuMemAlloc_v2(&p, uint64(bytes))); err != nil {
+		return 0, err
+	}
+	return dptr(p), nil
+}
+
+func (d *realDevice) free(p dptr) error {
+	defer d.enter()()
+	return d.check("cuMemFree_v2", d.cu.cuMemFree_v2(uint64(p)))
+}
+
+func (d *realDevice) memInfo() (free, total uint64, err error) {
+	defer d.enter()()
+	err = d.check("cuMemGetInfo_v2", d.cu.cuMemGetInfo_v2(&free, &total))
+	return free, total, err
+}
+
+// copy2D is a synchronous cuMemcpy2D; it orders after the stream's work (the stream is
+// a blocking one, and cuMemcpy2D runs on the legacy default stream).
+func (d *realDevice) copy2D(call string, c *memcpy2D) error {
+	defer d.enter()()
+	r := d.cu.cuMemcpy2D_v2(c)
+	runtime.KeepAlive(c)
+	return d.check(call, r)
+}
+
+func (d *realDevice) htod(dst dptr, dpitch int64, src unsafe.Pointer, spitch, width, height int64) error {
+	return d.copy2D("cuMemcpy2D_v2 (upload)", &memcpy2D{
+		srcMemoryType: memHost, srcHost: src, srcPitch: uint64(spitch),
+		dstMemoryType: memDevice, dstDevice: uint64(dst), dstPitch: uint64(dpitch),
+		widthInBytes: uint64(width), height: uint64(height),
+	})
+}
+
+func (d *realDevice) dtoh(dst unsafe.Pointer, dpitch int64, src dptr, spitch, width, height int64) error {
+	return d.copy2D("cuMemcpy2D_v2 (download)", &memcpy2D{
+		srcMemoryType: memDevice, srcDevice: uint64(src), srcPitch: uint64(spitch),
+		dstMemoryType: memHost, dstHost: dst, dstPitch: uint64(dpitch),
+		widthInBytes: uint64(width), height: uint64(height),
+	})
+}
+
+func (d *realDevice) sync() error {
+	defer d.enter()()
+	return d.check("cuStreamSynchronize", d.cu.cuStreamSynchronize(d.stream))
+}
+
+func (d *realDevice) close() error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var errs []error
+	if d.ctx != 0 {
+		d.cu.cuCtxSetCurrent(d.ctx)
+		if d.stream != 0 {
+			errs = append(errs, d.check("cuStreamSynchronize", d.cu.cuStreamSynchronize(d.stream)))
+		}
+	}
+	if d.blas != 0 {
+		errs = append(errs, d.blasCheck("cublasDestroy_v2", d.bl.cublasDestroy_v2(d.blas)))
+		d.blas = 0
+	}
+	if d.module != 0 {
+		errs = append(errs, d.check("cuModuleUnload", d.cu.cuModuleUnload(d.module)))
+		d.module = 0
+	}
+	if d.stream != 0 {
+		errs = append(errs, d.check("cuStreamDestroy_v2", d.cu.cuStreamDestroy_v2(d.stream)))
+		d.stream = 0
+	}
+	if d.ctx != 0 {
+		errs = append(errs, d.check("cuDevicePrimaryCtxRelease_v2", d.cu.cuDevicePrimaryCtxRelease_v2(d.dev)))
+		d.ctx = 0
+	}
+	return errors.Join(errs...)
+}
+
+func (d *realDevice) dcopy(n int, x, y dptr) error {
+	defer d.enter()()
+	return d.blasCheck("cublasDcopy_v2", d.bl.cublasDcopy_v2(d.blas, int32(n), uint64(x), 1, uint64(y), 1))
+}
+
+func (d *realDevice) ddot(n int, x, y dptr) (float64, error) {
+	defer d.enter()()
+	var r float64
+	err := d.blasCheck("cublasDdot_v2", d.bl.cublasDdot_v2(d.blas, int32(n), uint64(x), 1, uint64(y), 1, &r))
+	return r, err
+}
+
+func (d *realDevice) daxpy(n int, alpha float64, x, y dptr) error {
+	defer d.enter()()
+	return d.blasCheck("cublasDaxpy_v2", d.bl.cublasDaxpy_v2(d.blas, int32(n), &alpha, uint64(x), 1, uint64(y), 1))
+}
+
+func (d *realDevice) dscal(n int, alpha float64, x dptr) error {
+	defer d.enter()()
+	return d.blasCheck("cublasDscal_v2", d.bl.cublasDscal_v2(d.blas, int32(n), &alpha, uint64(x), 1))
+}
+
+func (d *realDevice) dgemv(trans blasOp, m, n int, alpha float64, a dptr, lda int, x dptr, beta float64, y dptr) error {
+	defer d.enter()()
+	return d.blasCheck("cublasDgemv_v2", d.bl.cublasDgemv_v2(d.blas, int32(trans), int32(m), int32(n), &alpha, uint64(a), int32(lda), uint64(x), 1, &beta, uint64(y), 1))
+}
+
+func (d *realDevice) dsymv(uplo blasFill, n int, alpha float64, a dptr, lda int, x dptr, beta float64, y dptr) error {
+	defer d.enter()()
+	return d.blasCheck("cublasDsymv_v2", d.bl.cublasDsymv_v2(d.blas, int32(uplo), int32(n), &alpha, uint64(a), int32(lda), uint64(x), 1, &beta, uint64(y), 1))
+}
+
+func (d *realDevice) dger(m, n int, alpha float64, x, y dptr, a dptr, lda int) error {
+	defer d.enter()()
+	return d.blasCheck("cublasDger_v2", d.bl.cublasDger_v2(d.blas, int32(m), int32(n), &alpha, uint64(x), 1, uint64(y), 1, uint64(a), int32(lda)))
+}
+
+func (d *realDevice) dsyr(uplo blasFill, n int, alpha float64, x dptr, a dptr, lda int) error {
+	defer d.enter()()
+	return d.blasCheck("cublasDsyr_v2", d.bl.cublasDsyr_v2(d.blas, int32(uplo), int32(n), &alpha, uint64(x), 1, uint64(a), int32(lda)))
+}
+
+func (d *realDevice) dsyrk(uplo blasFill, trans blasOp, n, k int, alpha float64, a dptr, lda int, beta float64, c dptr, ldc int) error {
+	defer d.enter()()
+	return d.blasCheck("cublasDsyrk_v2", d.bl.cublasDsyrk_v2(d.blas, int32(uplo), int32(trans), int32(n), int32(k), &alpha, uint64(a), int32(lda), &beta, uint64(c), int32(ldc)))
+}
+
+func (d *realDevice) dsymm(side blasSide, uplo blasFill, m, n int, alpha float64, a dptr, lda int, b dptr, ldb int, beta float64, c dptr, ldc int) error {
+	defer d.enter()()
+	return d.blasCheck("cublasDsymm_v2", d.bl.cublasDsymm_v2(d.blas, int32(side), int32(uplo), int32(m), int32(n), &alpha, uint64(a), int32(lda), uint64(b), int32(ldb), &beta, uint64(c), int32(ldc)))
+}
+
+func (d *realDevice) dgemm(transA, transB blasOp, m, n, k int, alpha float64, a dptr, lda int, b dptr, ldb int, beta float64, c dptr, ldc int) error {
+	defer d.enter()()
+	return d.blasCheck("cublasDgemm_v2", d.bl.cublasDgemm_v2(d.blas, int32(transA), int32(transB), int32(m), int32(n), int32(k), &alpha, uint64(a), int32(lda), uint64(b), int32(ldb), &beta, uint64(c), int32(ldc)))
+}
+
+// launch runs kernel name on a grid of gx×gy blocks of 256 threads with the given
+// arguments (pointers to their values).
+func (d *realDevice) launch(name string, gx, gy int, args ...unsafe.Pointer) error {
+	defer d.enter()()
+	r := d.cu.cuLaunchKernel(d.funcs[name], uint32(max(gx, 1)), uint32(max(gy, 1)), 1, 256, 1, 1, 0, d.stream, &args[0], nil)
+	runtime.KeepAlive(args)
+	return d.check("cuLaunchKernel("+name+")", r)
+}
+
+// grid is the number of 256-thread blocks covering n elements, capped (the kernels
+// loop over the rest).
+func grid(n, limit int) int { return min((n+255)/256, limit) }
+
+func (d *realDevice) rowDiff(a dptr, lda, dd int, pos, neg dptr, k int, out dptr, ldo int) error {
+	pa, plda, pd, pp, pn, pk, po, pldo := uint64(a), int64(lda), int32(dd), uint64(pos), uint64(neg), int32(k), uint64(out), int64(ldo)
+	return d.launch(kRowDiff, grid(dd, 64), min(k, 65535),
+		unsafe.Pointer(&pa), unsafe.Pointer(&plda), unsafe.Pointer(&pd), unsafe.Pointer(&pp),
+		unsafe.Pointer(&pn), unsafe.Pointer(&pk), unsafe.Pointer(&po), unsafe.Pointer(&pldo))
+}
+
+func (d *realDevice) gatherRows(a dptr, lda, dd int, rows dptr, k int, out dptr, ldo int) error {
+	pa, plda, pd, pr, pk, po, pldo := uint64(a), int64(lda), int32(dd), uint64(rows), int32(k), uint64(out), int64(ldo)
+	return d.launch(kGatherRows, grid(dd, 64), min(k, 65535),
+		unsafe.Pointer(&pa), unsafe.Pointer(&plda), unsafe.Pointer(&pd), unsafe.Pointer(&pr),
+		unsafe.Pointer(&pk), unsafe.Pointer(&po), unsafe.Pointer(&pldo))
+}
+
+func (d *realDevice) gather(y, idx dptr, n int, out dptr) error {
+	py, pi, pn, po := uint64(y), uint64(idx), int32(n), uint64(out)
+	return d.launch(kGather, grid(n, 4096), 1, unsafe.Pointer(&py), unsafe.Pointer(&pi), unsafe.Pointer(&pn), unsafe.Pointer(&po))
+}
+
+func (d *realDevice) scatter(alpha float64, val, idx dptr, n int, y dptr) error {
+	pa, pv, pi, pn, py := alpha, uint64(val), uint64(idx), int32(n), uint64(y)
+	return d.launch(kScatter, grid(n, 4096), 1, unsafe.Pointer(&pa), unsafe.Pointer(&pv), unsafe.Pointer(&pi), unsafe.Pointer(&pn), unsafe.Pointer(&py))
+}

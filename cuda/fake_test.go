@@ -1,0 +1,459 @@
+package cuda
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// fakeDevice is a device whose memory is host memory and whose BLAS is a transcription
+// of the reference BLAS (column-major, leading dimensions, uplo and trans as the
+// Fortran routines read them, their quick returns included). Backend's row-major ↔
+// column-major mapping, run against it, must pass kerneltest like any backend: that is
+// how the mapping is checked on a machine without a GPU.
+//
+// Device addresses are (allocation number)<<40 + offset, so an address outside every
+// allocation, or an access past an allocation's end, is caught.
+type fakeDevice struct {
+	mem    map[dptr][]uint64 // base → memory
+	next   dptr
+	limit  int64 // bytes the device holds; 0 for no limit
+	used   int64
+	calls  map[string]int
+	closed bool
+}
+
+func newFakeDevice() *fakeDevice {
+	return &fakeDevice{mem: map[dptr][]uint64{}, next: 1, calls: map[string]int{}}
+}
+
+const fakeShift = 40
+
+func (f *fakeDevice) describe() string { return "fake device (host memory, reference BLAS)" }
+
+func (f *fakeDevice) alloc(bytes int64) (dptr, error) {
+	f.calls["alloc"]++
+	if f.limit > 0 && f.used+bytes > f.limit {
+		return 0, &Error{Call: "cuMemAlloc_v2", Msg: "CUDA_ERROR_OUT_OF_MEMORY (2): out of memory", Err: ErrOutOfMemory}
+	}
+	base := f.next << fakeShift
+	f.next++
+	f.mem[base] = make([]uint64, (bytes+7)/8)
+	f.used += bytes
+	return base, nil
+}
+
+func (f *fakeDevice) free(p dptr) error {
+	m, ok := f.mem[p]
+	if !ok {
+		return &Error{Call: "cuMemFree_v2", Msg: fmt.Sprintf("CUDA_ERROR_INVALID_VALUE: %#x is not an allocation", p)}
+	}
+	f.used -= int64(8 * len(m))
+	delete(f.mem, p)
+	return nil
+}
+
+func (f *fakeDevice) memInfo() (free, total uint64, err error) {
+	if f.limit == 0 {
+		return 1 << 40, 1 << 40, nil
+	}
+	return uint64(f.limit - f.used), uint64(f.limit), nil
+}
+
+// bytes returns n bytes of device memory from p, panicking (like a device fault, but
+// with a message) on an access outside an allocation.
+func (f *fakeDevice) bytes(p dptr, n int64) []byte {
+	base := p >> fakeShift << fakeShift
+	m, ok := f.mem[base]
+	off := int64(p - base)
+	if !ok || off < 0 || off+n > int64(8*len(m)) {
+		panic(fmt.Sprintf("fake device: access of %d bytes at %#x outside every allocation", n, p))
+	}
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(&m[0]), off)), n)
+}
+
+func (f *fakeDevice) f64(p dptr, n int) []float64 {
+	if n <= 0 {
+		return nil
+	}
+	b := f.bytes(p, 8*int64(n))
+	return unsafe.Slice((*float64)(unsafe.Pointer(&b[0])), n)
+}
+
+func (f *fakeDevice) i32(p dptr, n int) []int32 {
+	if n <= 0 {
+		return nil
+	}
+	b := f.bytes(p, 4*int64(n))
+	return unsafe.Slice((*int32)(unsafe.Pointer(&b[0])), n)
+}
+
+// mat returns the column-major matrix at a with leading dimension lda, m rows and n
+// columns, as the slice from A(1,1) to A(m,n).
+func (f *fakeDevice) mat(a dptr, m, n, lda int) []float64 {
+	if m == 0 || n == 0 {
+		return nil
+	}
+	return f.f64(a, (n-1)*lda+m)
+}
+
+func (f *fakeDevice) htod(dst dptr, dpitch int64, src unsafe.Pointer, spitch, width, height int64) error {
+	f.calls["htod"]++
+	for r := range height {
+		copy(f.bytes(dst+dptr(r*dpitch), width), unsafe.Slice((*byte)(unsafe.Add(src, r*spitch)), width))
+	}
+	return nil
+}
+
+func (f *fakeDevice) dtoh(dst unsafe.Pointer, dpitch int64, src dptr, spitch, width, height int64) error {
+	f.calls["dtoh"]++
+	for r := range height {
+		copy(unsafe.Slice((*byte)(unsafe.Add(dst, r*dpitch)), width), f.bytes(src+dptr(r*spitch), width))
+	}
+	return nil
+}
+
+func (f *fakeDevice) sync() error { return nil }
+
+func (f *fakeDevice) close() error {
+	f.closed = true
+	return nil
+}
+
+// blasArg is the error cuBLAS returns for an invalid argument.
+func blasArg(call string, ok bool) error {
+	if ok {
+		return nil
+	}
+	return &Error{Call: call, Msg: "CUBLAS_STATUS_INVALID_VALUE"}
+}
+
+func (f *fakeDevice) dcopy(n int, x, y dptr) error {
+	f.calls["dcopy"]++
+	copy(f.f64(y, n), f.f64(x, n))
+	return nil
+}
+
+func (f *fakeDevice) ddot(n int, x, y dptr) (float64, error) {
+	f.calls["ddot"]++
+	xs, ys := f.f64(x, n), f.f64(y, n)
+	var s float64
+	for i := range n {
+		s += xs[i] * ys[i]
+	}
+	return s, nil
+}
+
+func (f *fakeDevice) daxpy(n int, alpha float64, x, y dptr) error {
+	f.calls["daxpy"]++
+	if n <= 0 || alpha == 0 { // reference quick return
+		return nil
+	}
+	xs, ys := f.f64(x, n), f.f64(y, n)
+	for i := range n {
+		ys[i] += alpha * xs[i]
+	}
+	return nil
+}
+
+func (f *fakeDevice) dscal(n int, alpha float64, x dptr) error {
+	f.calls["dscal"]++
+	xs := f.f64(x, n)
+	for i := range xs {
+		xs[i] *= alpha
+	}
+	return nil
+}
+
+// dgemv is the reference DGEMV: y := alpha·op(A)·x + beta·y, A m×n column-major.
+func (f *fakeDevice) dgemv(trans blasOp, m, n int, alpha float64, a dptr, lda int, x dptr, beta float64, y dptr) error {
+	f.calls["dgemv"]++
+	if err := blasArg("cublasDgemv_v2", m >= 0 && n >= 0 && lda >= max(1, m) && (trans == opN || trans == opT)); err != nil {
+		return err
+	}
+	if m == 0 || n == 0 || (alpha == 0 && beta == 1) {
+		return nil
+	}
+	lenx, leny := n, m
+	if trans == opT {
+		lenx, leny = m, n
+	}
+	A, xs, ys := f.mat(a, m, n, lda), f.f64(x, lenx), f.f64(y, leny)
+	if beta != 1 {
+		for i := range ys {
+			if beta == 0 {
+				ys[i] = 0
+			} else {
+				ys[i] *= beta
+			}
+		}
+	}
+	if alpha == 0 {
+		return nil
+	}
+	if trans == opN {
+		for j := range n {
+			t := alpha * xs[j]
+			for i := range m {
+				ys[i] += t * A[j*lda+i]
+			}
+		}
+		return nil
+	}
+	for j := range n {
+		var t float64
+		for i := range m {
+			t += A[j*lda+i] * xs[i]
+		}
+		ys[j] += alpha * t
+	}
+	return nil
+}
+
+// sym returns element (i, j) of the symmetric n×n column-major A stored in uplo.
+func sym(A []float64, lda int, uplo blasFill, i, j int) float64 {
+	if (uplo == fillUpper) == (i <= j) {
+		return A[j*lda+i]
+	}
+	return A[i*lda+j]
+}
+
+// dsymv is the reference DSYMV: y := alpha·A·x + beta·y, reading A's uplo triangle.
+func (f *fakeDevice) dsymv(uplo blasFill, n int, alpha float64, a dptr, lda int, x dptr, beta float64, y dptr) error {
+	f.calls["dsymv"]++
+	if err := blasArg("cublasDsymv_v2", n >= 0 && lda >= max(1, n)); err != nil {
+		return err
+	}
+	if n == 0 || (alpha == 0 && beta == 1) {
+		return nil
+	}
+	A, xs, ys := f.mat(a, n, n, lda), f.f64(x, n), f.f64(y, n)
+	out := make([]float64, n)
+	for i := range n {
+		var t float64
+		for j := range n {
+			t += sym(A, lda, uplo, i, j) * xs[j]
+		}
+		out[i] = alpha * t
+		if beta != 0 {
+			out[i] += beta * ys[i]
+		}
+	}
+	copy(ys, out)
+	return nil
+}
+
+// dger is the reference DGER: A := alpha·x·yᵀ + A, A m×n.
+func (f *fakeDevice) dger(m, n int, alpha float64, x, y dptr, a dptr, lda int) error {
+	f.calls["dger"]++
+	if err := blasArg("cublasDger_v2", m >= 0 && n >= 0 && lda >= max(1, m)); err != nil {
+		return err
+	}
+	if m == 0 || n == 0 || alpha == 0 {
+		return nil
+	}
+	A, xs, ys := f.mat(a, m, n, lda), f.f64(x, m), f.f64(y, n)
+	for j := range n {
+		t := alpha * ys[j]
+		for i := range m {
+			A[j*lda+i] += xs[i] * t
+		}
+	}
+	return nil
+}
+
+// dsyr is the reference DSYR: A := alpha·x·xᵀ + A on A's uplo triangle.
+func (f *fakeDevice) dsyr(uplo blasFill, n int, alpha float64, x dptr, a dptr, lda int) error {
+	f.calls["dsyr"]++
+	if err := blasArg("cublasDsyr_v2", n >= 0 && lda >= max(1, n)); err != nil {
+		return err
+	}
+	if n == 0 || alpha == 0 {
+		return nil
+	}
+	A, xs := f.mat(a, n, n, lda), f.f64(x, n)
+	for j := range n {
+		for i := range n {
+			if (uplo == fillUpper && i <= j) || (uplo == fillLower && i >= j) {
+				A[j*lda+i] += alpha * xs[i] * xs[j]
+			}
+		}
+	}
+	return nil
+}
+
+// dsyrk is the reference DSYRK: C := alpha·op(A)·op(A)ᵀ + beta·C on C's uplo triangle,
+// op(A) n×k (A n×k for N, k×n for T).
+func (f *fakeDevice) dsyrk(uplo blasFill, trans blasOp, n, k int, alpha float64, a dptr, lda int, beta float64, c dptr, ldc int) error {
+	f.calls["dsyrk"]++
+	nrowa := n
+	if trans == opT {
+		nrowa = k
+	}
+	if err := blasArg("cublasDsyrk_v2", n >= 0 && k >= 0 && lda >= max(1, nrowa) && ldc >= max(1, n)); err != nil {
+		return err
+	}
+	if n == 0 || ((alpha == 0 || k == 0) && beta == 1) {
+		return nil
+	}
+	ar, ac := n, k
+	if trans == opT {
+		ar, ac = k, n
+	}
+	A, C := f.mat(a, ar, ac, lda), f.mat(c, n, n, ldc)
+	opA := func(i, l int) float64 {
+		if trans == opN {
+			return A[l*lda+i]
+		}
+		return A[i*lda+l]
+	}
+	for j := range n {
+		for i := range n {
+			if !((uplo == fillUpper && i <= j) || (uplo == fillLower && i >= j)) {
+				continue
+			}
+			var t float64
+			for l := range k {
+				t += opA(i, l) * opA(j, l)
+			}
+			v := alpha * t
+			if alpha == 0 {
+				v = 0 // the reference does not form the product when alpha = 0
+			}
+			if beta != 0 {
+				v += beta * C[j*ldc+i]
+			}
+			C[j*ldc+i] = v
+		}
+	}
+	return nil
+}
+
+// dsymm is the reference DSYMM: C := alpha·A·B + beta·C (side left, A m×m) or
+// alpha·B·A + beta·C (side right, A n×n), A symmetric in its uplo triangle, B, C m×n.
+func (f *fakeDevice) dsymm(side blasSide, uplo blasFill, m, n int, alpha float64, a dptr, lda int, b dptr, ldb int, beta float64, c dptr, ldc int) error {
+	f.calls["dsymm"]++
+	na := m
+	if side == sideRight {
+		na = n
+	}
+	if err := blasArg("cublasDsymm_v2", m >= 0 && n >= 0 && lda >= max(1, na) && ldb >= max(1, m) && ldc >= max(1, m)); err != nil {
+		return err
+	}
+	if m == 0 || n == 0 || (alpha == 0 && beta == 1) {
+		return nil
+	}
+	A, B, C := f.mat(a, na, na, lda), f.mat(b, m, n, ldb), f.mat(c, m, n, ldc)
+	out := make([]float64, m*n)
+	for j := range n {
+		for i := range m {
+			var t float64
+			if side == sideLeft {
+				for l := range m {
+					t += sym(A, lda, uplo, i, l) * B[j*ldb+l]
+				}
+			} else {
+				for l := range n {
+					t += B[l*ldb+i] * sym(A, lda, uplo, l, j)
+				}
+			}
+			v := alpha * t
+			if beta != 0 {
+				v += beta * C[j*ldc+i]
+			}
+			out[j*m+i] = v
+		}
+	}
+	for j := range n {
+		copy(C[j*ldc:j*ldc+m], out[j*m:(j+1)*m])
+	}
+	return nil
+}
+
+// dgemm is the reference DGEMM: C := alpha·op(A)·op(B) + beta·C, C m×n, op(A) m×k.
+func (f *fakeDevice) dgemm(transA, transB blasOp, m, n, k int, alpha float64, a dptr, lda int, b dptr, ldb int, beta float64, c dptr, ldc int) error {
+	f.calls["dgemm"]++
+	nrowa, ncola := m, k
+	if transA == opT {
+		nrowa, ncola = k, m
+	}
+	nrowb, ncolb := k, n
+	if transB == opT {
+		nrowb, ncolb = n, k
+	}
+	if err := blasArg("cublasDgemm_v2", m >= 0 && n >= 0 && k >= 0 && lda >= max(1, nrowa) && ldb >= max(1, nrowb) && ldc >= max(1, m)); err != nil {
+		return err
+	}
+	if m == 0 || n == 0 || ((alpha == 0 || k == 0) && beta == 1) {
+		return nil
+	}
+	A, B, C := f.mat(a, nrowa, ncola, lda), f.mat(b, nrowb, ncolb, ldb), f.mat(c, m, n, ldc)
+	for j := range n {
+		for i := range m {
+			var t float64
+			for l := range k {
+				var av, bv float64
+				if transA == opN {
+					av = A[l*lda+i]
+				} else {
+					av = A[i*lda+l]
+				}
+				if transB == opN {
+					bv = B[j*ldb+l]
+				} else {
+					bv = B[l*ldb+j]
+				}
+				t += av * bv
+			}
+			v := alpha * t
+			if beta != 0 {
+				v += beta * C[j*ldc+i]
+			}
+			C[j*ldc+i] = v
+		}
+	}
+	return nil
+}
+
+// The kernels of aucopt.cu, row-major with leading dimensions.
+
+func (f *fakeDevice) rowDiff(a dptr, lda, d int, pos, neg dptr, k int, out dptr, ldo int) error {
+	f.calls["rowDiff"]++
+	ps, ns := f.i32(pos, k), f.i32(neg, k)
+	for r := range k {
+		xp, xq, o := f.f64(a+dptr(8*int(ps[r])*lda), d), f.f64(a+dptr(8*int(ns[r])*lda), d), f.f64(out+dptr(8*r*ldo), d)
+		for j := range d {
+			o[j] = xp[j] - xq[j]
+		}
+	}
+	return nil
+}
+
+func (f *fakeDevice) gatherRows(a dptr, lda, d int, rows dptr, k int, out dptr, ldo int) error {
+	f.calls["gatherRows"]++
+	rs := f.i32(rows, k)
+	for r := range k {
+		copy(f.f64(out+dptr(8*r*ldo), d), f.f64(a+dptr(8*int(rs[r])*lda), d))
+	}
+	return nil
+}
+
+func (f *fakeDevice) gather(y, idx dptr, n int, out dptr) error {
+	f.calls["gather"]++
+	is, o := f.i32(idx, n), f.f64(out, n)
+	for k, i := range is {
+		o[k] = f.f64(y+dptr(8*int(i)), 1)[0]
+	}
+	return nil
+}
+
+func (f *fakeDevice) scatter(alpha float64, val, idx dptr, n int, y dptr) error {
+	f.calls["scatter"]++
+	is, vs := f.i32(idx, n), f.f64(val, n)
+	for k, i := range is {
+		f.f64(y+dptr(8*int(i)), 1)[0] += alpha * vs[k]
+	}
+	return nil
+}

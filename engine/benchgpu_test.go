@@ -1,0 +1,70 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/aucopt/aucopt/cuda"
+)
+
+// TestGPUBenchmarkSmall runs the GPU benchmark's workloads on small data with the CPU
+// backends: every row timed on both, and the backends agreeing on the checks.
+func TestGPUBenchmarkSmall(t *testing.T) {
+	names := []string{"generic", "generic"}
+	if _, err := Backend("avx2"); err == nil {
+		names[1] = "avx2"
+	}
+	rep, err := GPUBenchmark(context.Background(), GPUBenchConfig{Backends: names, Rows: 600, Dim: 20, PassRows: 200, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 3 {
+		t.Fatalf("%d rows, want MBA Σ_S, OPAUC pass and SPDAM epoch", len(rep.Rows))
+	}
+	for _, r := range rep.Rows {
+		if len(r.Seconds) != 2 || r.Seconds[0] <= 0 || r.Seconds[1] <= 0 || r.Ratio[0] != 1 {
+			t.Errorf("%s: seconds %v, ratio %v", r.Op, r.Seconds, r.Ratio)
+		}
+		if math.Abs(r.Check[0]-r.Check[1]) > 1e-9*math.Abs(r.Check[0]) || r.Check[0] <= 0 {
+			t.Errorf("%s: checks %v disagree", r.Op, r.Check)
+		}
+	}
+	if r := rep.Rows[1]; r.Size != "200×20" {
+		t.Errorf("OPAUC pass size %q, want 200×20", r.Size)
+	}
+}
+
+// TestGPUBenchmarkNoGPU checks that the default GPU benchmark (avx2 vs cuda) fails at
+// once, saying why, where cuda is unavailable.
+func TestGPUBenchmarkNoGPU(t *testing.T) {
+	if ok, _ := cuda.Available(); ok {
+		t.Skip("a GPU is here")
+	}
+	_, err := GPUBenchmark(context.Background(), GPUBenchConfig{Rows: 100, Dim: 5, Backends: []string{"generic", "cuda"}})
+	if !errors.Is(err, cuda.ErrUnavailable) {
+		t.Errorf("GPUBenchmark with cuda unavailable: error %v, want ErrUnavailable", err)
+	}
+}
+
+// TestAutoSkipsUnavailableCUDA checks that auto never picks cuda where it is
+// unavailable.
+func TestAutoSkipsUnavailableCUDA(t *testing.T) {
+	if ok, _ := cuda.Available(); ok {
+		t.Skip("a GPU is here")
+	}
+	b, err := Backend("auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if b.Name() == "cuda" {
+		t.Errorf("auto picked cuda, which is unavailable")
+	}
+	for _, s := range Backends() {
+		if s.Name == "cuda" && (s.Available || s.Auto || s.Reason == "") {
+			t.Errorf("cuda status %+v: want unavailable with a reason", s)
+		}
+	}
+}
