@@ -64,7 +64,8 @@ type GPUBenchReport struct {
 //
 // Each backend runs the same seeded workloads; the Check column (the trace of Σ_S, or
 // the AUC of the weights on the training data) should agree to rounding.
-func GPUBenchmark(ctx context.Context, cfg GPUBenchConfig) (*GPUBenchReport, error) {
+func GPUBenchmark(ctx context.Context, cfg GPUBenchConfig) (_ *GPUBenchReport, err error) {
+	defer recoverDevice(&err)
 	names := cfg.Backends
 	if len(names) == 0 {
 		names = []string{"avx2", "cuda"}

@@ -90,7 +90,8 @@ type benchSizes struct {
 // at d = 123) and cfg.Algos on a seeded dense Gaussian data set (4,000 × 500, labels
 // from a linear truth with noise, 30% positive) on every backend. Each measurement
 // repeats for cfg.MinTime or BenchMaxReps calls and keeps the best time.
-func Benchmark(ctx context.Context, cfg BenchConfig) (*BenchReport, error) {
+func Benchmark(ctx context.Context, cfg BenchConfig) (_ *BenchReport, err error) {
+	defer recoverDevice(&err)
 	names, err := benchBackends(cfg.Backends)
 	if err != nil {
 		return nil, err

@@ -91,7 +91,8 @@ type CVResult struct {
 // (shuffled when cfg.Shuffle) over the training part; a batch one fits it. A dataset
 // with a fixed train/test split is cross-validated on its training part (a note says
 // so); its test part is not used.
-func CV(ctx context.Context, cfg CVConfig) (*CVResult, error) {
+func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
+	defer recoverDevice(&err)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, err

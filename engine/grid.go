@@ -126,7 +126,8 @@ func parseGridValues(v string) ([]float64, error) {
 // the same pass(es) over each fold (solver.NewMulti: with shared statistics where the
 // algorithm has them, else independent learners spread over the cores); a batch one
 // fits the points one after another (each using the cores itself).
-func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
+func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
+	defer recoverDevice(&err)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, inputError{err}

@@ -74,7 +74,8 @@ func (r *TraceResult) MarshalJSON() ([]byte, error) {
 // (training rows, fit seconds, test AUC), which a plot shows as a marker.
 //
 // Trace needs test data (cfg.Test or the dataset's own split).
-func Trace(ctx context.Context, cfg TraceConfig) (*TraceResult, error) {
+func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
+	defer recoverDevice(&err)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, err

@@ -99,7 +99,8 @@ func (r *TrainResult) MarshalJSON() ([]byte, error) {
 
 // Train trains cfg.Algo on cfg.Data and scores cfg.Test (or the dataset's own test
 // split) with the result.
-func Train(ctx context.Context, cfg TrainConfig) (*TrainResult, error) {
+func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
+	defer recoverDevice(&err)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, inputError{err}
