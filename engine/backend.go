@@ -76,11 +76,11 @@ func BackendFromEnv(name string) (kernels.Backend, error) {
 
 // BackendStatus describes one concrete backend on this machine.
 type BackendStatus struct {
-	Name      string // selector name: cuda, avx2 or generic
-	Available bool
-	Reason    string // why it is unavailable; empty when available
-	Detail    string // what runs, e.g. the instruction sets or the GPU; empty if unknown
-	Auto      bool   // whether auto selects this backend here
+	Name      string `json:"name"`             // selector name: cuda, avx2 or generic
+	Available bool   `json:"available"`        // whether it runs here
+	Reason    string `json:"reason,omitempty"` // why it is unavailable; empty when available
+	Detail    string `json:"detail,omitempty"` // what runs, e.g. the instruction sets or the GPU; empty if unknown
+	Auto      bool   `json:"auto"`             // whether auto selects this backend here
 }
 
 // Backends probes every concrete backend, in the order auto tries them, and reports
@@ -92,7 +92,8 @@ func Backends() []BackendStatus {
 		st := BackendStatus{Name: n}
 		b, err := Backend(n)
 		if err != nil {
-			st.Reason = err.Error()
+			// The name is the row's; keep the cause.
+			st.Reason = strings.TrimPrefix(strings.TrimPrefix(err.Error(), "backend "+n+": "), n+": ")
 		} else {
 			st.Available = true
 			st.Auto = !picked
@@ -113,10 +114,10 @@ func Backends() []BackendStatus {
 // CPU describes this machine's processor and the instruction-set extensions the
 // backends look for.
 type CPU struct {
-	Brand    string
-	Arch     string
-	Cores    int             // logical cores Go may use (GOMAXPROCS)
-	Features map[string]bool // e.g. "AVX2": true
+	Brand    string          `json:"brand"`
+	Arch     string          `json:"arch"`
+	Cores    int             `json:"cores"`    // logical cores Go may use (GOMAXPROCS)
+	Features map[string]bool `json:"features"` // e.g. "AVX2": true
 }
 
 // cpuFeatures are the extensions reported by DetectCPU, in report order.
