@@ -28,6 +28,15 @@ func WriteAtomic(path string, write func(io.Writer) error) error {
 		err = cerr
 	}
 	if err == nil {
+		// CreateTemp makes the file 0600; give it the mode os.Create would (0644 before
+		// the umask), or keep the mode of the file it replaces.
+		mode := os.FileMode(0o644)
+		if st, serr := os.Stat(path); serr == nil {
+			mode = st.Mode().Perm()
+		}
+		err = os.Chmod(f.Name(), mode)
+	}
+	if err == nil {
 		err = os.Rename(f.Name(), path)
 	}
 	if err != nil {
