@@ -117,17 +117,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	default:
 		fmt.Fprintf(stdout, "  trained in %.3fs (%d passes)\n", res.Seconds, res.Passes)
 	}
-	for _, n := range res.Notes {
-		fmt.Fprintf(stdout, "  note: %s\n", n)
-	}
-	if math.IsNaN(res.TestAUC) {
-		fmt.Fprintln(stdout, "  no test data (give --test to measure AUC)")
-	} else {
-		fmt.Fprintf(stdout, "  test AUC %.4f on %d rows\n", res.TestAUC, res.TestRows)
-	}
-	if *model != "" {
-		fmt.Fprintf(stdout, "  model written to %s\n", *model)
-	}
+	printOutcome(stdout, res, *model)
 	return nil
 }
 
@@ -218,17 +208,7 @@ func reportGrid(res *engine.GridResult, model string, asJSON bool, stdout io.Wri
 		fmt.Fprintf(stdout, "  #%d  validation AUC %.4f  %s\n", k+1, *res.Points[g].ValAUC, formatParams(res.Points[g].Params))
 	}
 	fmt.Fprintf(stdout, "best refitted on all %d training rows in %.3fs: %s\n", res.TrainRows, res.Seconds, formatParams(res.Params))
-	for _, n := range res.Notes {
-		fmt.Fprintf(stdout, "  note: %s\n", n)
-	}
-	if math.IsNaN(res.TestAUC) {
-		fmt.Fprintln(stdout, "  no test data (give --test to measure AUC)")
-	} else {
-		fmt.Fprintf(stdout, "  test AUC %.4f on %d rows\n", res.TestAUC, res.TestRows)
-	}
-	if model != "" {
-		fmt.Fprintf(stdout, "  model written to %s\n", model)
-	}
+	printOutcome(stdout, res.TrainResult, model)
 	return nil
 }
 
@@ -249,4 +229,20 @@ func joinOptional(args []string, flag string) []string {
 		out = append(out, args[i])
 	}
 	return out
+}
+
+// printOutcome prints the end of a training report: the notes, the test AUC and where
+// the model went.
+func printOutcome(stdout io.Writer, res *engine.TrainResult, model string) {
+	for _, n := range res.Notes {
+		fmt.Fprintf(stdout, "  note: %s\n", n)
+	}
+	if math.IsNaN(res.TestAUC) {
+		fmt.Fprintln(stdout, "  no test data (give --test to measure AUC)")
+	} else {
+		fmt.Fprintf(stdout, "  test AUC %.4f on %d rows\n", res.TestAUC, res.TestRows)
+	}
+	if model != "" {
+		fmt.Fprintf(stdout, "  model written to %s\n", model)
+	}
 }

@@ -89,6 +89,17 @@ func testAUC(t testing.TB, w []float64, d *data.Dataset) float64 {
 // oracle returns the exact minimiser of the λ-regularised pairwise square loss on d.
 func oracle(t testing.TB, d *data.Dataset, lambda float64) []float64 {
 	t.Helper()
+	w, err := problem(t, d).Solve(lambda)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// problem returns the exact pairwise square-loss problem of d (the oracle's), from the
+// class moments accumulated row by row on the pure-Go backend.
+func problem(t testing.TB, d *data.Dataset) *stats.Problem {
+	t.Helper()
 	b := fallback.New()
 	pos, neg := stats.NewMoments(b, d.Dim), stats.NewMoments(b, d.Dim)
 	x := b.NewVec(d.Dim)
@@ -106,11 +117,11 @@ func oracle(t testing.TB, d *data.Dataset, lambda float64) []float64 {
 			neg.Add(x)
 		}
 	}
-	w, err := stats.Oracle(pos, neg, lambda)
+	p, err := stats.NewProblem(pos, neg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w
+	return p
 }
 
 // gaussian returns n dense rows of dimension d: positives (share pos) centred at

@@ -40,20 +40,28 @@ func (s Spec) IsBatch() bool { return s.NewBatch != nil }
 // online adapts a typed constructor NewXxx(b, dim, XxxParams, seed) to a Spec.
 func online[P any, S Online](name, doc, ref string, defaults func() P, grid Grid,
 	newFn func(kernels.Backend, int, P, uint64) (S, error)) Spec {
-	return Spec{
-		Name: name, Doc: doc, Ref: ref, Grid: grid,
-		Params: func() any { p := defaults(); return &p },
-		NewOnline: func(b kernels.Backend, dim int, params any, seed uint64) (Online, error) {
-			p, ok := params.(*P)
-			if !ok {
-				panic(fmt.Sprintf("solver: %s takes %T parameters, not %T", name, new(P), params))
-			}
-			s, err := newFn(b, dim, *p, seed)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
-			return s, nil
-		},
+	s := Spec{Name: name, Doc: doc, Ref: ref, Grid: grid, Params: func() any { p := defaults(); return &p }}
+	typed := adapt(name, newFn)
+	s.NewOnline = func(b kernels.Backend, dim int, params any, seed uint64) (Online, error) {
+		return typed(b, dim, params, seed)
+	}
+	return s
+}
+
+// adapt turns a typed constructor into one over the parameter struct pointers that
+// Spec.Params makes, naming the algorithm in its errors.
+func adapt[P, S any](name string, newFn func(kernels.Backend, int, P, uint64) (S, error)) func(kernels.Backend, int, any, uint64) (S, error) {
+	return func(b kernels.Backend, dim int, params any, seed uint64) (S, error) {
+		p, ok := params.(*P)
+		if !ok {
+			panic(fmt.Sprintf("solver: %s takes %T parameters, not %T", name, new(P), params))
+		}
+		s, err := newFn(b, dim, *p, seed)
+		if err != nil {
+			var zero S
+			return zero, fmt.Errorf("%s: %w", name, err)
+		}
+		return s, nil
 	}
 }
 
@@ -84,21 +92,12 @@ func Names() []string {
 // to a Spec.
 func batch[P any, S Batch](name, doc, ref string, defaults func() P, grid Grid,
 	newFn func(kernels.Backend, int, P, uint64) (S, error)) Spec {
-	return Spec{
-		Name: name, Doc: doc, Ref: ref, Grid: grid,
-		Params: func() any { p := defaults(); return &p },
-		NewBatch: func(b kernels.Backend, dim int, params any, seed uint64) (Batch, error) {
-			p, ok := params.(*P)
-			if !ok {
-				panic(fmt.Sprintf("solver: %s takes %T parameters, not %T", name, new(P), params))
-			}
-			s, err := newFn(b, dim, *p, seed)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %w", name, err)
-			}
-			return s, nil
-		},
+	s := Spec{Name: name, Doc: doc, Ref: ref, Grid: grid, Params: func() any { p := defaults(); return &p }}
+	typed := adapt(name, newFn)
+	s.NewBatch = func(b kernels.Backend, dim int, params any, seed uint64) (Batch, error) {
+		return typed(b, dim, params, seed)
 	}
+	return s
 }
 
 // withMulti sets the Spec's shared one-pass grid implementation.
