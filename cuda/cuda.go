@@ -18,6 +18,29 @@
 // column-major "lower". The mapping is tested on every machine against the pure-Go
 // backend through a fake device whose column-major BLAS follows the reference BLAS.
 //
+// # Kernels
+//
+// The operations run on the device (but for the rare alpha = 0 calls, see Semantics);
+// aucopt's own PTX kernels cover what cuBLAS has no routine for. The custom kernels the
+// GPU path needs, and what each maps to:
+//
+//   - MBA's block of positive–negative pair differences, gathered from a resident X:
+//     RowDiff, kernel aucopt_rowdiff (then cuBLAS dsyrk and dgemv);
+//   - centring a mini-batch for covariance accumulation: Ger, cuBLAS dger. The rank-1
+//     update X −= 1·meanᵀ centres every row at once (stats.Moments.AddBlock: dgemv for
+//     the block mean, dger, dsyrk); OPAUC's pending rows are centred as they arrive
+//     (Copy, then Axpy or AxpySparse, on the device). No path downloads a block to
+//     centre it;
+//   - SPDAM's dual update with X̄ and β resident: Gather (kernel aucopt_gather) reads β_I,
+//     ScatterAdd (kernel aucopt_scatter, one thread per index, no atomics: the indices
+//     are checked distinct on the host) writes β_I += Δβ, around two GemvRows; only the
+//     batch's index list goes to the device, and only the w-step's scalar b·q (a ddot)
+//     comes back;
+//   - the sparse gather and scatter of DotSparse and AxpySparse: the same two kernels
+//     (DotSparse then a cuBLAS ddot), the sparse row's indices and values uploaded;
+//   - GemvRows's mini-batch of rows: kernel aucopt_gatherrows into a contiguous block,
+//     then dgemv.
+//
 // # Semantics
 //
 // kernels requires alpha = 0 to multiply (NaN and Inf in the operands propagate), where

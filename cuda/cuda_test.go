@@ -129,6 +129,20 @@ func TestFakeCalls(t *testing.T) {
 			be.Download(out, y)
 			return out
 		}},
+		{"gather", func(be kernels.Backend) []float64 { // Gather
+			out := be.NewVec(4)
+			be.Gather(upv(be, vals(r, 1)).Slice(1, r), []int32{5, 0, 2, 2}, out)
+			h := make([]float64, 4)
+			be.Download(h, out)
+			return h
+		}},
+		{"scatter", func(be kernels.Backend) []float64 { // ScatterAdd
+			y := upv(be, vals(r, 1))
+			be.ScatterAdd(-1.5, upv(be, vals(3, 2)), []int32{6, 0, 3}, y.Slice(0, r))
+			out := make([]float64, r)
+			be.Download(out, y)
+			return out
+		}},
 	} {
 		t.Run(c.call, func(t *testing.T) {
 			before := dev.calls[c.call]

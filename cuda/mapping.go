@@ -319,3 +319,30 @@ func (b *Backend) RowDiff(a kernels.Mat, pos, neg []int32, out kernels.Mat) {
 	p := b.uploadInt32(pos, neg)
 	must(b.dev.rowDiff(am.ptr(), am.lda(), am.cols, p[0], p[1], len(pos), om.ptr(), om.lda()))
 }
+
+// Gather sets out[k] = x[idx[k]] on the device (kernel aucopt_gather); only the indices
+// travel from the host.
+func (b *Backend) Gather(x kernels.Vec, idx []int32, out kernels.Vec) {
+	b.lock()
+	defer b.mu.Unlock()
+	xv, ov := b.vec(x), b.vec(out)
+	fallback.CheckGather(idx, xv.n, ov.n)
+	if len(idx) == 0 {
+		return
+	}
+	must(b.dev.gather(xv.ptr(), b.uploadInt32(idx)[0], len(idx), ov.ptr()))
+}
+
+// ScatterAdd computes y[idx[k]] += alpha·x[k] on the device (kernel aucopt_scatter, one
+// thread per index: the indices were checked distinct on the host); only the indices
+// travel from the host. alpha = 0 multiplies on the device too.
+func (b *Backend) ScatterAdd(alpha float64, x kernels.Vec, idx []int32, y kernels.Vec) {
+	b.lock()
+	defer b.mu.Unlock()
+	xv, yv := b.vec(x), b.vec(y)
+	fallback.CheckScatterAdd(idx, xv.n, yv.n)
+	if len(idx) == 0 {
+		return
+	}
+	must(b.dev.scatter(alpha, xv.ptr(), b.uploadInt32(idx)[0], len(idx), yv.ptr()))
+}

@@ -24,11 +24,12 @@
 // multiplies (0·NaN = NaN).
 //
 // Argument errors that only a programmer can make (length mismatches, a tensor from
-// another backend, a sparse index or a GemvRows row out of range) panic with a message
-// prefixed "kernels:" or the backend's name, never a Go runtime error; nothing a user's
-// data can cause reaches a kernel unchecked. A length mismatch is detected before any
-// output is written; after an index panic the output view may be partly updated, but
-// nothing outside it is.
+// another backend, a sparse index, a GemvRows or RowDiff row or a Gather or ScatterAdd
+// index out of range, a ScatterAdd index repeated) panic with a message prefixed
+// "kernels:" or the backend's name, never a Go runtime error; nothing a user's data can
+// cause reaches a kernel unchecked. A length mismatch is detected before any output is
+// written; after an index panic the output view may be partly updated, but nothing
+// outside it is (Gather and ScatterAdd check every index first and write nothing).
 //
 // Unless an operation says otherwise, its output must not alias any of its inputs.
 // Axpy with x == y is allowed (y becomes (1+alpha)·y).

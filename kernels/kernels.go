@@ -115,4 +115,19 @@ type Backend interface {
 	//	out[k,:] = A[pos[k],:] − A[neg[k],:]        (len(pos) == len(neg) == k)
 	// Rows may repeat. out must not overlap A.
 	RowDiff(a Mat, pos, neg []int32, out Mat)
+	// Gather copies the elements of x at the listed indices (any order, repeats
+	// allowed), as in reading a mini-batch's dual variables from a resident vector:
+	//	out[k] = x[idx[k]]        (len(out) == len(idx))
+	// The copy is exact (NaN payloads and −0 included). out must not overlap x. Every
+	// index is checked before out is written: after a panic out is unchanged.
+	Gather(x Vec, idx []int32, out Vec)
+	// ScatterAdd adds alpha·x into y at the listed indices, the inverse of Gather:
+	//	y[idx[k]] += alpha·x[k]        (len(x) == len(idx))
+	// The indices may come in any order but must be distinct: a repeated index is a
+	// programmer error and panics (every backend checks, on the host, so that a device
+	// can update each element from one thread without atomics and no result depends on
+	// an order of additions). Every index is checked before y is written: after
+	// a panic y is unchanged. Elements of y not indexed are not touched. y must not
+	// overlap x.
+	ScatterAdd(alpha float64, x Vec, idx []int32, y Vec)
 }

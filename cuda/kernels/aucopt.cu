@@ -36,7 +36,8 @@ __global__ void aucopt_gatherrows(const double* __restrict__ a, long long lda, i
     }
 }
 
-// gather: out[i] = y[idx[i]] for i < n: the gather of DotSparse (then a cuBLAS ddot).
+// gather: out[i] = y[idx[i]] for i < n: the gather of DotSparse (then a cuBLAS ddot), and
+// Gather (SPDAM reads its mini-batch's duals from the resident beta).
 __global__ void aucopt_gather(const double* __restrict__ y, const int* __restrict__ idx, int n,
                               double* __restrict__ out) {
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
@@ -44,8 +45,10 @@ __global__ void aucopt_gather(const double* __restrict__ y, const int* __restric
     }
 }
 
-// scatter: y[idx[i]] += alpha*val[i] for i < n. The indices of a kernels.Sparse are
-// strictly increasing, so no two threads write one element. alpha = 0 still multiplies.
+// scatter: y[idx[i]] += alpha*val[i] for i < n: AxpySparse (val uploaded) and ScatterAdd
+// (val resident: SPDAM's dual update). The indices of a kernels.Sparse are strictly
+// increasing and ScatterAdd's are checked distinct on the host, so no two threads write
+// one element and no atomics are needed. alpha = 0 still multiplies.
 __global__ void aucopt_scatter(double alpha, const double* __restrict__ val,
                                const int* __restrict__ idx, int n, double* __restrict__ y) {
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {

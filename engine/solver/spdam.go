@@ -110,8 +110,14 @@ type SPDAMStats struct {
 //
 // from w = w̄ = 0, β = 0, u = 0. X̄ is built once as a dense n×d matrix on the backend
 // (dense even for sparse data, since centring fills it: 8·n·d bytes; Fit refuses
-// n·d > SPDAMMaxElements), and the mini-batch products X̄_I w̄ and X̄_Iᵀ Δβ are the
-// backend's GemvRows.
+// n·d > SPDAMMaxElements), and β, u and w live there too: an iteration is
+//
+//	Δβ = c·X̄_I w̄ − c·β_I,  c = σ/(σ+1)    (GemvRows, Gather, Axpy)
+//	β_I += Δβ;  Δu = (1/n) X̄_Iᵀ Δβ          (ScatterAdd, GemvRows)
+//
+// and O(d) vector operations, so only the batch's index list goes to the backend and
+// nothing comes back but the scalar b·q of the w-step (no Download until the
+// once-per-epoch gap check).
 //
 // Stopping. The oracle J* is not available for free, so SPDAM stops on the duality gap
 // of the saddle form, checked once per epoch of ⌈n/m⌉ iterations: the primal
@@ -261,18 +267,20 @@ func (p SPDAMParams) steps(n, m int, kappa float64) (sigma, tau, theta float64) 
 	return sigma, tau, theta
 }
 
-// spdamRun is the state of one Fit: X̄ and the vectors on the backend, β on the host.
+// spdamRun is the state of one Fit: X̄, β and the vectors on the backend; on the host
+// only the permutation the batches are drawn from.
 type spdamRun struct {
-	be                         kernels.Backend
-	n, m, d                    int
-	lambda, sigma, tau, theta  float64
-	c, smDen, bb               float64 // w-step: cI + bbᵀ, c = λ + 1/τ; c(c + b·b); b·b
-	xbar                       kernels.Mat
-	bv, w, wPlus, wBar         kernels.Vec
-	u, uBar, du, xw, dBeta, sc kernels.Vec
-	xwHost, dHost, beta        []float64
-	perm                       []int32
-	rng                        *rand.Rand
+	be                        kernels.Backend
+	n, m, d                   int
+	lambda, sigma, tau, theta float64
+	c, smDen, bb              float64 // w-step: cI + bbᵀ, c = λ + 1/τ; c(c + b·b); b·b
+	xbar                      kernels.Mat
+	bv, w, wPlus, wBar        kernels.Vec
+	u, uBar, du, sc           kernels.Vec
+	beta                      kernels.Vec // the duals β, n
+	dBeta, betaI              kernels.Vec // the batch's Δβ and β_I, m
+	perm                      []int32
+	rng                       *rand.Rand
 }
 
 // newSPDAMRun centres ds and sets up the iteration from w = w̄ = 0, β = 0, u = 0.
@@ -284,8 +292,8 @@ func (s *SPDAM) newSPDAMRun(ds *data.Dataset, m int) *spdamRun {
 	s.st = SPDAMStats{M: m, Sigma: sigma, Tau: tau, Theta: theta, Kappa: kappa}
 	r := &spdamRun{be: be, n: n, m: m, d: d, lambda: s.p.Lambda, sigma: sigma, tau: tau, theta: theta,
 		xbar: xbar, bv: be.NewVec(d), w: be.NewVec(d), wPlus: be.NewVec(d), wBar: be.NewVec(d),
-		u: be.NewVec(d), uBar: be.NewVec(d), du: be.NewVec(d), xw: be.NewVec(m), dBeta: be.NewVec(m),
-		sc: be.NewVec(n), xwHost: make([]float64, m), dHost: make([]float64, m), beta: make([]float64, n),
+		u: be.NewVec(d), uBar: be.NewVec(d), du: be.NewVec(d), sc: be.NewVec(n),
+		beta: be.NewVec(n), dBeta: be.NewVec(m), betaI: be.NewVec(m),
 		perm: make([]int32, n), rng: rand.New(rand.NewPCG(s.seed, 0x5bda))}
 	bHost := make([]float64, d)
 	for j := range bHost {
@@ -309,16 +317,14 @@ func (r *spdamRun) iterate() {
 		j := k + r.rng.IntN(n-k)
 		r.perm[k], r.perm[j] = r.perm[j], r.perm[k]
 	}
-	idx := r.perm[:m]
-	// Dual step on the batch: β_i ← (σ w̄·x̄_i + β_i)/(σ + 1).
-	be.GemvRows(false, 1, r.xbar, idx, r.wBar, 0, r.xw)
-	be.Download(r.xwHost, r.xw)
-	for k, i := range idx {
-		nb := (r.sigma*r.xwHost[k] + r.beta[i]) / (r.sigma + 1)
-		r.dHost[k] = nb - r.beta[i]
-		r.beta[i] = nb
-	}
-	be.Upload(r.dBeta, r.dHost)
+	idx := r.perm[:m] // distinct, as ScatterAdd needs
+	// Dual step on the batch, β_i ← (σ w̄·x̄_i + β_i)/(σ + 1), on the backend: with
+	// c = σ/(σ + 1), Δβ = c·X̄_I w̄ − c·β_I and β_I += Δβ.
+	c := r.sigma / (r.sigma + 1)
+	be.GemvRows(false, c, r.xbar, idx, r.wBar, 0, r.dBeta)
+	be.Gather(r.beta, idx, r.betaI)
+	be.Axpy(-c, r.betaI, r.dBeta)
+	be.ScatterAdd(1, r.dBeta, idx, r.beta)
 	be.GemvRows(true, 1/float64(n), r.xbar, idx, r.dBeta, 0, r.du)
 	// ū = u + (n/m)Δu;  u += Δu.
 	be.Copy(r.uBar, r.u)
@@ -353,10 +359,7 @@ func (r *spdamRun) gap() (primal, dual float64) {
 	be.Copy(r.uBar, r.u)
 	be.Axpy(1, r.bv, r.uBar)
 	bz, zz := be.Dot(r.bv, r.uBar), be.Dot(r.uBar, r.uBar)
-	var b2 float64
-	for _, bi := range r.beta {
-		b2 += bi * bi
-	}
+	b2 := be.Dot(r.beta, r.beta)
 	dual = -0.5*b2/nf - 0.5*(zz-bz*bz/(lambda+r.bb))/lambda
 	return primal, dual
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/stats"
 	"github.com/aucopt/aucopt/fallback"
+	"github.com/aucopt/aucopt/kernels"
 )
 
 // spdamProblem returns the exact pairwise square-loss problem of d (the oracle's).
@@ -145,17 +146,18 @@ func TestSPDAMObjective(t *testing.T) {
 			// The gap's P and D at the saddle point (w*, β*).
 			r := s.newSPDAMRun(tc.ds, 1)
 			be.Upload(r.w, wStar)
-			u := make([]float64, d)
+			u, beta := make([]float64, d), make([]float64, n)
 			for i := range n {
 				row := xbar[i*d : (i+1)*d]
 				for k := range row {
-					r.beta[i] += wStar[k] * row[k]
+					beta[i] += wStar[k] * row[k]
 				}
 				for k := range row {
-					u[k] += r.beta[i] * row[k] / float64(n)
+					u[k] += beta[i] * row[k] / float64(n)
 				}
 			}
 			be.Upload(r.u, u)
+			be.Upload(r.beta, beta)
 			primal, dual := r.gap()
 			want := spdamJ(prob, wStar, lambda)
 			if math.Abs(primal-want) > 1e-12 || math.Abs(dual-want) > 1e-9 {
@@ -367,6 +369,85 @@ func TestSPDAMDeterminism(t *testing.T) {
 	}
 	if slices.Equal(a, c) {
 		t.Error("seeds 3 and 4 gave identical weights")
+	}
+}
+
+// transferCounter counts the host transfers and the index operations made on a backend.
+type transferCounter struct {
+	kernels.Backend
+	up, down, gather, scatter int
+}
+
+func (c *transferCounter) Upload(dst kernels.Tensor, src []float64) {
+	c.up++
+	c.Backend.Upload(dst, src)
+}
+
+func (c *transferCounter) Download(dst []float64, src kernels.Tensor) {
+	c.down++
+	c.Backend.Download(dst, src)
+}
+
+func (c *transferCounter) Gather(x kernels.Vec, idx []int32, out kernels.Vec) {
+	c.gather++
+	c.Backend.Gather(x, idx, out)
+}
+
+func (c *transferCounter) ScatterAdd(alpha float64, x kernels.Vec, idx []int32, y kernels.Vec) {
+	c.scatter++
+	c.Backend.ScatterAdd(alpha, x, idx, y)
+}
+
+// TestSPDAMResident checks that SPDAM's iterations and gap checks keep β on the backend
+// (no Upload or Download after the set-up; one Gather and one ScatterAdd an iteration),
+// and that the duals stay consistent with u: u = (1/n) X̄ᵀβ after any number of
+// iterations, which a wrong gather or scatter would break.
+func TestSPDAMResident(t *testing.T) {
+	ds := gaussian(400, 9, 0.3, 1, 11)
+	n, d := ds.Rows(), ds.Dim
+	for _, b := range testBackends(t) {
+		for _, m := range []int{1, 40, 400} {
+			cb := &transferCounter{Backend: b}
+			s, err := NewSPDAM(cb, d, DefaultSPDAMParams(), 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := s.newSPDAMRun(ds, m)
+			up, down := cb.up, cb.down
+			const iters = 37
+			for range iters {
+				r.iterate()
+			}
+			r.gap()
+			if cb.up != up || cb.down != down || cb.gather != iters || cb.scatter != iters {
+				t.Errorf("%s m=%d: %d iterations and a gap check made %d Uploads, %d Downloads, %d Gathers and %d ScatterAdds; want 0, 0, %d and %d",
+					b.Name(), m, iters, cb.up-up, cb.down-down, cb.gather, cb.scatter, iters, iters)
+			}
+			xbar, beta, u := make([]float64, n*d), make([]float64, n), make([]float64, d)
+			b.Download(xbar, r.xbar)
+			b.Download(beta, r.beta)
+			b.Download(u, r.u)
+			var nonzero int
+			for i := range n {
+				if beta[i] != 0 {
+					nonzero++
+				}
+			}
+			// Batches are drawn without replacement within an iteration only.
+			if hi := min(n, m*iters); nonzero == 0 || nonzero > hi || m == n && nonzero != n {
+				t.Errorf("%s m=%d: %d duals updated after %d iterations, want 1 to %d (all when m = n)", b.Name(), m, nonzero, iters, hi)
+			}
+			for j := range d {
+				var want, abs float64
+				for i := range n {
+					want += beta[i] * xbar[i*d+j] / float64(n)
+					abs += math.Abs(beta[i] * xbar[i*d+j] / float64(n))
+				}
+				if math.Abs(u[j]-want) > 1e-12*(abs+1e-300) {
+					t.Errorf("%s m=%d: u[%d] = %v, want (1/n)·Σβ_i x̄_ij = %v", b.Name(), m, j, u[j], want)
+				}
+			}
+		}
 	}
 }
 

@@ -5,8 +5,10 @@
 // The suite checks a backend against plain reference loops of its own (it imports no
 // backend), on deterministic pseudo-random data of mixed sign and magnitude:
 //
-//   - every length 0..300 of the level-1 and sparse operations (the loop tails of any
-//     unroll factor), lengths around power-of-two block sizes and a few large ones;
+//   - every length 0..300 of the level-1 and sparse operations and of Gather's and
+//     ScatterAdd's index lists (the loop tails of any unroll factor; indices repeated,
+//     shuffled, descending and spread out), lengths around power-of-two block sizes and
+//     a few large ones;
 //   - every matrix shape the operations accept, 0×n, n×0, 1×n and n×1 included, up to
 //     about 600×600 (Syrk up to k = 600 rows of d = 300 and k = 300 of d = 1000, Symm
 //     up to k = 299 rows of d = 300, k = 40 of d = 1000 and k = 1000 of d = 64);
@@ -23,7 +25,8 @@
 //     output, Scal by 0 multiplying, Axpy with x == y;
 //   - panics, prefixed "kernels:" or with the backend's name, on length mismatches, sparse
 //     or row indices out of range and tensors of another backend, without writing
-//     outside the operands.
+//     outside the operands (Gather and ScatterAdd, also on a repeated ScatterAdd index:
+//     without writing at all).
 //
 // Results are compared with a tolerance derived from the terms, not from the answer:
 //

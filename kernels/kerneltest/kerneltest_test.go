@@ -107,7 +107,58 @@ type (
 	symmAlphaZeroSkips struct{ *fallback.Backend }
 	gemmIgnoresTransB  struct{ *fallback.Backend }
 	rowDiffNoCheck     struct{ *fallback.Backend }
+	gatherClamps       struct{ *fallback.Backend }
+	gatherOffByOne     struct{ *fallback.Backend }
+	scatterAddRepeats  struct{ *fallback.Backend }
+	scatterAddLate     struct{ *fallback.Backend }
+	scatterAddZeroSkip struct{ *fallback.Backend }
 )
+
+// Gather clamps indices into range instead of panicking.
+func (b gatherClamps) Gather(x kernels.Vec, idx []int32, out kernels.Vec) {
+	n := int32(max(x.Len()-1, 0))
+	cl := make([]int32, len(idx))
+	for k, i := range idx {
+		cl[k] = min(max(i, 0), n)
+	}
+	b.Backend.Gather(x, cl, out)
+}
+
+// Gather reads x[idx[k]+1] when that is in range: a kernel indexing from 1.
+func (b gatherOffByOne) Gather(x kernels.Vec, idx []int32, out kernels.Vec) {
+	xs, outs := fallback.HostVec(x), fallback.HostVec(out)
+	fallback.CheckGather(idx, len(xs), len(outs))
+	for k, i := range idx {
+		outs[k] = xs[min(int(i)+1, len(xs)-1)]
+	}
+}
+
+// ScatterAdd checks the range of its indices but not that they are distinct.
+func (b scatterAddRepeats) ScatterAdd(alpha float64, x kernels.Vec, idx []int32, y kernels.Vec) {
+	xs, ys := fallback.HostVec(x), fallback.HostVec(y)
+	fallback.CheckGather(idx, len(ys), len(xs))
+	for k, i := range idx {
+		ys[i] += alpha * xs[k]
+	}
+}
+
+// ScatterAdd checks each index as it goes, so a bad one leaves y partly updated.
+func (b scatterAddLate) ScatterAdd(alpha float64, x kernels.Vec, idx []int32, y kernels.Vec) {
+	xs, ys := fallback.HostVec(x), fallback.HostVec(y)
+	for k, i := range idx {
+		fallback.CheckScatterAdd(idx[k:k+1], len(xs[k:k+1]), len(ys))
+		ys[i] += alpha * xs[k]
+	}
+	fallback.CheckScatterAdd(idx, len(xs), len(ys))
+}
+
+// ScatterAdd with alpha = 0 returns early, so NaN and Inf in x do not propagate.
+func (b scatterAddZeroSkip) ScatterAdd(alpha float64, x kernels.Vec, idx []int32, y kernels.Vec) {
+	if alpha == 0 && x.Len() == len(idx) {
+		return
+	}
+	b.Backend.ScatterAdd(alpha, x, idx, y)
+}
 
 // Gemm treats B as not transposed when it is square.
 func (b gemmIgnoresTransB) Gemm(transA, transB bool, alpha float64, a, bm kernels.Mat, beta float64, c kernels.Mat) {
@@ -372,6 +423,11 @@ func mutants() []mutant {
 		{"differential-symm-beta0", differentialOn(OpSymm), "on backend generic", symmBeta0ReadsC{f}},
 		{"gemm-ignores-transb", TestGemm, "Gemm(transA=", gemmIgnoresTransB{f}},
 		{"rowdiff-no-check", TestRowDiff, "did not panic", rowDiffNoCheck{f}},
+		{"gather-clamps", TestGather, "did not panic", gatherClamps{f}},
+		{"gather-off-by-one", TestGather, "Gather(x [", gatherOffByOne{f}},
+		{"scatteradd-no-repeat-check", TestScatterAdd, "repeating element", scatterAddRepeats{f}},
+		{"scatteradd-checks-late", TestScatterAdd, "before panicking", scatterAddLate{f}},
+		{"scatteradd-alpha-zero-skips", TestScatterAdd, "want NaN", scatterAddZeroSkip{f}},
 	}
 }
 

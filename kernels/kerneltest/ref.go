@@ -242,3 +242,18 @@ func refRowDiff(a []float64, d int, pos, neg []int32) []float64 {
 	}
 	return out
 }
+
+// refGather returns x[idx[k]] for each k, exactly.
+func refGather(x []float64, idx []int32) []float64 {
+	out := make([]float64, len(idx))
+	for k, i := range idx {
+		out[k] = x[i]
+	}
+	return out
+}
+
+// refScatterAdd returns y with y[idx[k]] += alpha·x[k] for distinct indices in any
+// order; elements not indexed must be unchanged (tolerance 0).
+func refScatterAdd(alpha float64, x []float64, idx []int32, y []float64) (want, tol []float64) {
+	return refAxpySparse(alpha, idx, x, y)
+}

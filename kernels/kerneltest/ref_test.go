@@ -160,3 +160,25 @@ func (naive) RowDiff(a kernels.Mat, pos, neg []int32, out kernels.Mat) {
 	}
 	store(om, refRowDiff(dense(am), am.Cols, pos, neg), false)
 }
+
+func (naive) Gather(x kernels.Vec, idx []int32, out kernels.Vec) {
+	xs, outs := fallback.HostVec(x), fallback.HostVec(out)
+	check(len(outs) == len(idx), "Gather: %d indices, out of %d", len(idx), len(outs))
+	for _, i := range idx {
+		check(i >= 0 && int(i) < len(xs), "Gather: index %d out of range", i)
+	}
+	copy(outs, refGather(xs, idx))
+}
+
+func (naive) ScatterAdd(alpha float64, x kernels.Vec, idx []int32, y kernels.Vec) {
+	xs, ys := fallback.HostVec(x), fallback.HostVec(y)
+	check(len(xs) == len(idx), "ScatterAdd: %d indices, x of %d", len(idx), len(xs))
+	seen := map[int32]bool{}
+	for _, i := range idx {
+		check(i >= 0 && int(i) < len(ys), "ScatterAdd: index %d out of range", i)
+		check(!seen[i], "ScatterAdd: index %d repeated", i)
+		seen[i] = true
+	}
+	w, _ := refScatterAdd(alpha, xs, idx, ys)
+	copy(ys, w)
+}

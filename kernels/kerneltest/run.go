@@ -8,8 +8,8 @@ import (
 
 // Run runs the whole conformance suite against b, one subtest per group of Backend
 // methods: UploadDownload (NewVec, NewMat, Upload, Download and views), Copy, Dot, Axpy,
-// Scal, DotSparse, AxpySparse, Gemv, GemvRows, Symv, Syr, Ger, Syrk, Symm, Gemm and RowDiff. It does
-// not close b.
+// Scal, DotSparse, AxpySparse, Gemv, GemvRows, Symv, Syr, Ger, Syrk, Symm, Gemm,
+// RowDiff, Gather and ScatterAdd. It does not close b.
 func Run(t *testing.T, b kernels.Backend) {
 	for _, c := range []struct {
 		name string
@@ -31,6 +31,8 @@ func Run(t *testing.T, b kernels.Backend) {
 		{"Symm", TestSymm},
 		{"Gemm", TestGemm},
 		{"RowDiff", TestRowDiff},
+		{"Gather", TestGather},
+		{"ScatterAdd", TestScatterAdd},
 	} {
 		t.Run(c.name, func(t *testing.T) { c.test(t, b) })
 	}
