@@ -15,32 +15,6 @@ import (
 	"github.com/aucopt/aucopt/kernels"
 )
 
-// spdamProblem returns the exact pairwise square-loss problem of d (the oracle's).
-func spdamProblem(t testing.TB, d *data.Dataset) *stats.Problem {
-	t.Helper()
-	b := fallback.New()
-	pos, neg := stats.NewMoments(b, d.Dim), stats.NewMoments(b, d.Dim)
-	x := b.NewVec(d.Dim)
-	dense := make([]float64, d.Dim)
-	for i := range d.Rows() {
-		clear(dense)
-		r := d.Row(i)
-		for k, j := range r.Idx {
-			dense[j] = r.Val[k]
-		}
-		b.Upload(x, dense)
-		if d.Y[i] == 1 {
-			pos.Add(x)
-		} else {
-			neg.Add(x)
-		}
-	}
-	p, err := stats.NewProblem(pos, neg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // spdamJ is SPDAM's objective J(w) = L(w) − ½ by the oracle.
 func spdamJ(p *stats.Problem, w []float64, lambda float64) float64 { return p.Loss(w, lambda) - 0.5 }
@@ -58,7 +32,7 @@ func TestSPDAMObjective(t *testing.T) {
 		{"gaussian dense", gaussian(300, 6, 0.3, 1, 3)},
 		{"gaussian sparse layout", gaussian(200, 5, 0.6, 0.5, 4).ToSparse()},
 	} {
-		prob := spdamProblem(t, tc.ds)
+		prob := problem(t, tc.ds)
 		n, d := tc.ds.Rows(), tc.ds.Dim
 		for _, be := range testBackends(t) {
 			p := DefaultSPDAMParams()
@@ -172,7 +146,7 @@ func TestSPDAMObjective(t *testing.T) {
 func TestSPDAMOracle(t *testing.T) {
 	ds := gaussian(1000, 10, 0.3, 1, 7)
 	const lambda = 0.01
-	prob := spdamProblem(t, ds)
+	prob := problem(t, ds)
 	wStar, err := prob.Solve(lambda)
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +181,7 @@ func TestSPDAMA9a(t *testing.T) {
 	}
 	train, test := a9a(t)
 	const lambda = 0.1
-	prob := spdamProblem(t, train)
+	prob := problem(t, train)
 	wStar, err := prob.Solve(lambda)
 	if err != nil {
 		t.Fatal(err)
