@@ -140,6 +140,13 @@ func Protocols() []Protocol {
 			Name: "thesis", Paper: "Natole, Stochastic AUC optimization (regSOLAM, SPAM, SPDAM), PhD thesis", Source: "Tables 3.2, 4.2, 5.2, 6.3",
 			Scale: ScaleThesis, Split: SplitCV, Trials: 5, Folds: 5, InnerFolds: 5,
 			Merge: []string{"splice", "sector"},
+			// SPAM's registry step C = 0.003 is tuned for min-max scaled rows (‖x‖² ≈ 100);
+			// the thesis normalises rows to ‖x‖ ≈ 1 and does not print its step, so C
+			// joins the grid beside the thesis' β (β₁) grid.
+			Grids: map[string]string{
+				"spam-l2":  "eta=10^[-2..1];beta=10^[-5..5]",
+				"spam-net": "eta=10^[-2..1];beta1=10^[-5..5]",
+			},
 			Groups: []Group{
 				{Title: "Tables 3.2, 4.2, 5.2 and 6.3", Reference: "solam",
 					Algos:    []string{"solam", "spam-l2", "spam-net", "spdam", "fsauc", "opauc", "oam-seq", "oam-gra", "svm-or", "ls-auc"},
