@@ -119,7 +119,7 @@ func runExperiment(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if !*quiet && *out != "" {
-		fmt.Fprintf(stderr, "wrote %s and %s (%.0f s)\n", *out, *jsonOut, rep.Seconds)
+		fmt.Fprintf(stderr, "wrote %s and %s (%.1f s)\n", *out, *jsonOut, rep.Seconds)
 	}
 	return nil
 }
