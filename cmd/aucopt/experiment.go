@@ -37,8 +37,12 @@ func runExperiment(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "write the Markdown tables to FILE (default: stdout)")
 	jsonOut := fs.String("json", "", "write every run's numbers and parameters as JSON to FILE (default: beside --out, .json)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	render := fs.String("render", "", "train nothing: re-render the report FILE.json (an earlier --json) with this build's tables, published numbers and explanations")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *render != "" {
+		return renderReport(*render, *out, *jsonOut, stdout)
 	}
 	if *protocol == "" {
 		return inputErrorf("--protocol is required (%s)", strings.Join(eval.Names(), ", "))
@@ -120,6 +124,30 @@ func runExperiment(args []string, stdout, stderr io.Writer) error {
 	}
 	if !*quiet && *out != "" {
 		fmt.Fprintf(stderr, "wrote %s and %s (%.1f s)\n", *out, *jsonOut, rep.Seconds)
+	}
+	return nil
+}
+
+// renderReport re-renders a report's JSON as Markdown (to out, else stdout) and, when
+// jsonOut is set, writes the re-summarised JSON.
+func renderReport(path, out, jsonOut string, stdout io.Writer) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return inputErrorf("--render: %w", err)
+	}
+	defer f.Close()
+	rep, err := eval.ReadReport(f)
+	if err != nil {
+		return inputErrorf("--render %s: %w", path, err)
+	}
+	if out == "" {
+		return rep.WriteMarkdown(stdout)
+	}
+	if err := data.WriteAtomic(out, rep.WriteMarkdown); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	if jsonOut != "" {
+		return data.WriteAtomic(jsonOut, rep.WriteJSON)
 	}
 	return nil
 }

@@ -241,6 +241,17 @@ func TestTinyExperiment(t *testing.T) {
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
 		t.Fatal(err)
 	}
+	again, err := ReadReport(bytes.NewReader(js.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md2 bytes.Buffer
+	if err := again.WriteMarkdown(&md2); err != nil {
+		t.Fatal(err)
+	}
+	if md2.String() != s {
+		t.Errorf("ReadReport's Markdown differs from the original:\n%s\n---\n%s", md2.String(), s)
+	}
 	c := back.Tables[0].Cells["german"]["opauc"]
 	if back.Protocol != "opauc" || c.Mean == nil || len(c.Runs) != 3 || c.Runs[0].AUC == nil || c.Runs[0].Params["eta"] == nil {
 		t.Errorf("JSON round trip lost the runs: %s", js.String())

@@ -132,7 +132,9 @@ func (t *Table) summarise() {
 				n := fmt.Sprintf("%d of %d runs failed (first: %s)", fails, len(c.Runs), first)
 				c.Note = joinNote(c.Note, n)
 			}
-			if c.Paper != nil && c.N > 0 && c.Mean < c.Paper.Mean-c.Paper.Std {
+			// Below by more than the paper's printed precision (half a unit of its last
+			// digit: 1.0000 ± .0000 is not below a mean of .99998).
+			if c.Paper != nil && c.N > 0 && c.Mean < c.Paper.Mean-c.Paper.Std-5e-5 {
 				c.Below = true
 			}
 		}
@@ -298,4 +300,61 @@ func (t *Table) markdown(b *strings.Builder) {
 			fmt.Fprintf(b, "- %s, %s: %s\n", n.d, n.a, text)
 		}
 	}
+}
+
+// UnmarshalJSON reads a run written by MarshalJSON (a null AUC is a failed run).
+func (r *Run) UnmarshalJSON(b []byte) error {
+	type plain Run
+	var in struct {
+		AUC *float64 `json:"auc"`
+		*plain
+	}
+	in.plain = (*plain)(r)
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	r.AUC = math.NaN()
+	if in.AUC != nil {
+		r.AUC = *in.AUC
+	}
+	return nil
+}
+
+// ReadReport reads a report's JSON (WriteJSON) and summarises it again: the means,
+// marks and win/tie/loss counts are recomputed from the runs, the published numbers
+// and explanations taken from this build. It re-renders old results after a change to
+// the tables' presentation or explanations, without training again.
+func ReadReport(r io.Reader) (*Report, error) {
+	var rep Report
+	if err := json.NewDecoder(r).Decode(&rep); err != nil {
+		return nil, fmt.Errorf("experiment report: %w", err)
+	}
+	for _, t := range rep.Tables {
+		for _, d := range t.Datasets {
+			for _, a := range t.Algos {
+				c := t.Cells[d][a]
+				if c == nil {
+					return nil, fmt.Errorf("experiment report: table %q has no cell for %s on %s", t.Title, a, d)
+				}
+				c.Paper, c.Note, c.Mark, c.Outcome, c.Below, c.Explain = nil, dropFailures(c.Note), "", "", false, ""
+				if pc, ok := Published(rep.Protocol, d, a); ok {
+					c.Paper = &pc
+				}
+			}
+		}
+		t.summarise()
+	}
+	rep.explain()
+	return &rep, nil
+}
+
+// dropFailures removes the failed-runs clause summarise adds to a note.
+func dropFailures(note string) string {
+	var keep []string
+	for part := range strings.SplitSeq(note, "; ") {
+		if !strings.Contains(part, " runs failed (first: ") && part != "" {
+			keep = append(keep, part)
+		}
+	}
+	return strings.Join(keep, "; ")
 }
