@@ -37,6 +37,7 @@ var explanations = map[string]string{
 	"ubauc/german/oam-seq":        ubaucSelection,
 
 	// mba protocol
+	"mba/a9a/oam-seq":      "protocol detail: the MBA paper's OAM takes stochastic-gradient steps of size O(1/√t) (Sec. V-B), aucopt's oam-seq the sequential PA updates of Zhao et al.; oam-seq on a9a also stays well below under the OPAUC protocol (.8218 here against OPAUC's published .8420), so the MBA paper's .8930 comes from a different OAM step schedule, and our 3 runs vary widely (std .048)",
 	"mba/german/mba-l2":    mbaSplit,
 	"mba/german/mba-l1":    mbaSplit,
 	"mba/german/oam-seq":   mbaSplit,
