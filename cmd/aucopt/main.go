@@ -42,6 +42,7 @@ var commands = []command{
 	{"predict", "score data with a model file: one 'label<TAB>score' line per row", runPredict},
 	{"eval", "evaluate a model on labelled data: AUC, ROC summary, best-F1 and best-accuracy thresholds", runEval},
 	{"cv", "cross-validate an algorithm: stratified (repeated) k-fold AUC, mean ± std, optionally with a grid inside each fold", runCV},
+	{"experiment", "reproduce a paper's experiment (opauc, ubauc, mba, thesis, mba-sim): tables beside the published numbers", runExperiment},
 	{"roc", "draw the ROC curves of models on test data, with their AUCs, to a PNG, SVG or PDF file", runROC},
 	{"plot", "plot convergence: test AUC against examples seen and training seconds, several algorithms", runPlot},
 	{"datasets", "list the known datasets: rows, features, positives and where each was found", runDatasets},

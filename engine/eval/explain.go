@@ -1,0 +1,108 @@
+package eval
+
+import "strings"
+
+// explanations gives, for a cell more than one published std below the paper
+// (protocol/dataset/algo), what differs: the data version, a protocol detail, or a
+// defect (a defect gets fixed, not explained). Written after reading the results in
+// bench/results; a cell below the paper without an entry says "not yet explained".
+var explanations = map[string]string{
+	// opauc protocol (reduced runs on the large sets)
+	"opauc/a9a/oam-seq":     oamVariance,
+	"opauc/a9a/oam-gra":     oamVariance,
+	"opauc/magic04/oam-seq": oamVariance,
+	"opauc/a9a/uniexp":      uniexpStep,
+	"opauc/magic04/uniexp":  uniexpStep,
+	"opauc/letter/uniexp":   letterGroups,
+	"opauc/letter/ls-auc":   letterGroups,
+	"opauc/letter/svm-or":   letterGroups,
+	"opauc/letter/unilog":   letterGroups,
+	"opauc/letter/oam-gra":  letterGroups,
+	"opauc/letter/oam-seq":  letterGroups,
+	"opauc/letter/opauc":    letterGroups,
+	"opauc/magic04/unilog":  "not explained: unilog (class-weighted logistic regression, L-BFGS) is .027 below the paper and below every other batch learner on magic04 (ls-auc .8379, svm-or .8430), while it matches them on a9a, german and splice; magic04's unscaled heavy-tailed features squeezed into [-1, 1] may leave L-BFGS stopping early — a suspected defect, open",
+
+	"opauc/sector/oam-gra": sectorReduced,
+	"opauc/sector/uniexp":  sectorReduced,
+
+	// thesis protocol
+	"thesis/ionosphere/solam": "protocol detail: one pass over about 280 training rows leaves SOLAM's averaged iterate far from converged, and some folds' inner selection picks a poor ζ (our std .084 is twice the thesis'); the thesis does not say how many passes regSOLAM made (its convergence plots run many iterations). Not verified further",
+
+	"thesis/a9a/solam":   "not fully explained: SOLAM makes one pass of γ_t = ζ/√t steps over about 26,000 rows and its ζ is chosen on a 20% hold-out (the reduced protocol); FSAUC, the same saddle point with stage-wise steps, reaches .8993 on the same folds, so the objective is not at fault, and the thesis does not say how many passes regSOLAM made",
+	"thesis/a9a/spam-l2": "protocol detail: 1.05 published stds below over 5 runs with a hold-out choice (the reduced protocol); spam-net, the same learner with an ℓ1 term, is within one std of its published .8980",
+
+	// ubauc protocol
+	"ubauc/diabetes/solam":        ubaucSelection,
+	"ubauc/fourclass/solam":       ubaucSelection,
+	"ubauc/german/solam":          ubaucSelection,
+	"ubauc/splice/solam":          ubaucSelection + "; splice's 800-row subsets also give SOLAM's one pass few steps",
+	"ubauc/fourclass/ubauc-batch": ubaucSelection,
+	"ubauc/fourclass/opauc":       ubaucSelection,
+	"ubauc/fourclass/oam-seq":     ubaucSelection,
+	"ubauc/german/opauc":          ubaucSelection,
+	"ubauc/german/oam-seq":        ubaucSelection,
+
+	// mba protocol
+	"mba/a9a/oam-seq":      "protocol detail: the MBA paper's OAM takes stochastic-gradient steps of size O(1/√t) (Sec. V-B), aucopt's oam-seq the sequential PA updates of Zhao et al.; oam-seq on a9a also stays well below under the OPAUC protocol (.8218 here against OPAUC's published .8420), so the MBA paper's .8930 comes from a different OAM step schedule, and our 3 runs vary widely (std .048)",
+	"mba/german/mba-l2":    mbaSplit,
+	"mba/german/mba-l1":    mbaSplit,
+	"mba/german/oam-seq":   mbaSplit,
+	"mba/phishing/mba-l2":  mbaNarrow,
+	"mba/phishing/mba-l1":  mbaNarrow,
+	"mba/phishing/oam-seq": mbaNarrow,
+	"mba/phishing/adaoam":  mbaNarrow,
+}
+
+func init() {
+	for k := 1; k <= 3; k++ {
+		for _, sr := range simRatios {
+			d := "mba-sim/" + SimName(k, sr) + "/"
+			explanations[d+"np"] = simNP
+			for _, a := range []string{"mba-l2", "olr", "adaoam"} {
+				switch {
+				case sr < 0.05:
+					explanations[d+a] = simFew
+				case sr < 0.5:
+					explanations[d+a] = simTen
+				default:
+					explanations[d+a] = simAll
+				}
+			}
+		}
+	}
+}
+
+// The simulation's explanations.
+const (
+	simNP  = "data detail: the Neyman-Pearson AUC of one finite test set (100,000 points, about 10,000 positive; sampling std about .003), not the population value; for k = 1 the population AUC is Φ(√2) = .9214, and ours is .9207"
+	simFew = "protocol or paper detail: at SR = 1% a training set has 200 points, about 20 positive. With identity covariances the best a linear learner can estimate is the mean-difference rule w = δ̂, whose expected AUC is Φ(‖δ‖cos∠(δ̂, δ)/√2) ≈ Φ(2 · 0.65/√2) ≈ .82 for k = 1 (noise ‖δ̂ - δ‖² ≈ 100 · (1/20 + 1/180) against ‖δ‖² = 4); MBA-ℓ2 with a large fixed λ₂ (≈ that rule) measures .8175. The paper's .8743 is out of reach if SR subsamples points; its SR may subsample something else (pairs), which the text does not settle. The 20% validation share (about 4 positives) also makes the grid choice close to random here"
+	simTen = "protocol detail: at SR = 10% (about 200 positives) the mean-difference rule's expected AUC is about .90 for k = 1 by the same calculation as at SR = 1%; the paper's numbers sit above that, so its SR probably subsamples something other than points. The grid choice on a 20% validation share (about 40 positives) adds noise"
+	simAll = "data detail: at SR = 100% the gap to the paper (.003-.005) equals the gap between our test set's Neyman-Pearson AUC and the paper's (k = 3: .7988 against .8022): the test sample, not the learner; adaoam also runs a reduced grid (7 step sizes, one λ)"
+)
+
+// Shared explanations.
+const (
+	sectorReduced  = "protocol detail (reduced run): one pass over 3,000 of the 6,400 training rows of a 55,197-feature set, with a 9-point C grid (oam-gra) or a 14-point (η, λ) grid (uniexp) instead of the paper's 2^[-12..10] × …; the one-pass learners that are not OPAUC-type are the ones that lose most from fewer rows and steps. Not verified with the full protocol"
+	oamVariance    = "protocol detail: 5 runs (1 trial) instead of 25, and OAM's reservoir buffers make it high-variance (our std .02-.04, the paper's .015-.017); within 1.5 paper stds"
+	uniexpStep     = "protocol detail: Uni-Exp's exponential loss with a constant step is brittle — the step chosen on the 80% inner part diverged in 1 of 5 refits on the whole training part (the cell's note), and the survivors sit .007-.02 below; the paper's class-ratio weighting (Kotlowski et al.) may differ from aucopt's 1/n± weights"
+	letterGroups   = "data detail: letter's 26 classes are split at random into two groups of 13 (the paper's rule; its grouping is not published); with seed 1's grouping every learner, the batch optimum ls-auc included, reaches .72, so the gap to the paper's .81 is the grouping, not the learners (another --seed draws another grouping)"
+	ubaucSelection = "protocol detail: the grid point is chosen on a 20% share of an 80% subset of a 50/50 split (diabetes: 61 validation rows), and a few of the 25 runs choose a point that generalises badly — the std is 3-5× the paper's, the median run is near the paper's mean. The paper does not say how large its validation set was; inner 5-fold CV would be steadier"
+	mbaSplit       = "protocol detail: german has no LIBSVM split, so each run draws its own stratified 50/50 split; our std (.012-.018) is mostly that split's variance, while the paper's (.008) comes from one unpublished split. The batch optimum of the same loss under the OPAUC protocol's 5 × 5 CV (ls-auc .7958) is where MBA converges"
+	mbaNarrow      = "protocol detail: the gap is .001-.007 AUC; the paper's std (.0001-.0027) comes from one unpublished 50/50 split, ours (.0010-.0078) from five different splits, so a one-paper-std band is narrower than the split-to-split variation"
+)
+
+// explain copies the explanations into the cells that are below the paper.
+func (r *Report) explain() {
+	for _, t := range r.Tables {
+		for d, row := range t.Cells {
+			for a, c := range row {
+				if c.Below {
+					c.Explain = explanations[r.Protocol+"/"+d+"/"+a]
+					if c.Explain == "" && (d == "fashion-mnist" || c.Paper != nil && len(c.Paper.Source) > 0 && strings.Contains(c.Paper.Source, "mnist")) {
+						c.Explain = "data version: Fashion-MNIST stands in for the paper's MNIST and is a harder problem (its classes grouped at random), so the paper's MNIST number is not reachable"
+					}
+				}
+			}
+		}
+	}
+}
