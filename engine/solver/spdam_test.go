@@ -15,7 +15,6 @@ import (
 	"github.com/aucopt/aucopt/kernels"
 )
 
-
 // spdamJ is SPDAM's objective J(w) = L(w) − ½ by the oracle.
 func spdamJ(p *stats.Problem, w []float64, lambda float64) float64 { return p.Loss(w, lambda) - 0.5 }
 
