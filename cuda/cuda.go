@@ -106,6 +106,7 @@ type Error struct {
 	Err  error  // a sentinel such as ErrOutOfMemory, or nil
 }
 
+// Error returns "cuda: CALL: MESSAGE".
 func (e *Error) Error() string { return "cuda: " + e.Call + ": " + e.Msg }
 
 // Unwrap returns the sentinel, if any.
