@@ -142,3 +142,31 @@ func TestGridErrors(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+// TestUnitRowsScaling: every entry point gives an algorithm that assumes ‖x‖ ≤ 1 rows
+// normalised under automatic scaling, and min-max scaling to the others.
+func TestUnitRowsScaling(t *testing.T) {
+	t.Setenv(data.EnvData, t.TempDir())
+	ctx := context.Background()
+	for algo, want := range map[string]string{"solam": ScaleNorm, "opauc": ScaleMinMax} {
+		base := TrainConfig{Algo: algo, Data: "german", Seed: 1, Backend: "generic"}
+		tr, err := Train(ctx, base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gr, err := Grid(ctx, GridConfig{TrainConfig: base, Grid: "eta=0.001"})
+		if algo == "solam" {
+			gr, err = Grid(ctx, GridConfig{TrainConfig: base, Grid: "zeta=28"})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		cv, err := CV(ctx, CVConfig{TrainConfig: base, Folds: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Scale != want || gr.Scale != want || cv.Scale != want {
+			t.Errorf("%s: scaling train %q, grid %q, cv %q; want %q", algo, tr.Scale, gr.Scale, cv.Scale, want)
+		}
+	}
+}

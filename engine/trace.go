@@ -80,6 +80,7 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg.Scale = resolveScale(spec, cfg.Scale)
 	if cfg.Checkpoint != "" {
 		return nil, fmt.Errorf("trace %s: checkpoints are not supported (a trace restarts from the beginning)", spec.Name)
 	}
