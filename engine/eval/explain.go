@@ -20,7 +20,6 @@ var explanations = map[string]string{
 	"opauc/letter/oam-gra":  letterGroups,
 	"opauc/letter/oam-seq":  letterGroups,
 	"opauc/letter/opauc":    letterGroups,
-	"opauc/magic04/unilog":  "not explained: unilog (class-weighted logistic regression, L-BFGS) is .027 below the paper and below every other batch learner on magic04 (ls-auc .8379, svm-or .8430), while it matches them on a9a, german and splice; magic04's unscaled heavy-tailed features squeezed into [-1, 1] may leave L-BFGS stopping early — a suspected defect, open",
 
 	"opauc/sector/oam-gra": sectorReduced,
 	"opauc/sector/uniexp":  sectorReduced,
