@@ -32,7 +32,7 @@ $A experiment --protocol opauc  --datasets a9a,letter,magic04 --trials 1 --inner
 $A experiment --protocol opauc  --datasets diabetes,fourclass,german,splice --workers 1 --out $R/opauc-small.md
 $A experiment --protocol ubauc  --datasets a9a --runs 5 --workers 1 --out $R/ubauc-a9a.md --grid 'ubauc-batch=beta=0.1,1,10;gamma=1,100'
 $A experiment --protocol ubauc  --datasets w8a --runs 5 --workers 1 --out $R/ubauc-w8a.md --grid 'ubauc-batch=beta=0.1,1,10;gamma=1,100'
-$A experiment --protocol opauc  --datasets fashion-mnist --trials 1 --folds 3 --inner-folds 1 --max-train 3000 --workers 1 --out $R/opauc-fmnist.md \
+$A experiment --protocol opauc  --datasets fashion-mnist --trials 1 --inner-folds 1 --max-train 8000 --workers 1 --out $R/opauc-fmnist.md \
    --grid 'opauc=eta=2^[-10..-6];lambda=0.001,0.01,0.1'
 $A experiment --protocol mba    --datasets fashion-mnist --runs 2 --max-train 5000 --workers 1 --out $R/mba-fmnist.md \
    --algos mba-l2,mba-l1,olr,ftrl,oam-seq,adaoam --grid 'adaoam=eta=2^[-8..-2];lambda=0.0001'
