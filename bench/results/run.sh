@@ -38,7 +38,7 @@ $A experiment --protocol mba    --datasets fashion-mnist --runs 2 --max-train 50
    --algos mba-l2,mba-l1,olr,ftrl,oam-seq,adaoam --grid 'adaoam=eta=2^[-8..-2];lambda=0.0001'
 $A experiment --protocol thesis --datasets fashion-mnist --trials 1 --folds 3 --inner-folds 1 --max-train 3000 --workers 1 --out $R/thesis-fmnist.md \
    --grid 'opauc=eta=2^[-10..-6];lambda=0.001,0.01,0.1'
-$A experiment --protocol ubauc  --datasets fashion-mnist --runs 3 --max-train 3000 --workers 1 --out $R/ubauc-fmnist.md \
+$A experiment --protocol ubauc  --datasets fashion-mnist --runs 5 --max-train 8000 --workers 1 --out $R/ubauc-fmnist.md \
    --grid 'ubauc-batch=beta=0.1,1,10;gamma=1,100' --grid 'opauc=eta=2^[-10..-6];lambda=0.001,0.01,0.1'
 $A experiment --protocol ubauc  --datasets sector --algos ubauc-online,solam --runs 5 --workers 1 --out $R/ubauc-sector.md
 $A experiment --protocol thesis --datasets sector --algos solam,spam-l2,spam-net,spdam,fsauc --trials 1 --inner-folds 1 --workers 1 --out $R/thesis-sector.md
