@@ -150,7 +150,7 @@ func naiveFTRL(d *data.Dataset, p FTRLParams) (w, scores []float64) {
 // naiveUniExp is online Uni-Exp written out densely.
 func naiveUniExp(d *data.Dataset, p UniExpParams) (w, scores []float64) {
 	w = make([]float64, d.Dim)
-	var nPos float64
+	var nPos, bias float64
 	for i := range d.Rows() {
 		x, y := blDense(d, i), float64(d.Y[i])
 		if y == 1 {
@@ -164,10 +164,11 @@ func naiveUniExp(d *data.Dataset, p UniExpParams) (w, scores []float64) {
 		s := blDot(w, x)
 		scores = append(scores, s)
 		eta := p.Eta / math.Sqrt(float64(i+1))
-		g := rho * y * math.Exp(-y*s)
+		g := rho * y * math.Exp(-y*(s+bias)) // the score reported excludes the bias
 		for j := range w {
 			w[j] = (1-eta*p.Lambda)*w[j] + eta*g*x[j]
 		}
+		bias += eta * g
 	}
 	return w, scores
 }

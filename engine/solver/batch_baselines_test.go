@@ -124,14 +124,16 @@ func TestLSAUCBruteForce(t *testing.T) {
 	}
 }
 
-// uniLogHost is Uni-Log's objective and gradient by plain loops, the test's oracle.
-func uniLogHost(ds *data.Dataset, w []float64, lambda float64) (float64, []float64) {
+// uniLogHost is Uni-Log's objective and gradient at x = (w, b) (the bias last) by
+// plain loops, the test's oracle.
+func uniLogHost(ds *data.Dataset, x []float64, lambda float64) (float64, []float64) {
 	pos, neg := ds.Counts()
-	g := make([]float64, len(w))
+	w, bias := x[:len(x)-1], x[len(x)-1]
+	g := make([]float64, len(x))
 	var f float64
 	for i := range ds.Rows() {
 		r := ds.Row(i)
-		var s float64
+		s := bias
 		for k, j := range r.Idx {
 			s += w[j] * r.Val[k]
 		}
@@ -144,6 +146,7 @@ func uniLogHost(ds *data.Dataset, w []float64, lambda float64) (float64, []float
 		for k, j := range r.Idx {
 			g[j] -= c * y * sig * r.Val[k]
 		}
+		g[len(w)] -= c * y * sig
 	}
 	for j, v := range w {
 		f += 0.5 * lambda * v * v
@@ -164,7 +167,7 @@ func TestUniLogGradient(t *testing.T) {
 				pos, neg := ds.Counts()
 				e := newUniLogEval(b, ds, ds.Dim, pos, neg, lambda)
 				r := rand.New(rand.NewPCG(3, 3))
-				w := make([]float64, ds.Dim)
+				w := make([]float64, ds.Dim+1) // (w, b)
 				for j := range w {
 					w[j] = r.NormFloat64()
 				}
@@ -194,8 +197,8 @@ func TestUniLogGradient(t *testing.T) {
 				if err := u.Fit(context.Background(), ds); err != nil {
 					t.Fatal(err)
 				}
-				_, g0 := uniLogHost(ds, make([]float64, ds.Dim), lambda)
-				_, gs := uniLogHost(ds, u.Weights(), lambda)
+				_, g0 := uniLogHost(ds, make([]float64, ds.Dim+1), lambda)
+				_, gs := uniLogHost(ds, append(u.Weights(), u.Bias()), lambda)
 				rel := infNorm(gs) / infNorm(g0)
 				t.Logf("L-BFGS: %d iterations, status %v, ‖∇f‖∞ relative %.2g", u.Iterations(), u.Status(), rel)
 				if !u.Converged() || rel > 1e-6 {
@@ -401,6 +404,39 @@ func TestBatchBaselinesA9A(t *testing.T) {
 			t.Logf("%s: test AUC %.4f in %v%s", tc.name, auc, el.Round(time.Millisecond), extra)
 			if auc < tc.min {
 				t.Errorf("test AUC %.4f, want ≥ %.2f", auc, tc.min)
+			}
+		})
+	}
+}
+
+// TestUniLogBias: on uncentred features the logistic fit needs its bias. Shifting
+// every row by a constant vector c changes no pairwise difference, so the AUC-optimal
+// direction is unchanged; with the bias, Uni-Log's w is shift-invariant (the bias
+// absorbs −w·c), without it w tilts towards c.
+func TestUniLogBias(t *testing.T) {
+	const lambda = 1e-3
+	sp := gaussian(2000, 5, 0.3, 1, 6)
+	ds, shifted := sp.ToDense(), sp.ToDense() // two copies
+	for i := range shifted.Rows() {
+		for j := range shifted.Dim {
+			shifted.Dense[i*shifted.Dim+j] += 3 + float64(j)
+		}
+	}
+	for _, b := range testBackends(t) {
+		t.Run(b.Name(), func(t *testing.T) {
+			var ws [2][]float64
+			for k, d := range []*data.Dataset{ds, shifted} {
+				u, err := NewUniLog(b, d.Dim, UniLogParams{Lambda: lambda, Tol: 1e-9, Iters: 2000}, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := u.Fit(context.Background(), d); err != nil {
+					t.Fatal(err)
+				}
+				ws[k] = u.Weights()
+			}
+			if e := dist(ws[1], ws[0]); e > 1e-4 {
+				t.Errorf("shifted rows: ‖w' − w‖/‖w‖ = %.3g, want ≤ 1e-4 (w %v, w' %v)", e, ws[0], ws[1])
 			}
 		})
 	}
