@@ -164,7 +164,7 @@ type realDevice struct {
 // ErrUnavailable that says which step failed.
 func openDevice() (device, error) {
 	d := &realDevice{funcs: map[string]uintptr{}}
-	lib, err := purego.Dlopen(libCUDA, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	lib, err := dlopen(libCUDA)
 	if err != nil {
 		return nil, unavailable("cannot load %s (no NVIDIA driver?): %v", libCUDA, err)
 	}
@@ -192,7 +192,7 @@ func openDevice() (device, error) {
 	var blasErrs []string
 	var blasName string
 	for _, name := range libCUBLAS {
-		h, err := purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+		h, err := dlopen(name)
 		if err == nil {
 			d.blasLib, blasName = h, name
 			break
@@ -533,4 +533,17 @@ func (d *realDevice) gather(y, idx dptr, n int, out dptr) error {
 func (d *realDevice) scatter(alpha float64, val, idx dptr, n int, y dptr) error {
 	pa, pv, pi, pn, py := alpha, uint64(val), uint64(idx), int32(n), uint64(y)
 	return d.launch(kScatter, grid(n, 4096), 1, unsafe.Pointer(&pa), unsafe.Pointer(&pv), unsafe.Pointer(&pi), unsafe.Pointer(&pn), unsafe.Pointer(&py))
+}
+
+// dlopen loads a shared library with the thread locked: dlerror's message is
+// per-thread, and a goroutine moved between dlopen and purego's dlerror call would
+// report an empty reason.
+func dlopen(name string) (uintptr, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	h, err := purego.Dlopen(name, purego.RTLD_NOW|purego.RTLD_GLOBAL)
+	if err != nil && strings.TrimSpace(err.Error()) == "" {
+		err = fmt.Errorf("dlopen %s failed (no message from dlerror)", name)
+	}
+	return h, err
 }
