@@ -255,11 +255,7 @@ func (s *SOLAM) Weights() []float64 {
 
 // Current returns a copy of the current (last) iterate w_{T+1}.
 func (s *SOLAM) Current() []float64 {
-	w := make([]float64, s.dim)
-	for j, vj := range s.v {
-		w[j] = s.st.S * vj
-	}
-	return w
+	return scaledCopy(s.st.S, s.v)
 }
 
 // solamState is SOLAM's checkpoint.

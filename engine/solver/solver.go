@@ -231,3 +231,13 @@ func powers(base float64, lo, hi int) []float64 {
 	}
 	return out
 }
+
+// scaledCopy returns s·v as a new slice: the weights of a learner that keeps them as
+// w = s·v so that an ℓ2 shrink costs O(1).
+func scaledCopy(s float64, v []float64) []float64 {
+	w := make([]float64, len(v))
+	for j, vj := range v {
+		w[j] = s * vj
+	}
+	return w
+}

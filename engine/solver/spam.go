@@ -286,11 +286,7 @@ func scal(alpha float64, x []float64) {
 
 // Weights returns a copy of w.
 func (s *SPAM) Weights() []float64 {
-	w := make([]float64, s.dim)
-	for j, vj := range s.v {
-		w[j] = s.st.S * vj
-	}
-	return w
+	return scaledCopy(s.st.S, s.v)
 }
 
 // Means returns copies of the class means in use (running or fixed) and p.

@@ -137,11 +137,7 @@ func (u *UBAUC) Observe(x kernels.Sparse, y int8) float64 {
 
 // Weights returns a copy of w.
 func (u *UBAUC) Weights() []float64 {
-	w := make([]float64, u.dim)
-	for j, vj := range u.v {
-		w[j] = u.st.S * vj
-	}
-	return w
+	return scaledCopy(u.st.S, u.v)
 }
 
 // ubaucState is UBAUC's checkpoint.
