@@ -79,3 +79,23 @@ func TestBackendsJSON(t *testing.T) {
 		t.Error("no backend selected")
 	}
 }
+
+// runFailing runs `aucopt cmd args…`, which must fail: with exit status status (0: any
+// non-zero status) and a first stderr line containing want, the only line unless it
+// is a usage error (status 2). It returns stdout.
+func runFailing(t *testing.T, cmd string, args []string, status int, want string) string {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	got := run(append([]string{cmd}, args...), &stdout, &stderr)
+	if got == 0 || status != 0 && got != status {
+		t.Errorf("exit %d, want %d (0: non-zero)", got, status)
+	}
+	first, _, _ := strings.Cut(stderr.String(), "\n")
+	if !strings.Contains(first, want) {
+		t.Errorf("stderr %q, want a first line with %q", stderr.String(), want)
+	}
+	if status != 2 && strings.Count(stderr.String(), "\n") != 1 {
+		t.Errorf("stderr is not one line: %q", stderr.String())
+	}
+	return stdout.String()
+}

@@ -128,20 +128,9 @@ func TestPlotConvergenceErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			status := run(append([]string{"plot"}, tt.args...), &stdout, &stderr)
-			if status == 0 || tt.status != 0 && status != tt.status {
-				t.Errorf("exit %d, want %d (0: non-zero)", status, tt.status)
-			}
-			first, _, _ := strings.Cut(stderr.String(), "\n")
-			if !strings.Contains(first, tt.want) {
-				t.Errorf("stderr %q, want a first line with %q", stderr.String(), tt.want)
-			}
-			if tt.status != 2 && strings.Count(stderr.String(), "\n") != 1 {
-				t.Errorf("stderr is not one line: %q", stderr.String())
-			}
-			if entries, _ := os.ReadDir(dir); len(entries) != 0 || stdout.Len() != 0 {
-				t.Errorf("files %v, stdout %q", entries, stdout.String())
+			stdout := runFailing(t, "plot", tt.args, tt.status, tt.want)
+			if entries, _ := os.ReadDir(dir); len(entries) != 0 || stdout != "" {
+				t.Errorf("files %v, stdout %q", entries, stdout)
 			}
 		})
 	}

@@ -159,20 +159,9 @@ func TestROCCommandErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			status := run(append([]string{"roc"}, tt.args...), &stdout, &stderr)
-			if status == 0 || tt.status != 0 && status != tt.status {
-				t.Errorf("exit %d, want %d (0: non-zero)", status, tt.status)
-			}
-			first, _, _ := strings.Cut(stderr.String(), "\n")
-			if !strings.Contains(first, tt.want) {
-				t.Errorf("stderr %q, want a first line with %q", stderr.String(), tt.want)
-			}
-			if tt.status != 2 && strings.Count(stderr.String(), "\n") != 1 {
-				t.Errorf("stderr is not one line: %q", stderr.String())
-			}
-			if stdout.Len() != 0 {
-				t.Errorf("stdout %q", stdout.String())
+			stdout := runFailing(t, "roc", tt.args, tt.status, tt.want)
+			if stdout != "" {
+				t.Errorf("stdout %q", stdout)
 			}
 			entries, _ := os.ReadDir(dir)
 			if len(entries) != 3 { // the model, garbage.json and future.json
