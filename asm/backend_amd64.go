@@ -69,6 +69,12 @@ func checkCPU(has func(...cpuid.FeatureID) bool) error {
 	return nil
 }
 
+// WithWorkers returns an assembly backend with the same kernels whose operations use
+// at most n goroutines (kernels.Splitter).
+func (b *Backend) WithWorkers(n int) kernels.Backend {
+	return &Backend{Backend: fallback.NewWorkers(n), avx512: b.avx512}
+}
+
 // Name returns "avx2", the selector's name for this backend.
 func (b *Backend) Name() string { return "avx2" }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/kernels"
 )
 
 // CVConfig is a cross-validation: cfg.Algo trained on all but one fold of cfg.Data and
@@ -198,6 +199,8 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	one := func(ctx context.Context, i int) error {
 		run := &res.Runs[i]
 		start := time.Now()
+		b, release := kernels.PerJob(b, workers)
+		defer release()
 		train, test := ds.Subset(jobs[i].Train), ds.Subset(jobs[i].Test)
 		tr := &TrainResult{Algo: spec.Name, Features: ds.Dim, TrainRows: train.Rows()}
 		train, test, err := scale(cfg.Scale, train, test, tr)

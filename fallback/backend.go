@@ -210,3 +210,6 @@ func CheckSquare(op string, m *Mat, n int) {
 		panic(fmt.Sprintf("kernels: %s: matrix is %d×%d, want %d×%d", op, m.Rows, m.Cols, n, n))
 	}
 }
+
+// WithWorkers returns a pure-Go backend using at most n goroutines (kernels.Splitter).
+func (b *Backend) WithWorkers(n int) kernels.Backend { return NewWorkers(n) }

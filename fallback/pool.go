@@ -31,9 +31,10 @@ type Job struct {
 	// Scratch is per-part scratch space (for instance packed panels).
 	Scratch [][]float64
 
-	wg    sync.WaitGroup
-	next  atomic.Int64
-	parts int
+	next    atomic.Int64
+	parts   int
+	pending atomic.Int64  // helpers that have not yet finished with this run
+	done    chan struct{} // receives once when pending reaches 0
 }
 
 // drain runs parts of j until none is left.
@@ -44,6 +45,13 @@ func (j *Job) drain() {
 			return
 		}
 		j.Run(j, p)
+	}
+}
+
+// release is called by each helper once it has drained j.
+func (j *Job) release() {
+	if j.pending.Add(-1) == 0 {
+		j.done <- struct{}{}
 	}
 }
 
@@ -97,7 +105,7 @@ func (p *Pool) start() {
 		go func() {
 			for j := range p.tasks {
 				j.drain()
-				j.wg.Done()
+				j.release()
 			}
 		}()
 	}
@@ -117,12 +125,26 @@ func (p *Pool) Do(parts int, j *Job) {
 	j.parts = parts
 	j.next.Store(0)
 	helpers := min(p.workers-1, parts-1)
-	j.wg.Add(helpers)
+	if j.done == nil {
+		j.done = make(chan struct{}, 1)
+	}
+	j.pending.Store(int64(helpers))
 	for range helpers {
 		p.tasks <- j
 	}
 	j.drain()
-	j.wg.Wait()
+	// Wait for the helpers, running queued tasks meanwhile: when other callers keep
+	// the pool's goroutines busy, a task of j still in the queue is taken back here
+	// (finding nothing left to do) instead of waiting for a goroutine to be free.
+	for {
+		select {
+		case <-j.done:
+			return
+		case t := <-p.tasks:
+			t.drain()
+			t.release()
+		}
+	}
 }
 
 // Close stops the pool's goroutines. The pool must not be used afterwards.

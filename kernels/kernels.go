@@ -131,3 +131,26 @@ type Backend interface {
 	// overlap x.
 	ScatterAdd(alpha float64, x Vec, idx []int32, y Vec)
 }
+
+// Splitter is implemented by backends that split large operations over a pool of
+// goroutines (the CPU backends). Callers that already run one job per core (CV folds,
+// experiment runs) give each job a backend of one worker, so that each job's
+// operands stay in its core's cache instead of bouncing between cores on every call.
+type Splitter interface {
+	Backend
+	// WithWorkers returns a backend of the same kind, sharing no mutable state with the
+	// receiver, whose operations use at most n goroutines (n ≤ 0: GOMAXPROCS). Tensors of
+	// either may be passed to the other. Results do not depend on n. The caller closes it.
+	WithWorkers(n int) Backend
+}
+
+// PerJob returns the backend each of jobs concurrent jobs should use, and the function
+// that releases it: b itself when jobs ≤ 1 or b is not a Splitter, otherwise a new
+// one-worker backend of b's kind (the jobs already fill the cores).
+func PerJob(b Backend, jobs int) (Backend, func()) {
+	if s, ok := b.(Splitter); ok && jobs > 1 {
+		jb := s.WithWorkers(1)
+		return jb, func() { _ = jb.Close() }
+	}
+	return b, func() {}
+}
