@@ -91,6 +91,21 @@ func (d *Dataset) ToDense() *Dataset {
 	return out
 }
 
+// NewDense returns a dense dataset of dim features over x (row-major, len(y)×dim,
+// kept, not copied) with labels y (kept; Labels are y's values).
+func NewDense(name string, dim int, y []int8, x []float64) (*Dataset, error) {
+	if dim < 1 || len(x) != len(y)*dim {
+		return nil, fmt.Errorf("dense dataset %s: %d values for %d rows of %d features", name, len(x), len(y), dim)
+	}
+	labels := make([]float64, len(y))
+	for i, v := range y {
+		labels[i] = float64(v)
+	}
+	d := &Dataset{Name: name, Dim: dim, Y: y, Labels: labels, Dense: x}
+	d.setIndices()
+	return d, nil
+}
+
 // ToSparse returns a copy of d in the sparse layout, keeping only non-zero values (d
 // itself when already sparse).
 func (d *Dataset) ToSparse() *Dataset {

@@ -6,8 +6,8 @@ package solver
 // DefaultXxxParams (SPAM-NET: SPAM's with β₁ = 10⁻⁴).
 func Registry() []Spec {
 	return []Spec{
-		withMulti(online("opauc", "one-pass AUC, square loss, full covariances (Gao et al. 2013)", "ICML 2013, Alg. 1",
-			DefaultOPAUCParams, OPAUCGrid, NewOPAUC), newOPAUCGrid),
+		rotational(withMulti(online("opauc", "one-pass AUC, square loss, full covariances (Gao et al. 2013)", "ICML 2013, Alg. 1",
+			DefaultOPAUCParams, OPAUCGrid, NewOPAUC), newOPAUCGrid)),
 		online("opaucr", "OPAUC with rank-τ randomized covariances, for high dimensions", "ICML 2013, Sec. 4",
 			DefaultOPAUCrParams, OPAUCrGrid, NewOPAUCr),
 		online("opauc-f", "OPAUC on a random subset of the features (the paper's comparison)", "ICML 2013, Sec. 5",

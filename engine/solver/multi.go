@@ -1,8 +1,10 @@
 package solver
 
 import (
+	"encoding"
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/aucopt/aucopt/kernels"
@@ -27,6 +29,18 @@ type Multi interface {
 	Weights(g int) []float64
 }
 
+// Forker is a Multi whose whole state can be copied, so that training streams that
+// share a prefix share its work: the inner folds of a cross-validation, fed their
+// blocks in a suitable order, train the shared prefix once, fork, and feed each copy
+// only its own remainder.
+type Forker interface {
+	Multi
+	// Fork returns an independent copy of the Multi in its current state: feeding
+	// either afterwards does not affect the other, and the copy continues exactly as
+	// the original would.
+	Fork() (Multi, error)
+}
+
 // NewMulti returns a Multi over one learner of spec per parameter struct (each made by
 // spec.Params). It uses the algorithm's shared implementation when it has one
 // (Spec.NewMulti); otherwise it runs independent learners spread over workers
@@ -47,10 +61,17 @@ func NewMulti(spec Spec, b kernels.Backend, dim int, params []any, seed uint64, 
 		return m, nil
 	}
 	m := &independent{learners: make([]Online, len(params)), diverged: make([]int64, len(params))}
-	for g, p := range params {
-		l, err := spec.NewOnline(b, dim, p, seed)
+	m.make = func(g int) (Online, error) {
+		l, err := spec.NewOnline(b, dim, params[g], seed)
 		if err != nil {
 			return nil, fmt.Errorf("grid point %d: %w", g+1, err)
+		}
+		return l, nil
+	}
+	for g := range params {
+		l, err := m.make(g)
+		if err != nil {
+			return nil, err
 		}
 		m.learners[g] = l
 	}
@@ -68,6 +89,37 @@ type independent struct {
 	diverged []int64
 	seen     int64 // examples fed before the current block
 	workers  int
+	make     func(g int) (Online, error) // a fresh learner for grid point g
+}
+
+// Fork copies every learner through its checkpoint codec (MarshalBinary into a fresh
+// learner's UnmarshalBinary), so the copies continue bit-identically.
+func (m *independent) Fork() (Multi, error) {
+	c := &independent{learners: make([]Online, len(m.learners)), diverged: slices.Clone(m.diverged),
+		seen: m.seen, workers: m.workers, make: m.make}
+	for g, l := range m.learners {
+		enc, ok1 := l.(encoding.BinaryMarshaler)
+		blob, err := []byte(nil), error(nil)
+		if ok1 {
+			blob, err = enc.MarshalBinary()
+		}
+		if !ok1 || err != nil {
+			return nil, fmt.Errorf("fork grid point %d: learner %T cannot be copied: %v", g+1, l, err)
+		}
+		nl, err := m.make(g)
+		if err != nil {
+			return nil, err
+		}
+		dec, ok := nl.(encoding.BinaryUnmarshaler)
+		if !ok {
+			return nil, fmt.Errorf("fork grid point %d: learner %T cannot be restored", g+1, nl)
+		}
+		if err := dec.UnmarshalBinary(blob); err != nil {
+			return nil, fmt.Errorf("fork grid point %d: %w", g+1, err)
+		}
+		c.learners[g] = nl
+	}
+	return c, nil
 }
 
 func (m *independent) Len() int                { return len(m.learners) }
@@ -100,4 +152,50 @@ func (m *independent) ObserveBlock(xs []kernels.Sparse, ys []int8) {
 		wg.Wait()
 	}
 	m.seen += int64(len(xs))
+}
+
+// LeaveOneOut trains one Multi per held-out block of a cross-validation: for each k in
+// [0, blocks), a Multi fed every block but k, in increasing block order, handed to
+// done(k, m). feed(m, j) feeds block j to m. The streams share their prefixes, so when
+// the Multi is a Forker (every Multi NewMulti returns is) the work is done once per
+// shared prefix: (blocks−1)(blocks+2)/2 block feeds instead of blocks·(blocks−1),
+// 14 instead of 20 for 5 folds. Otherwise each Multi is trained from scratch by fresh.
+// The first error of fresh, feed, Fork or done is returned.
+func LeaveOneOut(blocks int, fresh func() (Multi, error), feed func(m Multi, j int) error, done func(k int, m Multi) error) error {
+	state, err := fresh() // fed blocks [0, k) at the start of iteration k
+	if err != nil {
+		return err
+	}
+	for k := range blocks {
+		if k == blocks-1 {
+			return done(k, state)
+		}
+		var m Multi
+		if f, ok := state.(Forker); ok {
+			if m, err = f.Fork(); err != nil {
+				return err
+			}
+		} else {
+			if m, err = fresh(); err != nil {
+				return err
+			}
+			for j := range k {
+				if err := feed(m, j); err != nil {
+					return err
+				}
+			}
+		}
+		for j := k + 1; j < blocks; j++ {
+			if err := feed(m, j); err != nil {
+				return err
+			}
+		}
+		if err := done(k, m); err != nil {
+			return err
+		}
+		if err := feed(state, k); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -148,3 +148,129 @@ func TestMultiErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestFork: a fork continues exactly as its original — for OPAUC's shared grid and
+// for the generic Multi (SPAM) — and feeding one does not disturb the other.
+func TestFork(t *testing.T) {
+	train, _ := a9a(t)
+	train = train.Subset(data.Shuffle(train.Rows(), 3)[:1500])
+	head, tail := train.Subset(seq(0, 700)), train.Subset(seq(700, 1500))
+	for _, name := range []string{"opauc", "spam-l2"} {
+		spec, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var grid Grid
+		if name == "opauc" {
+			grid = Grid{Keys: []string{"eta", "lambda"}, Values: [][]float64{{0x1p-10, 0x1p-4, 0x1p4}, {0x1p-8, 0}}}
+		} else {
+			grid = Grid{Keys: []string{"eta"}, Values: [][]float64{{0x1p-6, 0x1p-2, 0x1p0}}}
+		}
+		params := gridParams(t, spec, grid)
+		for _, b := range testBackends(t) {
+			whole, _ := NewMulti(spec, b, train.Dim, params, 7, 2)
+			feedMulti(whole, train, 64)
+			m, _ := NewMulti(spec, b, train.Dim, params, 7, 2)
+			feedMulti(m, head, 64)
+			f, err := m.(Forker).Fork()
+			if err != nil {
+				t.Fatalf("%s/%s: %v", name, b.Name(), err)
+			}
+			feedMulti(f, tail, 64)
+			feedMulti(m, tail, 64)
+			for g := range params {
+				if f.Diverged(g) != whole.Diverged(g) || m.Diverged(g) != whole.Diverged(g) {
+					t.Errorf("%s/%s point %d: diverged at %d (fork), %d (original), %d (unforked)", name, b.Name(), g, f.Diverged(g), m.Diverged(g), whole.Diverged(g))
+				}
+				if !sameFloats(f.Weights(g), whole.Weights(g)) || !sameFloats(m.Weights(g), whole.Weights(g)) {
+					t.Errorf("%s/%s point %d: the fork or its original differs from one unforked stream", name, b.Name(), g)
+				}
+			}
+			// The original, fed again, leaves the fork alone.
+			fw := f.Weights(0)
+			feedMulti(m, head, 64)
+			if !sameFloats(fw, f.Weights(0)) {
+				t.Errorf("%s/%s: feeding the original changed the fork", name, b.Name())
+			}
+		}
+	}
+}
+
+// sameFloats reports whether a and b are equal element by element, NaN equal to NaN
+// (a diverged point's weights).
+func sameFloats(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) })
+}
+
+// seq returns lo, lo+1, …, hi−1.
+func seq(lo, hi int) []int {
+	out := make([]int, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// noFork hides a Multi's Fork, for LeaveOneOut's fallback.
+type noFork struct{ Multi }
+
+// TestLeaveOneOut: every held-out model equals a Multi trained from scratch on the
+// other blocks in order, with (block−1)(blocks+2)/2 block feeds when the Multi forks
+// and the from-scratch count without.
+func TestLeaveOneOut(t *testing.T) {
+	train, _ := a9a(t)
+	train = train.Subset(data.Shuffle(train.Rows(), 4)[:1000])
+	spec, _ := Lookup("opauc")
+	params := gridParams(t, spec, Grid{Keys: []string{"eta", "lambda"}, Values: [][]float64{{0x1p-10, 0x1p-5, 0x1p3}, {0x1p-6}}})
+	b := testBackends(t)[0]
+	for _, blocks := range []int{1, 2, 5} {
+		parts := make([]*data.Dataset, blocks)
+		for j := range blocks {
+			parts[j] = train.Subset(seq(j*1000/blocks, (j+1)*1000/blocks))
+		}
+		for _, fork := range []bool{true, false} {
+			feeds, got := 0, make([]Multi, blocks)
+			fresh := func() (Multi, error) {
+				m, err := NewMulti(spec, b, train.Dim, params, 7, 1)
+				if !fork {
+					return noFork{m}, err
+				}
+				return m, err
+			}
+			err := LeaveOneOut(blocks, fresh, func(m Multi, j int) error {
+				feeds++
+				feedMulti(m, parts[j], 50)
+				return nil
+			}, func(k int, m Multi) error {
+				if got[k] != nil {
+					t.Errorf("block %d handed out twice", k)
+				}
+				got[k] = m
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := (blocks - 1) * (blocks + 2) / 2
+			if !fork {
+				want = blocks * (blocks - 1)
+			}
+			if feeds != want {
+				t.Errorf("%d blocks, fork %v: %d block feeds, want %d", blocks, fork, feeds, want)
+			}
+			for k := range blocks {
+				ref, _ := NewMulti(spec, b, train.Dim, params, 7, 1)
+				for j := range blocks {
+					if j != k {
+						feedMulti(ref, parts[j], 50)
+					}
+				}
+				for g := range params {
+					if got[k].Diverged(g) != ref.Diverged(g) || !sameFloats(got[k].Weights(g), ref.Weights(g)) {
+						t.Errorf("%d blocks, fork %v, held-out %d, point %d: differs from training from scratch", blocks, fork, k, g)
+					}
+				}
+			}
+		}
+	}
+}

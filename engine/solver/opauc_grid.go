@@ -3,6 +3,7 @@ package solver
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/aucopt/aucopt/kernels"
 )
@@ -29,13 +30,27 @@ type opaucGrid struct {
 	div    []int64       // by grid index: example count at divergence, 0 if none
 	final  [][]float64   // by grid index: the weights of a retired point
 	seen   int64
-	w, r   kernels.Mat // G×d: the weights, and S_o·w
+	w, r   kernels.Mat   // G×d: the weights, and S_o·w
+	wRows  []kernels.Vec // the rows of w, by position
+	rRows  []kernels.Vec // the rows of r, by position
 	cls    [2]opaucGridClass
-	delta  kernels.Vec // x − mean, for Welford's update
-	mw     kernels.Vec // W·m_o, length G
-	coef   kernels.Vec // η_g·e_g, length G
-	mwHost []float64
+	delta  kernels.Vec // x − own mean, for Welford's update
+	xm     kernels.Vec // x − m_o
+	ev     kernels.Vec // W·(x − m_o), length G
+	coef   kernels.Vec // −η_g·e_g, length G
+	evHost []float64
 	coefH  []float64
+}
+
+// alloc makes m's tensors for n grid points of dimension d.
+func (m *opaucGrid) alloc(n, d int) {
+	b := m.b
+	m.w, m.r, m.delta, m.xm = b.NewMat(n, d), b.NewMat(n, d), b.NewVec(d), b.NewVec(d)
+	m.ev, m.coef, m.evHost, m.coefH = b.NewVec(n), b.NewVec(n), make([]float64, n), make([]float64, n)
+	m.wRows, m.rRows = make([]kernels.Vec, n), make([]kernels.Vec, n)
+	for i := range n {
+		m.wRows[i], m.rRows[i] = m.w.Row(i), m.r.Row(i)
+	}
 }
 
 // opaucGridClass is one class's count, mean and scatter Σ (x − m)(x − m)ᵀ (upper).
@@ -54,9 +69,8 @@ func newOPAUCGrid(b kernels.Backend, dim int, params []any, _ uint64) (Multi, er
 	m := &opaucGrid{
 		b: b, d: dim, active: n, p: make([]OPAUCParams, n), orig: make([]int, n),
 		div: make([]int64, n), final: make([][]float64, n),
-		w: b.NewMat(n, dim), r: b.NewMat(n, dim), delta: b.NewVec(dim),
-		mw: b.NewVec(n), coef: b.NewVec(n), mwHost: make([]float64, n), coefH: make([]float64, n),
 	}
+	m.alloc(n, dim)
 	for g, p := range params {
 		pp, ok := p.(*OPAUCParams)
 		if !ok {
@@ -71,6 +85,33 @@ func newOPAUCGrid(b kernels.Backend, dim int, params []any, _ uint64) (Multi, er
 		m.cls[i].mean, m.cls[i].scatter = b.NewVec(dim), b.NewMat(dim, dim)
 	}
 	return m, nil
+}
+
+// Fork copies the grid: weights, class statistics and the bookkeeping of retired
+// points (solver.Forker).
+func (m *opaucGrid) Fork() (Multi, error) {
+	b, n, d := m.b, len(m.div), m.d
+	c := &opaucGrid{
+		b: b, d: d, active: m.active, p: slices.Clone(m.p), orig: slices.Clone(m.orig),
+		div: slices.Clone(m.div), final: make([][]float64, n), seen: m.seen,
+	}
+	c.alloc(n, d)
+	for g, f := range m.final {
+		c.final[g] = slices.Clone(f)
+	}
+	buf := make([]float64, max(n, d)*d)
+	copyMat := func(dst, src kernels.Mat) {
+		h := buf[:src.Len()]
+		b.Download(h, src)
+		b.Upload(dst, h)
+	}
+	copyMat(c.w, m.w)
+	for i, cl := range m.cls {
+		c.cls[i] = opaucGridClass{n: cl.n, mean: b.NewVec(d), scatter: b.NewMat(d, d)}
+		b.Copy(c.cls[i].mean, cl.mean)
+		copyMat(c.cls[i].scatter, cl.scatter)
+	}
+	return c, nil
 }
 
 func (m *opaucGrid) Len() int             { return len(m.div) }
@@ -99,11 +140,12 @@ func (m *opaucGrid) ObserveBlock(xs []kernels.Sparse, ys []int8) {
 }
 
 // observe takes one OPAUC step for every active grid point, then adds x to its class.
-// For row g with e_g = w_g·x − w_g·m_o − y (Algorithm 1's gradient, see opaucCore.grad):
+// For row g with e_g = w_g·(x − m_o) − y (Algorithm 1's gradient, see opaucCore.grad):
 //
-//	w_g ← (1 − η_g λ_g) w_g − η_g S_o w_g − η_g e_g x + η_g e_g m_o
+//	w_g ← (1 − η_g λ_g) w_g − η_g S_o w_g − η_g e_g (x − m_o)
 //
-// where S_o w_g for all rows is one Symm and the last term for all rows one Ger.
+// where S_o w_g for all rows is one Symm, w_g·(x − m_o) for all rows one Gemv and the
+// last term for all rows one Ger.
 func (m *opaucGrid) observe(x kernels.Sparse, y int8) {
 	b, d := m.b, m.d
 	own, oth := &m.cls[1], &m.cls[0]
@@ -112,25 +154,26 @@ func (m *opaucGrid) observe(x kernels.Sparse, y int8) {
 	}
 	if g := m.active; g > 0 && oth.n > 0 {
 		w, r := m.w.Slice(0, g, 0, d), m.r.Slice(0, g, 0, d)
-		mw, coef := m.mw.Slice(0, g), m.coef.Slice(0, g)
+		ev, coef := m.ev.Slice(0, g), m.coef.Slice(0, g)
+		b.Copy(m.xm, oth.mean) // x − m_o
+		b.Scal(-1, m.xm)
+		b.AxpySparse(1, x, m.xm)
 		b.Symm(1/float64(oth.n), oth.scatter, w, 0, r)
-		b.Gemv(false, 1, w, oth.mean, 0, mw)
-		b.Download(m.mwHost[:g], mw)
+		b.Gemv(false, 1, w, m.xm, 0, ev)
+		b.Download(m.evHost[:g], ev)
 		for k := range g {
-			wk := w.Row(k)
-			s := b.DotSparse(x, wk)
+			s := m.evHost[k]
 			if math.IsNaN(s) || math.IsInf(s, 0) {
 				m.div[m.orig[k]] = m.seen
 			}
 			p := &m.p[k]
-			e := s - m.mwHost[k] - float64(y)
+			wk := m.wRows[k]
 			b.Scal(1-p.Eta*p.Lambda, wk)
-			b.Axpy(-p.Eta, r.Row(k), wk)
-			b.AxpySparse(-p.Eta*e, x, wk)
-			m.coefH[k] = p.Eta * e
+			b.Axpy(-p.Eta, m.rRows[k], wk)
+			m.coefH[k] = -p.Eta * (s - float64(y))
 		}
 		b.Upload(coef, m.coefH[:g])
-		b.Ger(1, coef, oth.mean, w)
+		b.Ger(1, coef, m.xm, w)
 		m.retire()
 	}
 	// Welford: δ = x − m; n += 1; m += δ/n; M += (n−1)/n·δδᵀ.

@@ -21,6 +21,13 @@ type Spec struct {
 	// UnitRows says the algorithm assumes rows of norm at most 1 (SOLAM's and FSAUC's
 	// κ = 1): automatic scaling then normalises rows instead of min-max scaling.
 	UnitRows bool
+	// Rotational says the learner is rotation-equivariant and starts at w = 0 with
+	// updates in the span of differences of training rows (OPAUC: square loss, full
+	// covariances, ℓ2 regularisation). Trained on the rows' coordinates Qᵀ(x − x̄) in an
+	// orthonormal basis Q of that span, it gives w = Q·v up to rounding, so the same
+	// scores up to a constant: a grid search may train it on fewer coordinates when
+	// the rows are linearly dependent (one-hot groups).
+	Rotational bool
 	// NewOnline makes an online learner from a parameter struct made by Params; nil
 	// for a batch algorithm.
 	NewOnline func(b kernels.Backend, dim int, params any, seed uint64) (Online, error)
@@ -103,6 +110,12 @@ func batch[P any, S Batch](name, doc, ref string, defaults func() P, grid Grid,
 // withMulti sets the Spec's shared one-pass grid implementation.
 func withMulti(s Spec, newMulti func(kernels.Backend, int, []any, uint64) (Multi, error)) Spec {
 	s.NewMulti = newMulti
+	return s
+}
+
+// rotational marks the Spec as rotation-equivariant (Spec.Rotational).
+func rotational(s Spec) Spec {
+	s.Rotational = true
 	return s
 }
 
