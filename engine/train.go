@@ -225,6 +225,19 @@ func noteWiderTest(res *TrainResult, test *data.Dataset) {
 // Score returns w·x for every row of d; features beyond len(w) count 0.
 func Score(w []float64, d *data.Dataset) []float64 {
 	scores := make([]float64, d.Rows())
+	if d.IsDense() {
+		n := min(len(w), d.Dim)
+		w := w[:n]
+		for i := range scores {
+			row := d.DenseRow(i)[:n]
+			var s float64
+			for j, v := range row {
+				s += w[j] * v
+			}
+			scores[i] = s
+		}
+		return scores
+	}
 	for i := range scores {
 		r := d.Row(i)
 		var s float64

@@ -85,16 +85,43 @@ func groups(scores []float64, y []int8) ([]group, int64, int64, error) {
 // class is empty, ErrLabel for a label other than ±1 and ErrNaN for a NaN score; it
 // panics if the lengths differ. ±Inf scores rank as usual.
 func AUC(scores []float64, y []int8) (float64, error) {
-	gs, np, nn, err := groups(scores, y)
-	if err != nil {
-		return 0, err
+	if len(scores) != len(y) {
+		panic(fmt.Sprintf("metric: %d scores but %d labels", len(scores), len(y)))
 	}
+	// Sort each class's scores, then count for each positive the negatives below it
+	// and those tied with it: the pair count in integers, as the ROC's groups give it.
+	pos, neg := make([]float64, 0, len(scores)), make([]float64, 0, len(scores))
+	for i, s := range scores {
+		if math.IsNaN(s) {
+			return 0, fmt.Errorf("%w at example %d", ErrNaN, i)
+		}
+		switch y[i] {
+		case 1:
+			pos = append(pos, s)
+		case -1:
+			neg = append(neg, s)
+		default:
+			return 0, fmt.Errorf("%w: example %d has %d", ErrLabel, i, y[i])
+		}
+	}
+	np, nn := int64(len(pos)), int64(len(neg))
+	if np == 0 || nn == 0 {
+		return 0, fmt.Errorf("%w (%d positives, %d negatives)", ErrOneClass, np, nn)
+	}
+	slices.Sort(pos)
+	slices.Sort(neg)
 	// twice the number of correctly ordered pairs, ties counting one (of two halves)
 	var twice int64
-	var posAbove int64
-	for _, g := range gs {
-		twice += g.neg * (2*posAbove + g.pos)
-		posAbove += g.pos
+	below, upTo := 0, 0 // negatives < p, and ≤ p
+	for _, p := range pos {
+		for below < len(neg) && neg[below] < p {
+			below++
+		}
+		upTo = max(upTo, below)
+		for upTo < len(neg) && neg[upTo] <= p {
+			upTo++
+		}
+		twice += int64(2*below + (upTo - below))
 	}
 	return float64(twice) / (2 * float64(np) * float64(nn)), nil
 }
