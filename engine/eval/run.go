@@ -727,7 +727,7 @@ func fitAll(ctx context.Context, spec solver.Spec, b kernels.Backend, part *data
 // the other folds' rows fed fold by fold in increasing order (each fold's rows in a
 // seeded random order), sharing the common prefixes (solver.LeaveOneOut), and hands
 // each fold's weights and validation rows to validate. Diverged points are marked in
-// failed.
+// failed, and points failed on one fold are dropped from the folds still to train.
 func crossOnline(ctx context.Context, spec solver.Spec, b kernels.Backend, train *data.Dataset, folds []data.Fold,
 	params []any, seed uint64, failed []bool, validate func(ws [][]float64, val *data.Dataset)) error {
 	for _, f := range folds {
@@ -767,6 +767,14 @@ func crossOnline(ctx context.Context, spec solver.Spec, b kernels.Backend, train
 		}
 		validate(ws, blocks[k])
 		return nil
+	}, func(m solver.Multi) { // a point that failed on one fold can no longer be chosen
+		if d, ok := m.(solver.Dropper); ok {
+			for g, f := range failed {
+				if f {
+					d.Drop(g)
+				}
+			}
+		}
 	})
 }
 

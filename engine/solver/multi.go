@@ -41,6 +41,16 @@ type Forker interface {
 	Fork() (Multi, error)
 }
 
+// Dropper is a Multi whose grid points can be stopped early: a cross-validated grid
+// search drops the points that already failed on another fold, since it can no longer
+// choose them. A dropped point is no longer fed; its Weights are those it had when
+// dropped, and its Diverged is unchanged.
+type Dropper interface {
+	Multi
+	// Drop stops training grid point g (a no-op if it already stopped).
+	Drop(g int)
+}
+
 // NewMulti returns a Multi over one learner of spec per parameter struct (each made by
 // spec.Params). It uses the algorithm's shared implementation when it has one
 // (Spec.NewMulti); otherwise it runs independent learners spread over workers
@@ -90,13 +100,14 @@ type independent struct {
 	seen     int64 // examples fed before the current block
 	workers  int
 	make     func(g int) (Online, error) // a fresh learner for grid point g
+	dropped  []bool                      // by grid point, once Drop was called
 }
 
 // Fork copies every learner through its checkpoint codec (MarshalBinary into a fresh
 // learner's UnmarshalBinary), so the copies continue bit-identically.
 func (m *independent) Fork() (Multi, error) {
 	c := &independent{learners: make([]Online, len(m.learners)), diverged: slices.Clone(m.diverged),
-		seen: m.seen, workers: m.workers, make: m.make}
+		seen: m.seen, workers: m.workers, make: m.make, dropped: slices.Clone(m.dropped)}
 	for g, l := range m.learners {
 		enc, ok1 := l.(encoding.BinaryMarshaler)
 		blob, err := []byte(nil), error(nil)
@@ -122,6 +133,14 @@ func (m *independent) Fork() (Multi, error) {
 	return c, nil
 }
 
+// Drop stops feeding learner g (solver.Dropper).
+func (m *independent) Drop(g int) {
+	if m.dropped == nil {
+		m.dropped = make([]bool, len(m.learners))
+	}
+	m.dropped[g] = true
+}
+
 func (m *independent) Len() int                { return len(m.learners) }
 func (m *independent) Diverged(g int) int64    { return m.diverged[g] }
 func (m *independent) Weights(g int) []float64 { return m.learners[g].Weights() }
@@ -129,7 +148,7 @@ func (m *independent) Weights(g int) []float64 { return m.learners[g].Weights() 
 func (m *independent) ObserveBlock(xs []kernels.Sparse, ys []int8) {
 	run := func(lo, hi int) {
 		for g := lo; g < hi; g++ {
-			if m.diverged[g] != 0 {
+			if m.diverged[g] != 0 || m.dropped != nil && m.dropped[g] {
 				continue
 			}
 			l := m.learners[g]
@@ -160,8 +179,10 @@ func (m *independent) ObserveBlock(xs []kernels.Sparse, ys []int8) {
 // the Multi is a Forker (every Multi NewMulti returns is) the work is done once per
 // shared prefix: (blocks−1)(blocks+2)/2 block feeds instead of blocks·(blocks−1),
 // 14 instead of 20 for 5 folds. Otherwise each Multi is trained from scratch by fresh.
+// Before the shared prefix grows, prune (when not nil) is called on it, so that points
+// a finished model disqualified can be dropped (Dropper) from the ones still to come.
 // The first error of fresh, feed, Fork or done is returned.
-func LeaveOneOut(blocks int, fresh func() (Multi, error), feed func(m Multi, j int) error, done func(k int, m Multi) error) error {
+func LeaveOneOut(blocks int, fresh func() (Multi, error), feed func(m Multi, j int) error, done func(k int, m Multi) error, prune func(m Multi)) error {
 	state, err := fresh() // fed blocks [0, k) at the start of iteration k
 	if err != nil {
 		return err
@@ -192,6 +213,9 @@ func LeaveOneOut(blocks int, fresh func() (Multi, error), feed func(m Multi, j i
 		}
 		if err := done(k, m); err != nil {
 			return err
+		}
+		if prune != nil {
+			prune(state)
 		}
 		if err := feed(state, k); err != nil {
 			return err

@@ -247,7 +247,7 @@ func TestLeaveOneOut(t *testing.T) {
 				}
 				got[k] = m
 				return nil
-			})
+			}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -270,6 +270,35 @@ func TestLeaveOneOut(t *testing.T) {
 						t.Errorf("%d blocks, fork %v, held-out %d, point %d: differs from training from scratch", blocks, fork, k, g)
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestDrop: a dropped point keeps the weights it had and is reported as not diverged;
+// the other points continue exactly as without the drop.
+func TestDrop(t *testing.T) {
+	train, _ := a9a(t)
+	train = train.Subset(data.Shuffle(train.Rows(), 6)[:1200])
+	head, tail := train.Subset(seq(0, 500)), train.Subset(seq(500, 1200))
+	for _, name := range []string{"opauc", "spam-l2"} {
+		spec, _ := Lookup(name)
+		grid := Grid{Keys: []string{"eta"}, Values: [][]float64{{0x1p-10, 0x1p-7, 0x1p-4}}}
+		params := gridParams(t, spec, grid)
+		b := testBackends(t)[0]
+		ref, _ := NewMulti(spec, b, train.Dim, params, 7, 1)
+		feedMulti(ref, train, 64)
+		m, _ := NewMulti(spec, b, train.Dim, params, 7, 1)
+		feedMulti(m, head, 64)
+		atDrop := m.Weights(1)
+		m.(Dropper).Drop(1)
+		feedMulti(m, tail, 64)
+		if !sameFloats(m.Weights(1), atDrop) || m.Diverged(1) != 0 {
+			t.Errorf("%s: the dropped point moved or is reported diverged (%d)", name, m.Diverged(1))
+		}
+		for _, g := range []int{0, 2} {
+			if !sameFloats(m.Weights(g), ref.Weights(g)) {
+				t.Errorf("%s: point %d changed when point 1 was dropped", name, g)
 			}
 		}
 	}

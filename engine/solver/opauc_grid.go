@@ -28,6 +28,7 @@ type opaucGrid struct {
 	p      []OPAUCParams // p[r]: parameters of active row r
 	orig   []int         // orig[r]: grid index of active row r
 	div    []int64       // by grid index: example count at divergence, 0 if none
+	drop   []bool        // by grid index: stopped by Drop
 	final  [][]float64   // by grid index: the weights of a retired point
 	seen   int64
 	w, r   kernels.Mat   // G×d: the weights, and S_o·w
@@ -68,7 +69,7 @@ func newOPAUCGrid(b kernels.Backend, dim int, params []any, _ uint64) (Multi, er
 	n := len(params)
 	m := &opaucGrid{
 		b: b, d: dim, active: n, p: make([]OPAUCParams, n), orig: make([]int, n),
-		div: make([]int64, n), final: make([][]float64, n),
+		div: make([]int64, n), drop: make([]bool, n), final: make([][]float64, n),
 	}
 	m.alloc(n, dim)
 	for g, p := range params {
@@ -93,7 +94,7 @@ func (m *opaucGrid) Fork() (Multi, error) {
 	b, n, d := m.b, len(m.div), m.d
 	c := &opaucGrid{
 		b: b, d: d, active: m.active, p: slices.Clone(m.p), orig: slices.Clone(m.orig),
-		div: slices.Clone(m.div), final: make([][]float64, n), seen: m.seen,
+		div: slices.Clone(m.div), drop: slices.Clone(m.drop), final: make([][]float64, n), seen: m.seen,
 	}
 	c.alloc(n, d)
 	for g, f := range m.final {
@@ -112,6 +113,13 @@ func (m *opaucGrid) Fork() (Multi, error) {
 		copyMat(c.cls[i].scatter, cl.scatter)
 	}
 	return c, nil
+}
+
+// Drop retires grid point g as divergence would, without marking it diverged
+// (solver.Dropper).
+func (m *opaucGrid) Drop(g int) {
+	m.drop[g] = true
+	m.retire()
 }
 
 func (m *opaucGrid) Len() int             { return len(m.div) }
@@ -188,12 +196,12 @@ func (m *opaucGrid) observe(x kernels.Sparse, y int8) {
 	}
 }
 
-// retire swaps the rows that diverged on this example out of the active ones, keeping
-// their last weights for Weights.
+// retire swaps the rows that diverged on this example, or were dropped, out of the
+// active ones, keeping their last weights for Weights.
 func (m *opaucGrid) retire() {
 	for k := 0; k < m.active; {
 		g := m.orig[k]
-		if m.div[g] == 0 || m.final[g] != nil {
+		if m.div[g] == 0 && !m.drop[g] || m.final[g] != nil {
 			k++
 			continue
 		}
