@@ -111,6 +111,15 @@ func (b *Backend) Axpy(alpha float64, x, y kernels.Vec) {
 	axpyAVX2(alpha, xs, ys)
 }
 
+// Gemm computes C = alpha·op(A)·op(B) + beta·C as the generic backend does (row by
+// row, sums in a fixed order), with the AVX2 dot and axpy kernels.
+func (b *Backend) Gemm(transA, transB bool, alpha float64, a, bm kernels.Mat, beta float64, c kernels.Mat) {
+	raceReadMat(fallback.HostMat(a))
+	raceReadMat(fallback.HostMat(bm))
+	raceWriteMat(fallback.HostMat(c))
+	fallback.GemmWith(dotAVX2, axpyAVX2, transA, transB, alpha, a, bm, beta, c)
+}
+
 // Scal computes
 //
 //	x[i] *= alpha

@@ -12,6 +12,13 @@ import (
 // k-term dot products (with transB), then combined as alpha·sum + beta·C[i,:]; the
 // sums run in a fixed order, so the result does not depend on the number of cores.
 func (b *Backend) Gemm(transA, transB bool, alpha float64, a, bm kernels.Mat, beta float64, c kernels.Mat) {
+	GemmWith(Dot, Axpy, transA, transB, alpha, a, bm, beta, c)
+}
+
+// GemmWith is Gemm with the given level-1 kernels (dot for the transB sums, axpy for
+// the others), for backends that build on this one with faster ones.
+func GemmWith(dot func(x, y []float64) float64, axpy func(alpha float64, x, y []float64),
+	transA, transB bool, alpha float64, a, bm kernels.Mat, beta float64, c kernels.Mat) {
 	am, bh, ch := HostMat(a), HostMat(bm), HostMat(c)
 	m, n, k := CheckGemm(transA, transB, am, bh, ch)
 	if m == 0 || n == 0 {
@@ -32,11 +39,11 @@ func (b *Backend) Gemm(transA, transB bool, alpha float64, a, bm kernels.Mat, be
 		clear(acc)
 		if transB {
 			for j := range n {
-				acc[j] = Dot(ai, bh.Data[j*bh.Stride:j*bh.Stride+k])
+				acc[j] = dot(ai, bh.Data[j*bh.Stride:j*bh.Stride+k])
 			}
 		} else {
 			for l, v := range ai {
-				Axpy(v, bh.Data[l*bh.Stride:l*bh.Stride+n], acc)
+				axpy(v, bh.Data[l*bh.Stride:l*bh.Stride+n], acc)
 			}
 		}
 		ci := ch.Data[i*ch.Stride : i*ch.Stride+n]
