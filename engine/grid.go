@@ -224,11 +224,48 @@ func search(ctx context.Context, spec solver.Spec, b kernels.Backend, train *dat
 	if err != nil {
 		return err
 	}
+	if train, err = SelectionData(b, spec, train); err != nil {
+		return fmt.Errorf("grid search: %w", err)
+	}
 	res.Shared = spec.NewMulti != nil
 	sums := make([]float64, len(params))
 	failed := make([]string, len(params))
 	start := time.Now()
-	for fi, f := range folds {
+	validate := func(fi int, ws [][]float64, val *data.Dataset) error {
+		for g, w := range ws {
+			if failed[g] != "" {
+				continue
+			}
+			auc, err := metric.AUC(Score(w, val), val.Y)
+			if err != nil {
+				return fmt.Errorf("grid search, fold %d: validation AUC: %w", fi+1, err)
+			}
+			sums[g] += auc
+		}
+		return nil
+	}
+	if !spec.IsBatch() && len(folds) >= 2 && cfg.Passes <= 1 {
+		// One pass per fold: the folds share their prefixes.
+		err = OnlineFolds(ctx, spec, b, train, folds, params, cfg.Seed, cfg.Shuffle, workers,
+			func(fi int, m solver.Multi, val *data.Dataset) error {
+				ws := make([][]float64, len(params))
+				for g := range params {
+					if n := m.Diverged(g); n != 0 && failed[g] == "" {
+						failed[g] = fmt.Sprintf("diverged at example %d", n)
+					}
+					ws[g] = m.Weights(g)
+				}
+				return validate(fi, ws, val)
+			}, func(g int) bool { return failed[g] != "" })
+		if err != nil {
+			return fmt.Errorf("grid search: %w", err)
+		}
+	}
+	rest := folds // a hold-out, several passes or a batch algorithm: fold by fold
+	if !spec.IsBatch() && len(folds) >= 2 && cfg.Passes <= 1 {
+		rest = nil
+	}
+	for fi, f := range rest {
 		part, val := train.Subset(f.Train), train.Subset(f.Test)
 		var ws [][]float64
 		if spec.IsBatch() {
@@ -241,15 +278,8 @@ func search(ctx context.Context, spec solver.Spec, b kernels.Backend, train *dat
 		if err != nil {
 			return fmt.Errorf("grid search, fold %d of %d: %w", fi+1, len(folds), err)
 		}
-		for g, w := range ws {
-			if failed[g] != "" {
-				continue
-			}
-			auc, err := metric.AUC(Score(w, val), val.Y)
-			if err != nil {
-				return fmt.Errorf("grid search, fold %d: validation AUC: %w", fi+1, err)
-			}
-			sums[g] += auc
+		if err := validate(fi, ws, val); err != nil {
+			return err
 		}
 	}
 	res.GridSeconds = time.Since(start).Seconds()

@@ -392,12 +392,7 @@ func seq(n int) []int {
 }
 
 // mix derives a seed from a seed and an index (SplitMix64's finaliser).
-func mix(seed, i uint64) uint64 {
-	z := seed + 0x9e3779b97f4a7c15*(i+1)
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
-}
+func mix(seed, i uint64) uint64 { return engine.SubSeed(seed, i) }
 
 // quadMaxDim is the widest data an algorithm with d×d state is run on (8 · d² bytes:
 // 200 MB at 5,000 features; sector's 55,197 would need 24 GB per matrix).
@@ -603,16 +598,9 @@ func scale(p Protocol, ds string, spec solver.Spec, train, test *data.Dataset) (
 // train's rows in a basis of their span when that has fewer dimensions (see span):
 // the same validation scores up to a constant, so the same AUCs, at less cost.
 func selectPoint(ctx context.Context, p Protocol, spec solver.Spec, b kernels.Backend, train *data.Dataset, params []any, seed uint64) (int, float64, error) {
-	if spec.Rotational {
-		s, err := fitSpan(b, train)
-		if err != nil {
-			return 0, 0, fmt.Errorf("inner selection: %w", err)
-		}
-		if s != nil {
-			if train, err = s.apply(b, train); err != nil {
-				return 0, 0, fmt.Errorf("inner selection: %w", err)
-			}
-		}
+	train, err := engine.SelectionData(b, spec, train)
+	if err != nil {
+		return 0, 0, fmt.Errorf("inner selection: %w", err)
 	}
 	var folds []data.Fold
 	if p.InnerFolds >= 2 {
@@ -723,41 +711,13 @@ func fitAll(ctx context.Context, spec solver.Spec, b kernels.Backend, part *data
 	return ws, nil
 }
 
-// crossOnline trains an online algorithm's grid for each of the inner folds, each on
-// the other folds' rows fed fold by fold in increasing order (each fold's rows in a
-// seeded random order), sharing the common prefixes (solver.LeaveOneOut), and hands
-// each fold's weights and validation rows to validate. Diverged points are marked in
-// failed, and points failed on one fold are dropped from the folds still to train.
+// crossOnline trains an online algorithm's grid for each of the inner folds
+// (engine.OnlineFolds: shared prefixes, points failed on one fold dropped from the rest)
+// and hands each fold's weights and validation rows to validate. Diverged points are
+// marked in failed.
 func crossOnline(ctx context.Context, spec solver.Spec, b kernels.Backend, train *data.Dataset, folds []data.Fold,
 	params []any, seed uint64, failed []bool, validate func(ws [][]float64, val *data.Dataset)) error {
-	for _, f := range folds {
-		if pos, neg := train.Subset(f.Train).Counts(); pos == 0 || neg == 0 {
-			return fmt.Errorf("inner selection: %w", solver.ErrOneClass)
-		}
-	}
-	blocks := make([]*data.Dataset, len(folds))
-	for j, f := range folds {
-		blk := train.Subset(f.Test)
-		blocks[j] = blk.Subset(data.Shuffle(blk.Rows(), mix(seed, uint64(j))))
-	}
-	fresh := func() (solver.Multi, error) { return solver.NewMulti(spec, b, train.Dim, params, seed, 1) }
-	const block = 256
-	xs, ys := make([]kernels.Sparse, 0, block), make([]int8, 0, block)
-	feed := func(m solver.Multi, j int) error {
-		blk := blocks[j]
-		for lo := 0; lo < blk.Rows(); lo += block {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			xs, ys = xs[:0], ys[:0]
-			for i := lo; i < min(lo+block, blk.Rows()); i++ {
-				xs, ys = append(xs, blk.Row(i)), append(ys, blk.Y[i])
-			}
-			m.ObserveBlock(xs, ys)
-		}
-		return nil
-	}
-	return solver.LeaveOneOut(len(folds), fresh, feed, func(k int, m solver.Multi) error {
+	err := engine.OnlineFolds(ctx, spec, b, train, folds, params, seed, true, 1, func(_ int, m solver.Multi, val *data.Dataset) error {
 		ws := make([][]float64, len(params))
 		for g := range params {
 			if m.Diverged(g) != 0 {
@@ -765,17 +725,13 @@ func crossOnline(ctx context.Context, spec solver.Spec, b kernels.Backend, train
 			}
 			ws[g] = m.Weights(g)
 		}
-		validate(ws, blocks[k])
+		validate(ws, val)
 		return nil
-	}, func(m solver.Multi) { // a point that failed on one fold can no longer be chosen
-		if d, ok := m.(solver.Dropper); ok {
-			for g, f := range failed {
-				if f {
-					d.Drop(g)
-				}
-			}
-		}
-	})
+	}, func(g int) bool { return failed[g] })
+	if err != nil {
+		return fmt.Errorf("inner selection: %w", err)
+	}
+	return nil
 }
 
 // fit trains one learner on train: one shuffled pass for an online algorithm, Fit for a

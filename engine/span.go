@@ -1,4 +1,4 @@
-package eval
+package engine
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/engine/stats"
 	"github.com/aucopt/aucopt/kernels"
 )
@@ -31,6 +32,22 @@ type span struct {
 	d, r int
 	q    kernels.Mat // d×r on the backend
 	mean []float64
+}
+
+// SelectionData returns the rows a grid search of spec trains on: train itself, or for
+// a rotational algorithm (solver.Spec.Rotational) the coordinates of train's rows in
+// an orthonormal basis of their centred span, when that has at least 5% fewer
+// dimensions (a9a's one-hot groups: 107 of 123). The learner then gives the same
+// validation scores up to a constant, so the same AUCs, for less work.
+func SelectionData(b kernels.Backend, spec solver.Spec, train *data.Dataset) (*data.Dataset, error) {
+	if !spec.Rotational {
+		return train, nil
+	}
+	s, err := fitSpan(b, train)
+	if err != nil || s == nil {
+		return train, err
+	}
+	return s.apply(b, train)
 }
 
 // fitSpan returns the span of train's centred rows, or nil when it would not cut at

@@ -1,0 +1,73 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/kernels"
+)
+
+// OnlineFolds trains an online algorithm's grid for a cross-validation: for each fold k
+// of folds, one solver.Multi over params trained on the other folds' rows of train,
+// fed fold by fold in increasing order (fold j's rows in a random order seeded by
+// SubSeed(seed, j), or in their order when shuffle is false), which it hands to done(k, m, val)
+// with the fold's rows val. The models share their prefixes (solver.LeaveOneOut):
+// 14 fold passes instead of 20 for 5 folds. A point for which out(g) reports true
+// (one that failed on a finished fold, so that the search can no longer choose it) is
+// dropped from the folds still to train. workers is the Multi's goroutines for
+// independent learners.
+func OnlineFolds(ctx context.Context, spec solver.Spec, b kernels.Backend, train *data.Dataset, folds []data.Fold,
+	params []any, seed uint64, shuffle bool, workers int,
+	done func(k int, m solver.Multi, val *data.Dataset) error, out func(g int) bool) error {
+	for k, f := range folds {
+		if pos, neg := train.Subset(f.Train).Counts(); pos == 0 || neg == 0 {
+			return fmt.Errorf("fold %d: %w", k+1, solver.ErrOneClass)
+		}
+	}
+	blocks := make([]*data.Dataset, len(folds))
+	for j, f := range folds {
+		blk := train.Subset(f.Test)
+		if shuffle {
+			blk = blk.Subset(data.Shuffle(blk.Rows(), SubSeed(seed, uint64(j))))
+		}
+		blocks[j] = blk
+	}
+	fresh := func() (solver.Multi, error) { return solver.NewMulti(spec, b, train.Dim, params, seed, workers) }
+	xs, ys := make([]kernels.Sparse, 0, gridBlock), make([]int8, 0, gridBlock)
+	feed := func(m solver.Multi, j int) error {
+		blk := blocks[j]
+		for lo := 0; lo < blk.Rows(); lo += gridBlock {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			xs, ys = xs[:0], ys[:0]
+			for i := lo; i < min(lo+gridBlock, blk.Rows()); i++ {
+				xs, ys = append(xs, blk.Row(i)), append(ys, blk.Y[i])
+			}
+			m.ObserveBlock(xs, ys)
+		}
+		return nil
+	}
+	return solver.LeaveOneOut(len(folds), fresh, feed, func(k int, m solver.Multi) error {
+		return done(k, m, blocks[k])
+	}, func(m solver.Multi) {
+		if d, ok := m.(solver.Dropper); ok && out != nil {
+			for g := range params {
+				if out(g) {
+					d.Drop(g)
+				}
+			}
+		}
+	})
+}
+
+// SubSeed derives the i-th independent seed from seed (SplitMix64's finaliser), so that
+// the parts of one seeded run (folds, trials, blocks) get unrelated random streams.
+func SubSeed(seed, i uint64) uint64 {
+	z := seed + 0x9e3779b97f4a7c15*(i+1)
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
