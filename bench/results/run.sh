@@ -44,3 +44,15 @@ $A experiment --protocol ubauc  --datasets fashion-mnist --runs 5 --max-train 80
    --grid 'ubauc-batch=beta=0.1,1,10;gamma=1,100' --grid 'opauc=eta=2^[-10..-6];lambda=0.001,0.01,0.1'
 $A experiment --protocol ubauc  --datasets sector --algos ubauc-online,solam --runs 5 --workers 1 --out $R/ubauc-sector.md
 $A experiment --protocol thesis --datasets sector --algos solam,spam-l2,spam-net,spdam,fsauc --trials 1 --inner-folds 1 --workers 1 --out $R/thesis-sector.md
+
+# Session 3 (after the shared inner-fold prefixes, the span coordinates for OPAUC's
+# selection and one-worker backends per concurrent job): the speed target, the full
+# simulation, thesis-a9a at SOLAM's current defaults (R = 10; the old table had R = √(2/λ)),
+# and the OPAUC protocol on a9a, letter and magic04 as the paper ran it.
+$A experiment --protocol opauc --datasets a9a --algos opauc --out $R/opauc-a9a.md
+$A experiment --protocol opauc --datasets a9a --algos opauc --inner-folds 1 --out $R/opauc-a9a-holdout.md
+$A experiment --protocol mba-sim --runs 50 --workers 1 --out $R/mba-sim.md --grid 'adaoam=eta=2^[-6..0];lambda=0.0001' --grid 'olr=eta=2^[-6..0];lambda=0,0.0001'
+$A experiment --protocol thesis --datasets a9a --trials 1 --inner-folds 1 --out $R/thesis-a9a.md
+$A experiment --protocol opauc  --datasets a9a,letter,magic04 --out $R/opauc-large.md
+# Tables whose explanations changed (the SOLAM audit) re-rendered from their runs:
+for f in thesis-sector ubauc-w8a ubauc-sector; do $A experiment --render $R/$f.json --out $R/$f.md; done
