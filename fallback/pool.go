@@ -140,7 +140,11 @@ func (p *Pool) Do(parts int, j *Job) {
 		select {
 		case <-j.done:
 			return
-		case t := <-p.tasks:
+		case t, ok := <-p.tasks:
+			if !ok { // closed while in use: the helpers took every task
+				<-j.done
+				return
+			}
 			t.drain()
 			t.release()
 		}

@@ -149,6 +149,54 @@ func TestMultiErrors(t *testing.T) {
 	}
 }
 
+// TestForkEveryAlgorithm: for every online algorithm, a Multi over two points of its
+// grid forked halfway continues bit for bit as one fed the whole stream (the generic
+// Multi copies its learners through their checkpoint codecs).
+func TestForkEveryAlgorithm(t *testing.T) {
+	train, _ := a9a(t)
+	train = train.Subset(data.Shuffle(train.Rows(), 8)[:600])
+	head, tail := train.Subset(seq(0, 250)), train.Subset(seq(250, 600))
+	b := testBackends(t)[0]
+	for _, spec := range Registry() {
+		if spec.IsBatch() {
+			continue
+		}
+		pts := spec.Grid.Points()
+		if len(pts) > 2 {
+			pts = [][]string{pts[0], pts[len(pts)/2]}
+		}
+		var params []any
+		for _, pt := range pts {
+			p := spec.Params()
+			if err := SetAll(p, pt); err != nil {
+				t.Fatal(err)
+			}
+			params = append(params, p)
+		}
+		if len(params) == 0 {
+			params = []any{spec.Params()}
+		}
+		whole, err := NewMulti(spec, b, train.Dim, params, 11, 1)
+		if err != nil {
+			t.Fatalf("%s: %v", spec.Name, err)
+		}
+		feedMulti(whole, train, 50)
+		m, _ := NewMulti(spec, b, train.Dim, params, 11, 1)
+		feedMulti(m, head, 50)
+		f, err := m.(Forker).Fork()
+		if err != nil {
+			t.Errorf("%s: %v", spec.Name, err)
+			continue
+		}
+		feedMulti(f, tail, 50)
+		for g := range params {
+			if f.Diverged(g) != whole.Diverged(g) || !sameFloats(f.Weights(g), whole.Weights(g)) {
+				t.Errorf("%s point %d: the fork differs from one unforked stream", spec.Name, g)
+			}
+		}
+	}
+}
+
 // TestFork: a fork continues exactly as its original — for OPAUC's shared grid and
 // for the generic Multi (SPAM) — and feeding one does not disturb the other.
 func TestFork(t *testing.T) {
