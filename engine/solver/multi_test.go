@@ -153,9 +153,7 @@ func TestMultiErrors(t *testing.T) {
 // grid forked halfway continues bit for bit as one fed the whole stream (the generic
 // Multi copies its learners through their checkpoint codecs).
 func TestForkEveryAlgorithm(t *testing.T) {
-	train, _ := a9a(t)
-	train = train.Subset(data.Shuffle(train.Rows(), 8)[:600])
-	head, tail := train.Subset(seq(0, 250)), train.Subset(seq(250, 600))
+	train, head, tail := headTail(t, 8, 600, 250)
 	b := testBackends(t)[0]
 	for _, spec := range Registry() {
 		if spec.IsBatch() {
@@ -200,9 +198,7 @@ func TestForkEveryAlgorithm(t *testing.T) {
 // TestFork: a fork continues exactly as its original — for OPAUC's shared grid and
 // for the generic Multi (SPAM) — and feeding one does not disturb the other.
 func TestFork(t *testing.T) {
-	train, _ := a9a(t)
-	train = train.Subset(data.Shuffle(train.Rows(), 3)[:1500])
-	head, tail := train.Subset(seq(0, 700)), train.Subset(seq(700, 1500))
+	train, head, tail := headTail(t, 3, 1500, 700)
 	for _, name := range []string{"opauc", "spam-l2"} {
 		spec, err := Lookup(name)
 		if err != nil {
@@ -248,6 +244,15 @@ func TestFork(t *testing.T) {
 // (a diverged point's weights).
 func sameFloats(a, b []float64) bool {
 	return slices.EqualFunc(a, b, func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) })
+}
+
+// headTail returns n random rows of a9a's training part (seeded) and their first cut
+// rows and the rest, for feeding a stream in two parts.
+func headTail(t *testing.T, seed uint64, n, cut int) (train, head, tail *data.Dataset) {
+	t.Helper()
+	all, _ := a9a(t)
+	train = all.Subset(data.Shuffle(all.Rows(), seed)[:n])
+	return train, train.Subset(seq(0, cut)), train.Subset(seq(cut, n))
 }
 
 // seq returns lo, lo+1, …, hi−1.
@@ -326,9 +331,7 @@ func TestLeaveOneOut(t *testing.T) {
 // TestDrop: a dropped point keeps the weights it had and is reported as not diverged;
 // the other points continue exactly as without the drop.
 func TestDrop(t *testing.T) {
-	train, _ := a9a(t)
-	train = train.Subset(data.Shuffle(train.Rows(), 6)[:1200])
-	head, tail := train.Subset(seq(0, 500)), train.Subset(seq(500, 1200))
+	train, head, tail := headTail(t, 6, 1200, 500)
 	for _, name := range []string{"opauc", "spam-l2"} {
 		spec, _ := Lookup(name)
 		grid := Grid{Keys: []string{"eta"}, Values: [][]float64{{0x1p-10, 0x1p-7, 0x1p-4}}}
