@@ -595,8 +595,9 @@ func scale(p Protocol, ds string, spec solver.Spec, train, test *data.Dataset) (
 // protocol's inner folds (or hold-out) of train, and that AUC.
 //
 // A rotational algorithm (solver.Spec.Rotational) is trained on the coordinates of
-// train's rows in a basis of their span when that has fewer dimensions (see span):
-// the same validation scores up to a constant, so the same AUCs, at less cost.
+// train's rows in a basis of their span when that has fewer dimensions
+// (engine.SelectionData): the same validation scores up to a constant, so the same
+// AUCs, at less cost.
 func selectPoint(ctx context.Context, p Protocol, spec solver.Spec, b kernels.Backend, train *data.Dataset, params []any, seed uint64) (int, float64, error) {
 	train, err := engine.SelectionData(b, spec, train)
 	if err != nil {
