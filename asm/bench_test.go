@@ -167,7 +167,7 @@ func BenchmarkSyrk(b *testing.B) {
 }
 
 func BenchmarkSymm(b *testing.B) {
-	for _, s := range []struct{ k, d int }{{4, 2000}, {16, 123}, {16, 2000}, {299, 123}, {299, 780}, {299, 2000}} {
+	for _, s := range []struct{ k, d int }{{4, 2000}, {16, 123}, {16, 2000}, {125, 107}, {299, 123}, {299, 780}, {299, 2000}} {
 		r := rand.New(rand.NewPCG(1, 2))
 		for _, p := range paths {
 			b.Run(fmt.Sprintf("impl=%s/k=%d/d=%d", p.name, s.k, s.d), func(b *testing.B) {

@@ -56,3 +56,5 @@ $A experiment --protocol thesis --datasets a9a --trials 1 --inner-folds 1 --out 
 $A experiment --protocol opauc  --datasets a9a,letter,magic04 --out $R/opauc-large.md
 # Tables whose explanations changed (the SOLAM audit) re-rendered from their runs:
 for f in thesis-sector ubauc-w8a ubauc-sector; do $A experiment --render $R/$f.json --out $R/$f.md; done
+$A experiment --protocol opauc  --datasets w8a --out $R/opauc-w8a.md
+$A experiment --protocol ubauc  --datasets a9a --out $R/ubauc-a9a.md --grid 'ubauc-batch=beta=0.1,1,10;gamma=1,100'
