@@ -52,7 +52,7 @@ $A experiment --protocol thesis --datasets sector --algos solam,spam-l2,spam-net
 $A experiment --protocol opauc --datasets a9a --algos opauc --out $R/opauc-a9a.md
 $A experiment --protocol opauc --datasets a9a --algos opauc --inner-folds 1 --out $R/opauc-a9a-holdout.md
 $A experiment --protocol mba-sim --runs 50 --workers 1 --out $R/mba-sim.md --grid 'adaoam=eta=2^[-6..0];lambda=0.0001' --grid 'olr=eta=2^[-6..0];lambda=0,0.0001'
-$A experiment --protocol thesis --datasets a9a --trials 1 --inner-folds 1 --out $R/thesis-a9a.md
+$A experiment --protocol thesis --datasets a9a --inner-folds 1 --out $R/thesis-a9a.md
 $A experiment --protocol opauc  --datasets a9a,letter,magic04 --out $R/opauc-large.md
 # Tables whose explanations changed (the SOLAM audit) re-rendered from their runs:
 for f in thesis-sector ubauc-w8a ubauc-sector; do $A experiment --render $R/$f.json --out $R/$f.md; done
