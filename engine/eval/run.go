@@ -179,33 +179,7 @@ func Experiment(ctx context.Context, cfg Config) (*Report, error) {
 			}
 		}
 	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if !concurrentSafe(b) {
-		workers = 1
-	}
-	rep.Workers = min(workers, max(len(jobs), 1))
-	var mu sync.Mutex
-	done := 0
-	err = parallel(ctx, len(jobs), rep.Workers, func(i int) {
-		j := jobs[i]
-		jb, release := kernels.PerJob(b, rep.Workers)
-		runJob(ctx, p, cfg, jb, j)
-		release()
-		mu.Lock()
-		done++
-		if cfg.Progress != nil {
-			msg := fmt.Sprintf("%s %s %s: AUC %.4f (%.1fs)", j.dataset, j.algo, j.split.name, j.out.AUC, j.out.Seconds)
-			if j.out.Error != "" {
-				msg = fmt.Sprintf("%s %s %s: %s", j.dataset, j.algo, j.split.name, j.out.Error)
-			}
-			cfg.Progress(done, len(jobs), msg)
-		}
-		mu.Unlock()
-	})
-	if err != nil {
+	if rep.Workers, err = runJobs(ctx, p, cfg, b, jobs); err != nil {
 		return nil, err
 	}
 	rep.Seconds = time.Since(start).Seconds()
@@ -444,6 +418,40 @@ func describeGrid(spec solver.Spec, gspec string) string {
 		parts = append(parts, fmt.Sprintf("%s: %d values", k, len(spec.Grid.Values[i])))
 	}
 	return "paper grid (" + strings.Join(parts, ", ") + ")"
+}
+
+// runJobs runs the jobs on cfg.Workers goroutines (default GOMAXPROCS; one on a backend
+// that is not safe for concurrent use), each on its own backend when several run at
+// once (kernels.PerJob), reporting each finished job to cfg.Progress. It returns the
+// number of workers used, and ctx's error when ctx ends first.
+func runJobs(ctx context.Context, p Protocol, cfg Config, b kernels.Backend, jobs []*job) (int, error) {
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if !concurrentSafe(b) {
+		workers = 1
+	}
+	workers = min(workers, max(len(jobs), 1))
+	var mu sync.Mutex
+	done := 0
+	err := parallel(ctx, len(jobs), workers, func(i int) {
+		j := jobs[i]
+		jb, release := kernels.PerJob(b, workers)
+		runJob(ctx, p, cfg, jb, j)
+		release()
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		if cfg.Progress != nil {
+			msg := fmt.Sprintf("%s %s %s: AUC %.4f (%.1fs)", j.dataset, j.algo, j.split.name, j.out.AUC, j.out.Seconds)
+			if j.out.Error != "" {
+				msg = fmt.Sprintf("%s %s %s: %s", j.dataset, j.algo, j.split.name, j.out.Error)
+			}
+			cfg.Progress(done, len(jobs), msg)
+		}
+	})
+	return workers, err
 }
 
 // concurrentSafe reports whether b may be called from several goroutines at once (the

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime"
-	"sync"
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
@@ -104,27 +102,8 @@ func runSimulation(ctx context.Context, p Protocol, cfg Config, b kernels.Backen
 			}
 		}
 	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if !concurrentSafe(b) {
-		workers = 1
-	}
-	rep.Workers = min(workers, max(len(jobs), 1))
-	var mu sync.Mutex
-	done := 0
-	err := parallel(ctx, len(jobs), rep.Workers, func(i int) {
-		j := jobs[i]
-		runJob(ctx, p, cfg, b, j)
-		mu.Lock()
-		done++
-		if cfg.Progress != nil {
-			cfg.Progress(done, len(jobs), fmt.Sprintf("%s %s %s: AUC %.4f (%.1fs) %s", j.dataset, j.algo, j.split.name, j.out.AUC, j.out.Seconds, j.out.Error))
-		}
-		mu.Unlock()
-	})
-	if err != nil {
+	var err error
+	if rep.Workers, err = runJobs(ctx, p, cfg, b, jobs); err != nil {
 		return err
 	}
 	t.summarise()
