@@ -182,13 +182,13 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if !concurrentSafe(b) {
+	if !ConcurrentSafe(b) {
 		workers = 1
 	}
 	workers = min(workers, len(jobs))
 	res.Workers = workers
 	inner := 1 // a grid's goroutines per fold: the folds already fill the cores
-	if workers == 1 && concurrentSafe(b) {
+	if workers == 1 && ConcurrentSafe(b) {
 		inner = runtime.GOMAXPROCS(0)
 	}
 

@@ -160,7 +160,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if !concurrentSafe(b) {
+	if !ConcurrentSafe(b) {
 		workers = 1 // a device backend is not promised to be safe for concurrent use
 	}
 	if err := search(ctx, spec, b, train, params, cfg, workers, res); err != nil {
@@ -209,9 +209,9 @@ func gridParams(spec solver.Spec, cfg GridConfig) ([]any, [][]string, error) {
 	return params, points, nil
 }
 
-// concurrentSafe reports whether b may be called from several goroutines at once: the
+// ConcurrentSafe reports whether b may be called from several goroutines at once: the
 // CPU backends hold no mutable state; a device backend is not promised to.
-func concurrentSafe(b kernels.Backend) bool {
+func ConcurrentSafe(b kernels.Backend) bool {
 	return strings.HasPrefix(b.Name(), "generic") || strings.HasPrefix(b.Name(), "avx")
 }
 

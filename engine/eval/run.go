@@ -429,7 +429,7 @@ func runJobs(ctx context.Context, p Protocol, cfg Config, b kernels.Backend, job
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if !concurrentSafe(b) {
+	if !engine.ConcurrentSafe(b) {
 		workers = 1
 	}
 	workers = min(workers, max(len(jobs), 1))
@@ -452,12 +452,6 @@ func runJobs(ctx context.Context, p Protocol, cfg Config, b kernels.Backend, job
 		}
 	})
 	return workers, err
-}
-
-// concurrentSafe reports whether b may be called from several goroutines at once (the
-// CPU backends hold no mutable state; a device backend is not promised to be).
-func concurrentSafe(b kernels.Backend) bool {
-	return strings.HasPrefix(b.Name(), "generic") || strings.HasPrefix(b.Name(), "avx")
 }
 
 // parallel runs job(i) for i in [0, n) on workers goroutines; it returns ctx's error
