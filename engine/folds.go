@@ -21,18 +21,27 @@ import (
 func OnlineFolds(ctx context.Context, spec solver.Spec, b kernels.Backend, train *data.Dataset, folds []data.Fold,
 	params []any, seed uint64, shuffle bool, workers int,
 	done func(k int, m solver.Multi, val *data.Dataset) error, out func(g int) bool) error {
-	for k, f := range folds {
-		if pos, neg := train.Subset(f.Train).Counts(); pos == 0 || neg == 0 {
+	blocks := make([]*data.Dataset, len(folds))
+	pos, neg := make([]int, len(folds)), make([]int, len(folds))
+	var allPos, allNeg int
+	for j, f := range folds {
+		rows := f.Test
+		if shuffle {
+			perm := data.Shuffle(len(rows), SubSeed(seed, uint64(j)))
+			rows = make([]int, len(perm))
+			for i, p := range perm {
+				rows[i] = f.Test[p]
+			}
+		}
+		blk := train.Subset(rows)
+		blocks[j] = blk
+		pos[j], neg[j] = blk.Counts()
+		allPos, allNeg = allPos+pos[j], allNeg+neg[j]
+	}
+	for k := range folds { // fold k trains on the other folds' rows
+		if allPos == pos[k] || allNeg == neg[k] {
 			return fmt.Errorf("fold %d: %w", k+1, solver.ErrOneClass)
 		}
-	}
-	blocks := make([]*data.Dataset, len(folds))
-	for j, f := range folds {
-		blk := train.Subset(f.Test)
-		if shuffle {
-			blk = blk.Subset(data.Shuffle(blk.Rows(), SubSeed(seed, uint64(j))))
-		}
-		blocks[j] = blk
 	}
 	fresh := func() (solver.Multi, error) { return solver.NewMulti(spec, b, train.Dim, params, seed, workers) }
 	xs, ys := make([]kernels.Sparse, 0, gridBlock), make([]int8, 0, gridBlock)
