@@ -293,13 +293,7 @@ func TestBatchDeterminism(t *testing.T) {
 			}
 			return m.Weights()
 		}
-		a, b, c := fit(1), fit(1), fit(2)
-		if !slices.Equal(a, b) {
-			t.Errorf("same seed, different weights: %v and %v", a, b)
-		}
-		if slices.Equal(a, c) {
-			t.Errorf("seeds 1 and 2 gave the same weights %v", a)
-		}
+		checkSeeded(t, fit, 1, 2)
 	}
 }
 

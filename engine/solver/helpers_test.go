@@ -3,6 +3,7 @@ package solver
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 
@@ -163,4 +164,17 @@ func dist(a, b []float64) float64 {
 		den += b[i] * b[i]
 	}
 	return math.Sqrt(num / den)
+}
+
+// checkSeeded fails unless fit gives the same weights twice for seed s1, bit for bit,
+// and other weights for seed s2.
+func checkSeeded(t *testing.T, fit func(seed uint64) []float64, s1, s2 uint64) {
+	t.Helper()
+	a, b, c := fit(s1), fit(s1), fit(s2)
+	if !slices.Equal(a, b) {
+		t.Errorf("seed %d twice: %v and %v", s1, a, b)
+	}
+	if slices.Equal(a, c) {
+		t.Errorf("seeds %d and %d gave the same weights %v", s1, s2, a)
+	}
 }

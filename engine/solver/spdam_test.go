@@ -336,13 +336,7 @@ func TestSPDAMDeterminism(t *testing.T) {
 		}
 		return s.Weights()
 	}
-	a, b, c := fit(3), fit(3), fit(4)
-	if !slices.Equal(a, b) {
-		t.Errorf("seed 3 twice: %v and %v", a, b)
-	}
-	if slices.Equal(a, c) {
-		t.Error("seeds 3 and 4 gave identical weights")
-	}
+	checkSeeded(t, fit, 3, 4)
 }
 
 // transferCounter counts the host transfers and the index operations made on a backend.
