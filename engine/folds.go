@@ -12,8 +12,8 @@ import (
 // OnlineFolds trains an online algorithm's grid for a cross-validation: for each fold k
 // of folds, one solver.Multi over params trained on the other folds' rows of train,
 // fed fold by fold in increasing order (fold j's rows in a random order seeded by
-// SubSeed(seed, j), or in their order when shuffle is false), which it hands to done(k, m, val)
-// with the fold's rows val. The models share their prefixes (solver.LeaveOneOut):
+// SubSeed(seed, j), or in their order when shuffle is false), which it hands to
+// done(k, m, val) with the fold's rows val. The models share their prefixes (solver.LeaveOneOut):
 // 14 fold passes instead of 20 for 5 folds. A point for which out(g) reports true
 // (one that failed on a finished fold, so that the search can no longer choose it) is
 // dropped from the folds still to train. workers is the Multi's goroutines for
@@ -33,9 +33,8 @@ func OnlineFolds(ctx context.Context, spec solver.Spec, b kernels.Backend, train
 				rows[i] = f.Test[p]
 			}
 		}
-		blk := train.Subset(rows)
-		blocks[j] = blk
-		pos[j], neg[j] = blk.Counts()
+		blocks[j] = train.Subset(rows)
+		pos[j], neg[j] = blocks[j].Counts()
 		allPos, allNeg = allPos+pos[j], allNeg+neg[j]
 	}
 	for k := range folds { // fold k trains on the other folds' rows

@@ -244,8 +244,10 @@ func search(ctx context.Context, spec solver.Spec, b kernels.Backend, train *dat
 		}
 		return nil
 	}
+	rest := folds // a hold-out, several passes or a batch algorithm: fold by fold
 	if !spec.IsBatch() && len(folds) >= 2 && cfg.Passes <= 1 {
 		// One pass per fold: the folds share their prefixes.
+		rest = nil
 		err = OnlineFolds(ctx, spec, b, train, folds, params, cfg.Seed, cfg.Shuffle, workers,
 			func(fi int, m solver.Multi, val *data.Dataset) error {
 				ws := make([][]float64, len(params))
@@ -260,10 +262,6 @@ func search(ctx context.Context, spec solver.Spec, b kernels.Backend, train *dat
 		if err != nil {
 			return fmt.Errorf("grid search: %w", err)
 		}
-	}
-	rest := folds // a hold-out, several passes or a batch algorithm: fold by fold
-	if !spec.IsBatch() && len(folds) >= 2 && cfg.Passes <= 1 {
-		rest = nil
 	}
 	for fi, f := range rest {
 		part, val := train.Subset(f.Train), train.Subset(f.Test)
