@@ -144,7 +144,7 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	if cfg.Data == "" {
 		return nil, fmt.Errorf("no data given")
 	}
-	ds, splitTest, err := load(cfg.Data, cfg.Seed)
+	ds, splitTest, _, err := loadWith(cfg.Data, cfg.Seed, cfg.readOptions())
 	if err != nil {
 		return nil, err
 	}

@@ -52,7 +52,13 @@ type TrainConfig struct {
 	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness
 	Backend    string   // backend name; "" means $AUCOPT_BACKEND, else auto
 	Checkpoint string   // checkpoint file for resumable runs ("" for none)
-	Progress   func(solver.Progress)
+	// Positive, when set, is the label of the positive class of a data file (LIBSVM or
+	// table), every other label negative (data.Options.Positive).
+	Positive string
+	// Table says how CSV, TSV and Parquet files' columns become the label and features
+	// (nil: the defaults); the test file is read with the training file's Schema.
+	Table    *data.TableOptions
+	Progress func(solver.Progress)
 	// Started, if set, is called once the data are ready and training starts, with the
 	// number of training rows and passes (0 for a batch fit), so that a progress display
 	// can size itself.
@@ -81,6 +87,9 @@ type TrainResult struct {
 	// name, of its training file, on disk or embedded); "" when it could not be read.
 	TrainSHA256 string `json:"train_sha256,omitempty"`
 	Seed        uint64 `json:"seed"` // the run's seed
+
+	// Schema is how the training table's columns became features; nil for LIBSVM data.
+	Schema *data.Schema `json:"table,omitempty"`
 }
 
 // MarshalJSON writes the result with test_auc omitted when there was no test data
@@ -188,23 +197,26 @@ func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params any, s
 func prepare(cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
 	var test *data.Dataset
 	if !inMemory && streamable(cfg) {
-		dim, rows, err := scanDim(cfg.Data)
+		in := cfg.readOptions()
+		dim, rows, sch, err := scanDim(cfg.Data, in)
 		if err != nil {
 			return nil, nil, err
 		}
+		res.Schema = sch
 		if cfg.Test != "" {
-			if test, _, err = load(cfg.Test, cfg.Seed); err != nil {
+			if test, _, _, err = loadWith(cfg.Test, cfg.Seed, testOptions(in, sch)); err != nil {
 				return nil, nil, err
 			}
 		}
 		res.TrainRows, res.Features, res.Scale = rows, dim, ScaleNone
 		noteWiderTest(res, test)
-		return solver.FileSource{Path: cfg.Data}, test, nil
+		return solver.FileSource{Path: cfg.Data, Opts: in}, test, nil
 	}
-	train, test, err := loadData(cfg)
+	train, test, sch, err := loadData(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
+	res.Schema = sch
 	res.TrainRows, res.Features = train.Rows(), train.Dim
 	noteWiderTest(res, test)
 	if train, test, err = scale(cfg.Scale, train, test, res); err != nil {
@@ -252,41 +264,70 @@ func Score(w []float64, d *data.Dataset) []float64 {
 }
 
 // loadData resolves the training and test data: registry names or files.
-func loadData(cfg TrainConfig) (train, test *data.Dataset, err error) {
+func loadData(cfg TrainConfig) (train, test *data.Dataset, sch *data.Schema, err error) {
 	if cfg.Data == "" {
-		return nil, nil, inputErrorf("no training data given")
+		return nil, nil, nil, inputErrorf("no training data given")
 	}
-	train, splitTest, err := load(cfg.Data, cfg.Seed)
+	in := cfg.readOptions()
+	train, splitTest, sch, err := loadWith(cfg.Data, cfg.Seed, in)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	test = splitTest
 	if cfg.Test != "" {
-		if test, _, err = load(cfg.Test, cfg.Seed); err != nil {
-			return nil, nil, err
+		if test, _, _, err = loadWith(cfg.Test, cfg.Seed, testOptions(in, sch)); err != nil {
+			return nil, nil, nil, err
 		}
 	}
-	return train, test, nil
+	return train, test, sch, nil
+}
+
+// readOptions are how cfg's data files are read.
+func (cfg TrainConfig) readOptions() data.Options {
+	return data.Options{Positive: cfg.Positive, Table: cfg.Table}
+}
+
+// testOptions are how the test file of a run whose training file was read with in is
+// read: a table with the training table's schema.
+func testOptions(in data.Options, sch *data.Schema) data.Options {
+	if sch != nil {
+		return data.Options{Table: &data.TableOptions{Schema: sch}}
+	}
+	return in
 }
 
 // load reads a file when path names one, else a registered dataset (its training part,
 // and its test part when it has a split).
 func load(name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
+	train, test, _, err := loadWith(name, seed, data.Options{})
+	return train, test, err
+}
+
+// loadWith is load reading a file with options in (the positive label, how a table's
+// columns become features), returning the table schema it was read with (nil for
+// LIBSVM data). in cannot apply to a dataset name.
+func loadWith(name string, seed uint64, in data.Options) (*data.Dataset, *data.Dataset, *data.Schema, error) {
 	if st, err := os.Stat(name); err == nil {
 		if st.IsDir() {
-			return nil, nil, inputErrorf("%s is a directory, not a data file", name)
+			return nil, nil, nil, inputErrorf("%s is a directory, not a data file", name)
 		}
-		d, err := data.ReadFile(name, data.Options{})
-		return d, nil, err
+		d, sch, err := data.ReadTableFile(name, in)
+		if err != nil {
+			return nil, nil, nil, inputError{err}
+		}
+		return d, nil, sch, nil
 	}
 	if _, err := data.Lookup(name); err != nil {
-		return nil, nil, fmt.Errorf("%s is neither a file nor a known dataset: %w", name, err)
+		return nil, nil, nil, fmt.Errorf("%s is neither a file nor a known dataset: %w", name, err)
+	}
+	if in.Positive != "" || !in.Table.IsZero() {
+		return nil, nil, nil, inputErrorf("%s is a dataset name: --positive and the table options apply to data files", name)
 	}
 	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse})
 	if err != nil {
-		return nil, nil, inputError{err} // its files are missing or malformed
+		return nil, nil, nil, inputError{err} // its files are missing or malformed
 	}
-	return sp.Train, sp.Test, nil
+	return sp.Train, sp.Test, nil, nil
 }
 
 // scale fits the transformation on the training data and applies it to both parts.
@@ -342,20 +383,21 @@ func streamable(cfg TrainConfig) bool {
 	return err == nil && st.Mode().IsRegular()
 }
 
-// scanDim streams a file once to find its number of features and rows.
-func scanDim(path string) (dim, rows int, err error) {
-	r, err := data.Open(path, data.Options{})
+// scanDim streams a file once to find its number of features and rows, and its table
+// schema (nil for LIBSVM data).
+func scanDim(path string, in data.Options) (dim, rows int, sch *data.Schema, err error) {
+	r, err := data.Open(path, in)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, nil, inputError{err}
 	}
 	defer r.Close()
 	for {
 		_, err := r.Next()
 		if err == io.EOF {
-			return r.MaxIndex(), rows, nil
+			return r.MaxIndex(), rows, r.Schema(), nil
 		}
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, nil, inputError{err}
 		}
 		rows++
 	}

@@ -60,7 +60,11 @@ func runROC(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("model: %w", err)
 		}
 	}
-	ds, note, err := loadEvalData(*dataArg, *seed)
+	sch, err := modelsTable(*models)
+	if err != nil {
+		return err
+	}
+	ds, note, err := loadEvalData(*dataArg, *seed, sch)
 	if err != nil {
 		return err
 	}
@@ -186,10 +190,14 @@ func thinROC(pts []metric.Point) []metric.Point {
 
 // loadEvalData reads the data a model is evaluated on: a file, or a registered
 // dataset's test split (its training part, with a note, when it has none).
-func loadEvalData(name string, seed uint64) (*data.Dataset, string, error) {
+func loadEvalData(name string, seed uint64, sch *data.Schema) (*data.Dataset, string, error) {
 	if st, err := os.Stat(name); err == nil {
 		if st.IsDir() {
 			return nil, "", inputErrorf("%s is a directory, not a data file", name)
+		}
+		if sch != nil { // models trained on a table: a table read with their schema
+			d, _, err := data.ReadTableFile(name, data.Options{Table: &data.TableOptions{Schema: sch}})
+			return d, "", err
 		}
 		d, err := data.ReadFile(name, data.Options{})
 		return d, "", err
