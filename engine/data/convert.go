@@ -199,14 +199,9 @@ func csvCells(f *os.File, path string) ([]string, []colKind, func([]Cell) error,
 		return nil, nil, nil, err
 	}
 	next := func(cells []Cell) error {
-		var fields [][]byte
-		if s.pending {
-			fields, s.pending = s.fields, false
-		} else {
-			var err error
-			if fields, err = s.record(); err != nil {
-				return err
-			}
+		fields, err := s.nextRecord()
+		if err != nil {
+			return err
 		}
 		if len(fields) != len(s.header) {
 			return &ParseError{Path: path, Line: s.start, Column: min(len(fields), len(s.header)) + 1,

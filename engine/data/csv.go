@@ -8,10 +8,14 @@ import (
 	"math"
 )
 
+// csvSample is the number of data rows from which a CSV file's column kinds are taken.
+const csvSample = 100
+
 // csvSource streams the rows of a CSV or TSV table (RFC 4180 quoting; the first record
-// is the header). A column's kind is taken from its value in the first data row: a
-// number makes it numeric, anything else categorical, an empty cell numeric; a later
+// is the header). A column's kind is taken from its values in the first csvSample data
+// rows: all numbers (or empty) make it numeric, anything else categorical; a later
 // non-number in a numeric column is an error that suggests --categorical.
+// The sampled rows are kept (copied) and returned first.
 type csvSource struct {
 	br      *bufio.Reader
 	path    string
@@ -26,7 +30,8 @@ type csvSource struct {
 	long    []byte // a line longer than the buffer, assembled
 	quoted  []byte // the unquoted cells of a record with quotes
 	offs    []int
-	pending bool // fields hold the first data row, not yet returned
+	sample  [][][]byte // the sampled rows' cells, not yet returned
+	lines   []int      // their first lines
 }
 
 func newCSVSource(br *bufio.Reader, path string, sep byte, o Options) (*csvSource, error) {
@@ -66,22 +71,37 @@ func (s *csvSource) readHeader() error {
 	s.header[0] = string(bytes.TrimPrefix([]byte(s.header[0]), []byte("\ufeff"))) // a byte-order mark
 	kinds := make([]colKind, len(s.header))
 	s.kinds = kinds
-	first, err := s.record()
-	switch {
-	case err == io.EOF:
-	case err != nil:
-		return err
-	default:
-		s.pending = true
-		for i := range min(len(first), len(kinds)) {
-			if c := trimSpace(first[i]); len(c) > 0 {
+	for range csvSample {
+		rec, err := s.record()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		cp := make([][]byte, len(rec))
+		for i, c := range rec {
+			cp[i] = bytes.Clone(c)
+			if c = trimSpace(c); i < len(kinds) && len(c) > 0 && kinds[i] == kindNumber {
 				if _, perr := parseFloat(c); perr != nil {
 					kinds[i] = kindString
 				}
 			}
 		}
+		s.sample, s.lines = append(s.sample, cp), append(s.lines, s.start)
 	}
 	return nil
+}
+
+// nextRecord returns the next record: a sampled one first.
+func (s *csvSource) nextRecord() ([][]byte, error) {
+	if len(s.sample) > 0 {
+		rec := s.sample[0]
+		s.start = s.lines[0]
+		s.sample, s.lines = s.sample[1:], s.lines[1:]
+		return rec, nil
+	}
+	return s.record()
 }
 
 func (s *csvSource) schema() *Schema { return s.sch }
@@ -99,14 +119,9 @@ func trimSpace(c []byte) []byte {
 func (s *csvSource) next() (*Example, error) {
 	b := s.b
 	for {
-		var fields [][]byte
-		if s.pending {
-			fields, s.pending = s.fields, false
-		} else {
-			var err error
-			if fields, err = s.record(); err != nil {
-				return nil, err
-			}
+		fields, err := s.nextRecord()
+		if err != nil {
+			return nil, err
 		}
 		if len(fields) != len(s.header) {
 			return nil, &ParseError{Path: s.path, Line: s.start, Column: min(len(fields), len(s.header)) + 1,
