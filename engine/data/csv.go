@@ -17,21 +17,21 @@ const csvSample = 100
 // non-number in a numeric column is an error that suggests --categorical.
 // The sampled rows are kept (copied) and returned first.
 type csvSource struct {
-	br      *bufio.Reader
-	path    string
-	sep     byte
-	line    int // lines read
-	start   int // first line of the current record
-	header  []string
-	kinds   []colKind
-	b       *rowBuilder
-	sch     *Schema
-	fields  [][]byte
-	long    []byte // a line longer than the buffer, assembled
-	quoted  []byte // the unquoted cells of a record with quotes
-	offs    []int
-	sample  [][][]byte // the sampled rows' cells, not yet returned
-	lines   []int      // their first lines
+	br     *bufio.Reader
+	path   string
+	sep    byte
+	line   int // lines read
+	start  int // first line of the current record
+	header []string
+	kinds  []colKind
+	b      *rowBuilder
+	sch    *Schema
+	fields [][]byte
+	long   []byte // a line longer than the buffer, assembled
+	quoted []byte // the unquoted cells of a record with quotes
+	offs   []int
+	sample [][][]byte // the sampled rows' cells, not yet returned
+	lines  []int      // their first lines
 }
 
 func newCSVSource(br *bufio.Reader, path string, sep byte, o Options) (*csvSource, error) {
