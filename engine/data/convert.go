@@ -25,7 +25,7 @@ const (
 // .parquet for tables, .svm, .libsvm or .svmlight for LIBSVM text, anything else the
 // binary cache.
 func OutputFormat(path string) string {
-	if f := TableFormat(path); f != "" && !strings.HasSuffix(f, "z") {
+	if f := TableFormat(path); f != "" {
 		switch strings.ToLower(filepath.Ext(path)) {
 		case ".csv", ".tsv", ".tab", ".parquet", ".pq":
 			return f

@@ -17,10 +17,13 @@ type ParseError struct {
 // Error formats the error as "path:line:column: what (token "…")".
 func (e *ParseError) Error() string {
 	pos := e.Path
-	if e.Line > 0 { // 0: the error is not at a line (a Parquet file's schema)
+	switch {
+	case e.Line == 0 && e.Column > 0: // not at a line: a Parquet file's schema
+		pos += fmt.Sprintf(": column %d", e.Column)
+	case e.Line > 0:
 		pos += fmt.Sprintf(":%d", e.Line)
 	}
-	if e.Column > 0 {
+	if e.Line > 0 && e.Column > 0 {
 		pos += fmt.Sprintf(":%d", e.Column)
 	}
 	if e.Token != "" {
