@@ -45,7 +45,7 @@ type TrainConfig struct {
 	Algo       string   // registered algorithm name (solver.Names)
 	Params     []string // key=value hyper-parameters over the algorithm's defaults
 	Data       string   // training data: a registry name (data.Sources) or a file
-	Test       string   // test data: a name or a file; "" uses the dataset's own split, if any
+	Test       string   // test data: a file, or a dataset name meaning its test part (all its rows without a split); "" uses the training dataset's own split, if any
 	Passes     int      // passes over the training data (default 1)
 	Shuffle    bool     // visit the training rows in a seeded random order each pass
 	Scale      string   // ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
@@ -193,7 +193,7 @@ func prepare(cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *
 			return nil, nil, err
 		}
 		if cfg.Test != "" {
-			if test, _, err = load(cfg.Test, cfg.Seed); err != nil {
+			if test, err = loadTest(cfg.Test, cfg.Seed); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -262,11 +262,24 @@ func loadData(cfg TrainConfig) (train, test *data.Dataset, err error) {
 	}
 	test = splitTest
 	if cfg.Test != "" {
-		if test, _, err = load(cfg.Test, cfg.Seed); err != nil {
+		if test, err = loadTest(cfg.Test, cfg.Seed); err != nil {
 			return nil, nil, err
 		}
 	}
 	return train, test, nil
+}
+
+// loadTest reads test data named by name: a file, or a registered dataset's test part
+// when it has a train/test split (all its rows otherwise), as Predict reads it.
+func loadTest(name string, seed uint64) (*data.Dataset, error) {
+	all, test, err := load(name, seed)
+	if err != nil {
+		return nil, err
+	}
+	if test != nil {
+		return test, nil
+	}
+	return all, nil
 }
 
 // load reads a file when path names one, else a registered dataset (its training part,
