@@ -147,6 +147,17 @@ type Setting struct {
 // algorithm or other settings.
 var ErrCheckpoint = errors.New("bad checkpoint")
 
+// checkpointError is an error about a checkpoint file: its message says what, and it
+// wraps ErrCheckpoint without repeating its text.
+type checkpointError struct{ msg string }
+
+func (e checkpointError) Error() string { return e.msg }
+func (e checkpointError) Unwrap() error { return ErrCheckpoint }
+
+func checkpointErrorf(format string, args ...any) error {
+	return checkpointError{fmt.Sprintf(format, args...)}
+}
+
 // checkpoint is the driver's run state, the body of a checkpoint file (gob).
 type checkpoint struct {
 	Algo      string
@@ -195,14 +206,14 @@ func decodeCheckpoint(b []byte) (checkpoint, error) {
 	var st checkpoint
 	head := len(checkpointMagic) + 4
 	if len(b) < head+4 || string(b[:len(checkpointMagic)]) != checkpointMagic {
-		return st, fmt.Errorf("%w: not an aucopt checkpoint (too short or wrong magic; checkpoints of aucopt before format %d are not read)", ErrCheckpoint, checkpointVersion)
+		return st, checkpointErrorf("not an aucopt checkpoint (too short or wrong magic; checkpoints of aucopt before format %d are not read)", checkpointVersion)
 	}
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
 	if got := crc32.Checksum(body, castagnoli); got != sum {
-		return st, fmt.Errorf("%w: checksum mismatch (stored %08x, computed %08x): the file is corrupt or truncated", ErrCheckpoint, sum, got)
+		return st, checkpointErrorf("checksum mismatch (stored %08x, computed %08x): the file is corrupt or truncated", sum, got)
 	}
 	if v := binary.LittleEndian.Uint32(b[len(checkpointMagic):]); v != checkpointVersion {
-		return st, fmt.Errorf("%w: format version %d, this aucopt reads version %d", ErrCheckpoint, v, checkpointVersion)
+		return st, checkpointErrorf("format version %d, this aucopt reads version %d", v, checkpointVersion)
 	}
 	return decodeCheckpointBody(body[head:])
 }
@@ -212,12 +223,12 @@ func decodeCheckpointBody(body []byte) (checkpoint, error) {
 	var st checkpoint
 	dec := gob.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&st); err != nil {
-		return checkpoint{}, fmt.Errorf("%w: undecodable body: %v", ErrCheckpoint, err)
+		return checkpoint{}, checkpointErrorf("undecodable body: %v", err)
 	}
 	if st.Algo == "" || st.Passes < 1 || st.Pass < 0 || st.Pass > st.Passes || !st.Finished && st.Pass == st.Passes || st.Pos < 0 || st.Seen < st.Pos ||
 		st.Pos1 < 0 || st.Neg < 0 || st.Pos1+st.Neg != st.Pos {
-		return checkpoint{}, fmt.Errorf("%w: inconsistent state (algorithm %q, pass %d of %d, position %d, seen %d)",
-			ErrCheckpoint, st.Algo, st.Pass, st.Passes, st.Pos, st.Seen)
+		return checkpoint{}, checkpointErrorf("inconsistent state (algorithm %q, pass %d of %d, position %d, seen %d)",
+			st.Algo, st.Pass, st.Passes, st.Pos, st.Seen)
 	}
 	return st, nil
 }
@@ -226,11 +237,11 @@ func decodeCheckpointBody(body []byte) (checkpoint, error) {
 // between the run recorded in st and the run described by opts, or nil.
 func compareRun(path string, st checkpoint, opts RunOptions, passes int) error {
 	differ := func(what, there, here string) error {
-		return fmt.Errorf("%w: %s was written by another run: %s %s there, %s here (resume with the same settings, or remove the checkpoint to train afresh)",
-			ErrCheckpoint, path, what, there, here)
+		return checkpointErrorf("%s was written by another run: %s %s there, %s here (resume with the same settings, or remove the checkpoint to train afresh)",
+			path, what, there, here)
 	}
 	if st.Algo != opts.Algo {
-		return fmt.Errorf("%w: %s holds a %s run, not %s (remove it or give another checkpoint file)", ErrCheckpoint, path, st.Algo, opts.Algo)
+		return checkpointErrorf("%s holds a %s run, not %s (remove it or give another checkpoint file)", path, st.Algo, opts.Algo)
 	}
 	if st.Passes != passes {
 		return differ("passes", strconv.Itoa(st.Passes), strconv.Itoa(passes))
@@ -347,7 +358,7 @@ func runPass(ctx context.Context, s Online, src Source, stream data.Stream, st *
 	every int64, start time.Time, save func() error) error {
 	for skip := st.Pos; skip > 0; skip-- {
 		if _, err := stream.Next(); err != nil {
-			return fmt.Errorf("%w: resume: pass %d of %s ended before the checkpoint's position %d: %v", ErrCheckpoint, st.Pass+1, src.Name(), st.Pos, err)
+			return checkpointErrorf("resume: pass %d of %s ended before the checkpoint's position %d: %v", st.Pass+1, src.Name(), st.Pos, err)
 		}
 	}
 	for {
@@ -426,18 +437,19 @@ func writeCheckpoint(path string, st checkpoint) error {
 
 // loadCheckpoint reads the checkpoint at path, checks that it records the run opts
 // describes, and, unless it is finished, restores s from it. It returns the position to
-// continue from; its errors other than the file's absence wrap ErrCheckpoint.
+// continue from; its errors other than the file's absence or unreadability wrap
+// ErrCheckpoint.
 func loadCheckpoint(path string, opts RunOptions, passes int, s Online) (checkpoint, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return checkpoint{}, err
 		}
-		return checkpoint{}, fmt.Errorf("%w: %v", ErrCheckpoint, err)
+		return checkpoint{}, fmt.Errorf("checkpoint: %w", err) // the os error: unreadable
 	}
 	st, err := decodeCheckpoint(b)
 	if err != nil {
-		return st, fmt.Errorf("checkpoint %s: %w", path, err)
+		return st, fmt.Errorf("checkpoint %s: %w", path, err) // wraps ErrCheckpoint
 	}
 	if st.Finished {
 		return st, nil
@@ -450,7 +462,7 @@ func loadCheckpoint(path string, opts RunOptions, passes int, s Online) (checkpo
 		return st, fmt.Errorf("checkpoint: %s cannot restore a checkpoint", algoName(opts.Algo, s))
 	}
 	if err := u.UnmarshalBinary(st.Solver); err != nil {
-		return st, fmt.Errorf("checkpoint %s: %w: solver state: %v", path, ErrCheckpoint, err)
+		return st, checkpointErrorf("checkpoint %s: solver state: %v", path, err)
 	}
 	return st, nil
 }
