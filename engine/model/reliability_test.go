@@ -69,7 +69,11 @@ func FuzzModelDecode(f *testing.F) {
 		sample(ScaleNone, []float64{1, -2, 0.5}),
 		sample(ScaleMinMax, []float64{0, 0, 0, 3, 0}),
 		sample(ScaleNorm, []float64{0.25, 1e-300}),
-		func() *Model { m := sample(ScaleNorm, []float64{0, 0, 7}); m.Scaling.Mean, m.TestAUC = nil, 0.5; return m }(),
+		func() *Model {
+			m := sample(ScaleNorm, []float64{0, 0, 7})
+			m.Scaling.Mean, m.TestAUC = nil, 0.5
+			return m
+		}(),
 	} {
 		b, err := m.MarshalJSON()
 		if err != nil {
