@@ -54,6 +54,7 @@ type TrainConfig struct {
 	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness
 	Backend    string   // backend name; "" means $AUCOPT_BACKEND, else auto
 	Checkpoint string   // checkpoint file for resumable runs ("" for none; see Train)
+	MaxMemory  int64    // bytes the learners' state may take; 0: AvailableMemory (see Train)
 	Progress   func(solver.Progress)
 	// Started, if set, is called once the data are ready and training starts, with the
 	// number of training rows and passes (0 for a batch fit), so that a progress display
@@ -108,6 +109,11 @@ func (r *TrainResult) MarshalJSON() ([]byte, error) {
 // error wrapping ErrInput and solver.ErrCheckpoint that names the difference), as is a
 // corrupt one; a complete run marks it finished, and a finished one is replaced by a
 // new run.
+//
+// Before the learner is made, its state size (solver.Spec.StateBytes) is compared with
+// cfg.MaxMemory, or without one with AvailableMemory: a run that would not fit is
+// refused with an error wrapping ErrMemory and ErrInput that names the algorithms that
+// would.
 func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	defer recoverDevice(&err)
 	spec, err := solver.Lookup(cfg.Algo)
@@ -132,6 +138,10 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	sum := fingerprint(cfg.Data)
 	src, test, err := prepare(cfg, spec.IsBatch(), res)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkMemory(spec, spec.StateBytes(res.Features, res.TrainRows, params), featuresOf(res.Features),
+		res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {
 		return nil, err
 	}
 	b, err := BackendFromEnv(cfg.Backend)
