@@ -204,6 +204,8 @@ func gridStateBytes(spec solver.Spec, params []any, dim, rows, workers int) (flo
 	switch {
 	case n == 1:
 		return one, featuresOf(dim)
+	case spec.IsBatch() && min(workers, n) == 1:
+		return one, featuresOf(dim) // the points are fitted one by one
 	case spec.IsBatch():
 		k := min(workers, n)
 		return float64(k) * one, fmt.Sprintf("for %d grid points fitted at once on %s features", k, groupDigits(dim))
