@@ -159,7 +159,7 @@ func FuzzCheckpointDecode(f *testing.F) {
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		decodeCheckpoint(b)
-		framed := append([]byte(checkpointMagic), 2, 0, 0, 0)
+		framed := binary.LittleEndian.AppendUint32([]byte(checkpointMagic), checkpointVersion)
 		framed = append(framed, b...)
 		framed = binaryAppendCRC(framed)
 		st, err := decodeCheckpoint(framed)

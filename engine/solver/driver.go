@@ -1,11 +1,9 @@
 package solver
 
 import (
-	"bytes"
 	"context"
 	"encoding"
 	"encoding/binary"
-	"encoding/gob"
 	"errors"
 	"fmt"
 	"hash/crc32"
@@ -221,8 +219,7 @@ func decodeCheckpoint(b []byte) (checkpoint, error) {
 // decodeCheckpointBody decodes and sanity-checks a checkpoint's body.
 func decodeCheckpointBody(body []byte) (checkpoint, error) {
 	var st checkpoint
-	dec := gob.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(&st); err != nil {
+	if err := decodeState(body, &st); err != nil {
 		return checkpoint{}, checkpointErrorf("undecodable body: %v", err)
 	}
 	if st.Algo == "" || st.Passes < 1 || st.Pass < 0 || st.Pass > st.Passes || !st.Finished && st.Pass == st.Passes || st.Pos < 0 || st.Seen < st.Pos ||
