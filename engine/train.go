@@ -47,7 +47,7 @@ type TrainConfig struct {
 	Algo       string   // registered algorithm name (solver.Names)
 	Params     []string // key=value hyper-parameters over the algorithm's defaults
 	Data       string   // training data: a registry name (data.Sources) or a file
-	Test       string   // test data: a file, or a dataset name meaning its test part (all its rows without a split); "" uses the training dataset's own split, if any
+	Test       string   // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
 	Passes     int      // passes over the training data (default 1)
 	Shuffle    bool     // visit the training rows in a seeded random order each pass
 	Scale      string   // ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
