@@ -23,11 +23,8 @@ const (
 // kernelNames are the entries the loader looks up in ptx.
 var kernelNames = []string{kRowDiff, kGatherRows, kGather, kScatter}
 
-// Library names, in the order they are tried.
-var (
-	libCUDA   = "libcuda.so.1"
-	libCUBLAS = []string{"libcublas.so.13", "libcublas.so.12", "libcublas.so.11"}
-)
+// libCUDA is the CUDA driver library's soname.
+const libCUDA = "libcuda.so.1"
 
 // minDriver is the oldest driver API version (cuDriverGetVersion: 1000·major + 10·minor)
 // that loads the PTX: nvcc 11.8 writes PTX ISA 7.8.
@@ -37,9 +34,9 @@ const minDriver = 11080
 // the names are those of the versioned entry points the headers map to.
 var driverSymbols = []string{
 	"cuInit", "cuDriverGetVersion", "cuDeviceGetCount", "cuDeviceGet", "cuDeviceGetName",
-	"cuDeviceTotalMem_v2", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease_v2",
+	"cuDeviceTotalMem_v2", "cuDeviceGetAttribute", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease_v2",
 	"cuCtxSetCurrent", "cuMemAlloc_v2", "cuMemFree_v2", "cuMemGetInfo_v2", "cuMemcpy2D_v2",
-	"cuMemsetD8_v2", "cuStreamCreate", "cuStreamSynchronize", "cuStreamDestroy_v2",
+	"cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemsetD8_v2", "cuStreamCreate", "cuStreamSynchronize", "cuStreamDestroy_v2",
 	"cuModuleLoadDataEx", "cuModuleUnload", "cuModuleGetFunction", "cuLaunchKernel",
 	"cuGetErrorString", "cuGetErrorName",
 }
