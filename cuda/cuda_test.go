@@ -6,9 +6,11 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/aucopt/aucopt/cuda/cudatest"
 	"github.com/aucopt/aucopt/fallback"
 	"github.com/aucopt/aucopt/kernels"
 	"github.com/aucopt/aucopt/kernels/kerneltest"
@@ -216,15 +218,31 @@ func TestOutOfMemory(t *testing.T) {
 	}
 }
 
-// TestPTX checks the embedded PTX: present, for a virtual architecture old enough for
-// one file to serve Pascal to Hopper, with every entry the loader looks up.
+// TestPTX checks the embedded PTX: present, with every entry the loader looks up, for
+// a virtual architecture every supported GPU JITs (compute_60 from nvcc ≤ 12.x; CUDA
+// 13's nvcc no longer targets below compute_75, so a PTX regenerated with it is for
+// sm_75 and later), and in a PTX ISA version the oldest driver the loader accepts
+// (minDriver) can JIT: regenerating with a newer nvcc raises the ISA version, and then
+// minDriver must rise with it (see ptx.go).
 func TestPTX(t *testing.T) {
 	if len(ptx) < 1000 {
 		t.Fatalf("embedded PTX has %d bytes", len(ptx))
 	}
-	m := regexp.MustCompile(`(?m)^\.target sm_(\d+)`).FindStringSubmatch(ptx)
-	if m == nil || m[1] > "70" || len(m[1]) != 2 {
-		t.Errorf("PTX target %v, want sm_60 or sm_70 (a virtual architecture every supported GPU JITs)", m)
+	m := regexp.MustCompile(`(?m)^\.target sm_(\d+)\s*$`).FindStringSubmatch(ptx)
+	if m == nil {
+		t.Fatal("PTX has no .target sm_NN line")
+	}
+	if sm, _ := strconv.Atoi(m[1]); sm < 60 || sm > 75 {
+		t.Errorf("PTX target sm_%d, want sm_60 to sm_75 (a virtual architecture Turing, Ampere and Hopper all JIT)", sm)
+	}
+	v := regexp.MustCompile(`(?m)^\.version (\d+)\.(\d+)\s*$`).FindStringSubmatch(ptx)
+	if v == nil {
+		t.Fatal("PTX has no .version line")
+	}
+	major, _ := strconv.Atoi(v[1])
+	minor, _ := strconv.Atoi(v[2])
+	if need := ptxISADriver(major, minor); need == 0 || need > minDriver {
+		t.Errorf("PTX ISA %d.%d needs a driver for CUDA %d.%d, but minDriver is %d: raise minDriver or generate with an older nvcc", major, minor, need/1000, need%1000/10, minDriver)
 	}
 	var entries []string
 	for _, e := range regexp.MustCompile(`\.entry\s+(\w+)\(`).FindAllStringSubmatch(ptx, -1) {
@@ -235,6 +253,21 @@ func TestPTX(t *testing.T) {
 			t.Errorf("PTX lacks entry %s (has %v)", k, entries)
 		}
 	}
+}
+
+// ptxISADriver is the oldest driver API version (1000·major + 10·minor) that JITs PTX
+// ISA major.minor (the PTX ISA's release notes): ISA 7.x came with CUDA 11.x, 8.x with
+// 12.x, 9.0 with 13.0; 0 for an ISA this table does not know.
+func ptxISADriver(major, minor int) int {
+	switch {
+	case major == 7 && minor <= 8:
+		return 11000 + 10*minor
+	case major == 8 && minor <= 9:
+		return 12000 + 10*minor
+	case major == 9 && minor <= 9:
+		return 13000 + 10*minor
+	}
+	return 0
 }
 
 // TestSymbolNames checks the symbol lists the loader resolves: no duplicates, and
@@ -274,11 +307,39 @@ func TestSymbolNames(t *testing.T) {
 func TestDeviceConformance(t *testing.T) {
 	b, err := New()
 	if err != nil {
-		t.Skipf("no GPU: %v", err)
+		cudatest.Unavailable(t, err.Error())
 	}
 	defer b.Close()
 	t.Logf("device: %s", b.ISA())
 	kerneltest.Run(t, b)
+}
+
+// TestDiscoveryReport logs where the loader looked for the driver and cuBLAS, what it
+// loaded and why each other file failed (`go test -run DiscoveryReport -v`), and checks
+// the report against New: a library loaded exactly when New succeeds, every failed
+// attempt with its reason.
+func TestDiscoveryReport(t *testing.T) {
+	d := Discover()
+	for _, l := range d.Lines() {
+		t.Log(l)
+	}
+	_, err := New()
+	for _, s := range []LibrarySearch{d.Driver, d.CUBLAS} {
+		if len(s.Looked) == 0 {
+			t.Errorf("search %+v lists no place", s)
+		}
+		for _, a := range s.Attempts {
+			if a.Path == "" || a.From == "" || (a.Error == "" && a.Path != s.Loaded) {
+				t.Errorf("attempt %+v: want a path, where it came from and, unless loaded, why it failed", a)
+			}
+		}
+	}
+	if loaded := d.Driver.Loaded != "" && d.CUBLAS.Loaded != ""; loaded != (err == nil) {
+		t.Errorf("Discover loaded driver %q and cuBLAS %q, but New() error = %v", d.Driver.Loaded, d.CUBLAS.Loaded, err)
+	}
+	if err != nil {
+		cudatest.Unavailable(t, err.Error())
+	}
 }
 
 // TestFakeK0 checks that Syrk and Gemm with an inner dimension k = 0 give the

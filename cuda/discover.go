@@ -233,7 +233,10 @@ func pythonPrefixes(e searchEnv) []string {
 	var out []string
 	add := func(ps ...string) {
 		for _, p := range ps {
-			if p != "" && !slices.Contains(out, filepath.Clean(p)) {
+			if p == "" || slices.Contains(out, filepath.Clean(p)) {
+				continue
+			}
+			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 				out = append(out, filepath.Clean(p))
 			}
 		}
@@ -351,11 +354,14 @@ func (d Discovery) Lines() []string {
 			out = append(out, fmt.Sprintf("%s: none usable", l.name))
 		}
 		for _, a := range l.s.Attempts {
-			status := "ok"
+			verb, status := "tried", "ok"
 			if a.Error != "" {
 				status = a.Error
 			}
-			out = append(out, fmt.Sprintf("  tried %s (%s): %s", a.Path, a.From, status))
+			if why, ok := strings.CutPrefix(a.Error, "not tried: "); ok {
+				verb, status = "not tried", why
+			}
+			out = append(out, fmt.Sprintf("  %s %s (%s): %s", verb, a.Path, a.From, status))
 		}
 		for _, p := range l.s.Looked {
 			out = append(out, "  looked in "+p)
