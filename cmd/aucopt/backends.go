@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/aucopt/aucopt/engine"
@@ -35,6 +36,7 @@ func runBackends(args []string, stdout, stderr io.Writer) error {
 		selected = b.Name()
 		b.Close()
 	}
+	libs := engine.CUDALibraries()
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -44,7 +46,8 @@ func runBackends(args []string, stdout, stderr io.Writer) error {
 			Requested string                 `json:"requested"`
 			Selected  string                 `json:"selected,omitempty"`
 			Error     string                 `json:"error,omitempty"`
-		}{statuses, cpu, requested, selected, ""}
+			CUDALibs  any                    `json:"cuda_libraries"`
+		}{statuses, cpu, requested, selected, "", libs}
 		if selErr != nil {
 			report.Error = selErr.Error()
 		}
@@ -67,6 +70,7 @@ func runBackends(args []string, stdout, stderr io.Writer) error {
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "\nCPU: %s (%s, %d cores): %s\n", cpu.Brand, cpu.Arch, cpu.Cores, cpu.FeatureList())
+	fmt.Fprintf(stdout, "\nCUDA libraries:\n  %s\n\n", strings.Join(libs.Lines(), "\n  "))
 	if requested == "" {
 		requested = "auto"
 	}
