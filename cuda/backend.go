@@ -60,6 +60,15 @@ func (b *Backend) Close() error {
 	return errors.Join(errs...)
 }
 
+// Sync waits until the device has finished every operation queued so far (they run
+// asynchronously on one stream; results that come back to the host, such as Dot or
+// Download, wait by themselves). For timing.
+func (b *Backend) Sync() {
+	b.lock()
+	defer b.mu.Unlock()
+	must(b.dev.sync())
+}
+
 // must panics with err when it is not nil: the operations have no error results, and a
 // device failure must not pass for a result.
 func must(err error) {
