@@ -98,7 +98,7 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 		}
 		res.Passes = 0
 	}
-	src, test, err := prepare(cfg.TrainConfig, spec.IsBatch(), res)
+	src, test, err := prepare(ctx, cfg.TrainConfig, spec.IsBatch(), res)
 	if err != nil {
 		return nil, err
 	}

@@ -121,7 +121,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	}
 	cfg.Scale = resolveScale(spec, cfg.Scale)
 	sum := fingerprint(cfg.Data)
-	src, test, err := prepare(cfg, spec.IsBatch(), res)
+	src, test, err := prepare(ctx, cfg, spec.IsBatch(), res)
 	if err != nil {
 		return nil, err
 	}
@@ -185,15 +185,15 @@ func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params any, s
 // order without scaling is streamed from disk (streamable), one row in memory at a
 // time, after a constant-memory scan for its dimension; anything else is loaded and
 // transformed in memory.
-func prepare(cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
+func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
 	var test *data.Dataset
 	if !inMemory && streamable(cfg) {
-		dim, rows, err := scanDim(cfg.Data)
+		dim, rows, err := scanDim(ctx, cfg.Data)
 		if err != nil {
 			return nil, nil, err
 		}
 		if cfg.Test != "" {
-			if test, _, err = load(cfg.Test, cfg.Seed); err != nil {
+			if test, _, err = load(ctx, cfg.Test, cfg.Seed); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -201,7 +201,7 @@ func prepare(cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *
 		noteWiderTest(res, test)
 		return solver.FileSource{Path: cfg.Data}, test, nil
 	}
-	train, test, err := loadData(cfg)
+	train, test, err := loadData(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -252,17 +252,17 @@ func Score(w []float64, d *data.Dataset) []float64 {
 }
 
 // loadData resolves the training and test data: registry names or files.
-func loadData(cfg TrainConfig) (train, test *data.Dataset, err error) {
+func loadData(ctx context.Context, cfg TrainConfig) (train, test *data.Dataset, err error) {
 	if cfg.Data == "" {
 		return nil, nil, inputErrorf("no training data given")
 	}
-	train, splitTest, err := load(cfg.Data, cfg.Seed)
+	train, splitTest, err := load(ctx, cfg.Data, cfg.Seed)
 	if err != nil {
 		return nil, nil, err
 	}
 	test = splitTest
 	if cfg.Test != "" {
-		if test, _, err = load(cfg.Test, cfg.Seed); err != nil {
+		if test, _, err = load(ctx, cfg.Test, cfg.Seed); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -270,19 +270,19 @@ func loadData(cfg TrainConfig) (train, test *data.Dataset, err error) {
 }
 
 // load reads a file when path names one, else a registered dataset (its training part,
-// and its test part when it has a split).
-func load(name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
+// and its test part when it has a split). Reading stops once ctx is done.
+func load(ctx context.Context, name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
 	if st, err := os.Stat(name); err == nil {
 		if st.IsDir() {
 			return nil, nil, inputErrorf("%s is a directory, not a data file", name)
 		}
-		d, err := data.ReadFile(name, data.Options{})
+		d, err := data.ReadFile(name, data.Options{Context: ctx})
 		return d, nil, err
 	}
 	if _, err := data.Lookup(name); err != nil {
 		return nil, nil, fmt.Errorf("%s is neither a file nor a known dataset: %w", name, err)
 	}
-	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse})
+	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse, Context: ctx})
 	if err != nil {
 		return nil, nil, inputError{err} // its files are missing or malformed
 	}
@@ -343,14 +343,17 @@ func streamable(cfg TrainConfig) bool {
 }
 
 // scanDim streams a file once to find its number of features and rows.
-func scanDim(path string) (dim, rows int, err error) {
-	r, err := data.Open(path, data.Options{})
+func scanDim(ctx context.Context, path string) (dim, rows int, err error) {
+	r, err := data.Open(path, data.Options{Context: ctx})
 	if err != nil {
 		return 0, 0, err
 	}
 	defer r.Close()
 	for {
 		_, err := r.Next()
+		if err == io.EOF && rows == 0 {
+			return 0, 0, fmt.Errorf("%s: %w", path, data.ErrEmpty)
+		}
 		if err == io.EOF {
 			return r.MaxIndex(), rows, nil
 		}

@@ -33,7 +33,7 @@ const version = engine.Version
 type command struct {
 	name    string
 	summary string
-	run     func(args []string, stdout, stderr io.Writer) error
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // commands lists the subcommands in help order.
@@ -97,12 +97,32 @@ func exitStatus(err error) int {
 		errors.Is(err, solver.ErrParam), errors.Is(err, solver.ErrOneClass), errors.Is(err, solver.ErrUnknownAlgorithm),
 		errors.Is(err, metric.ErrOneClass), errors.Is(err, metric.ErrLabel),
 		errors.Is(err, data.ErrUnknownDataset), errors.Is(err, data.ErrCache),
+		errors.Is(err, data.ErrCorrupt), errors.Is(err, data.ErrEmpty), errors.Is(err, data.ErrNotRegular),
 		errors.Is(err, model.ErrModel), errors.Is(err, model.ErrFeatureSpace),
 		errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission),
 		errors.Is(err, syscall.EISDIR), errors.Is(err, syscall.ENOTDIR):
 		return exitInput
 	}
 	return exitFailure
+}
+
+// checkGridFlags checks the grid-selection flags of train and cv: they need --grid,
+// --grid-folds is 0 (a held-out split) or at least 2, --grid-holdout a share in (0, 1)
+// that only a held-out split uses. A setting that cannot take effect is an error.
+func checkGridFlags(fs *flag.FlagSet) error {
+	folds, _ := fs.GetInt("grid-folds")
+	holdout, _ := fs.GetFloat64("grid-holdout")
+	switch {
+	case !fs.Changed("grid") && (fs.Changed("grid-folds") || fs.Changed("grid-holdout")):
+		return inputErrorf("--grid-folds and --grid-holdout choose among the points of a --grid: give --grid")
+	case folds < 0 || folds == 1:
+		return inputErrorf("--grid-folds %d: want 0 (a held-out split) or at least 2", folds)
+	case !(holdout > 0 && holdout < 1):
+		return inputErrorf("--grid-holdout %g: want a share of the rows in (0, 1), e.g. 0.2", holdout)
+	case folds >= 2 && fs.Changed("grid-holdout"):
+		return inputErrorf("--grid-holdout %g: with --grid-folds %d the best is chosen by cross-validation, no rows are held out", holdout, folds)
+	}
+	return nil
 }
 
 // run executes the command line args and returns the process exit status.
@@ -113,7 +133,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
-			err := c.run(args[1:], stdout, stderr)
+			ctx, stop := signalContext(context.Background())
+			err := c.run(ctx, args[1:], stdout, stderr)
+			stop()
+			var sig signalError
 			switch {
 			case err == nil:
 				return exitOK
@@ -121,6 +144,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 				return exitOK
 			case errors.Is(err, errUsage):
 				return exitInput // the message was printed
+			case errors.Is(err, context.Canceled) && errors.As(context.Cause(ctx), &sig):
+				fmt.Fprintf(stderr, "aucopt %s: %s (%s)\n", c.name, sig.verb(), oneLine(err.Error()))
+				return sig.status()
 			case errors.Is(err, context.Canceled):
 				fmt.Fprintf(stderr, "aucopt %s: interrupted (%s)\n", c.name, oneLine(err.Error()))
 				return exitInterrupted
@@ -185,7 +211,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-func runVersion(args []string, stdout, stderr io.Writer) error {
+func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("version", "version", "  aucopt version                  # e.g. aucopt 0.1.0\n", stderr)
 	if err := parse(fs, args); err != nil {
 		return err

@@ -8,7 +8,6 @@ import (
 	"image/color"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -36,9 +35,9 @@ const plotExamples = `  aucopt plot convergence --out conv.png                  
   aucopt plot convergence --algo olr,ftrl --data train.svm --test test.svm --every 5000 --json > traces.json
 `
 
-func runPlot(args []string, stdout, stderr io.Writer) error {
+func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "convergence" {
-		return runConvergence(args[1:], stdout, stderr)
+		return runConvergence(ctx, args[1:], stdout, stderr)
 	}
 	plotUsage := func(w io.Writer) {
 		fmt.Fprintln(w, "Usage: aucopt plot convergence [flags]")
@@ -58,7 +57,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	return errUsage
 }
 
-func runConvergence(args []string, stdout, stderr io.Writer) error {
+func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("plot convergence", "plot convergence [--algo A,B,…] [--data TRAIN] [--test TEST] [-p algo:key=value …] --out conv.png|svg|pdf [flags]", plotExamples, stderr)
 	algos := fs.StringSlice("algo", []string{"opauc", "spam-net", "olr"}, "algorithms, comma-separated or repeated; one line each: "+strings.Join(solver.Names(), ", "))
 	dataArg := fs.String("data", "a9a", "training data: a file or a dataset name (aucopt datasets)")
@@ -106,14 +105,15 @@ func runConvergence(args []string, stdout, stderr io.Writer) error {
 		if w, h, err = plotSize(*width, *height); err != nil {
 			return err
 		}
+		if err := checkNotInput("--out", *out, *dataArg, *test); err != nil {
+			return err
+		}
 	}
 	perAlgo, err := splitParams(*algos, *params)
 	if err != nil {
 		return err
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	traces := make([]*engine.TraceResult, 0, len(*algos))
 	for _, a := range *algos {
 		cfg := engine.TraceConfig{Every: *every, TrainConfig: engine.TrainConfig{
@@ -303,6 +303,9 @@ func plotFormat(path string) (string, error) {
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return "", inputErrorf("--out %s is a directory", path)
+	}
+	if err := checkOutput("--out", path); err != nil {
+		return "", err
 	}
 	return ext[1:], nil
 }

@@ -9,12 +9,12 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
 )
 
@@ -30,7 +30,7 @@ const trainExamples = `  aucopt train                                   # the de
   aucopt train --algo spam-l2 --grid 'eta=2^[-8..0];beta=10^[-5..-1]' --grid-folds 5
 `
 
-func runTrain(args []string, stdout, stderr io.Writer) error {
+func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train", "train [--algo NAME] [--data TRAIN] [--test TEST] [-p key=value …] [flags]", trainExamples, stderr)
 	algo := fs.String("algo", defaultAlgo, "algorithm: "+strings.Join(solver.Names(), ", "))
 	dataArg := fs.String("data", "a9a", "training data: a file (LIBSVM text, .gz/.bz2/.xz, or an aucopt cache) or a dataset name (aucopt datasets)")
@@ -64,18 +64,21 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if *passes < 1 {
 		return inputErrorf("--passes %d: want at least 1", *passes)
 	}
+	if err := checkGridFlags(fs); err != nil {
+		return err
+	}
 	if err := checkOutput("--model", *model); err != nil {
 		return err
 	}
 	if err := checkOutput("--checkpoint", *ckpt); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		stop() // a second Ctrl-C (while data still load, say) kills at once
-	}()
+	if err := checkNotInput("--model", *model, *dataArg, *test, *ckpt); err != nil {
+		return err
+	}
+	if err := checkNotInput("--checkpoint", *ckpt, *dataArg, *test); err != nil {
+		return err
+	}
 	cfg := engine.TrainConfig{
 		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
 		Scale: *scale, Seed: *seed, Backend: *backend, Checkpoint: *ckpt,
@@ -165,10 +168,53 @@ func checkOutput(flag, path string) error {
 	case !st.IsDir():
 		return inputErrorf("%s %s: %s is not a directory", flag, path, dir)
 	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
+	_, lerr := os.Lstat(path)
+	st, err = os.Stat(path)
+	switch {
+	case lerr != nil:
+		return nil // a new file
+	case err != nil:
+		return inputErrorf("%s %s: a symbolic link to a missing file (%v)", flag, path, err)
+	case st.IsDir():
 		return inputErrorf("%s %s: is a directory", flag, path)
+	case !st.Mode().IsRegular() && st.Mode()&(fs.ModeCharDevice|fs.ModeNamedPipe) == 0:
+		return inputErrorf("%s %s: %w, which aucopt does not replace", flag, path, data.ErrNotRegular)
 	}
 	return nil
+}
+
+// checkNotInput refuses an output path that names one of the inputs (the same file,
+// through any link or path): writing it would destroy the input. Inputs that are no
+// file (a dataset name, "") are skipped; two paths of files that do not exist yet are
+// compared by their cleaned absolute form.
+func checkNotInput(flag, out string, inputs ...string) error {
+	if out == "" || isStream(out) {
+		return nil
+	}
+	ost, oerr := os.Stat(out)
+	for _, in := range inputs {
+		if in == "" {
+			continue
+		}
+		ist, ierr := os.Stat(in)
+		same := oerr == nil && ierr == nil && os.SameFile(ost, ist)
+		if oerr != nil && ierr != nil {
+			a, err1 := filepath.Abs(out)
+			b, err2 := filepath.Abs(in)
+			same = err1 == nil && err2 == nil && a == b
+		}
+		if same {
+			return inputErrorf("%s %s would overwrite the input %s", flag, out, in)
+		}
+	}
+	return nil
+}
+
+// isStream reports whether path names a standard stream, a device or a pipe: written
+// through, never replaced, so it is no input's file however often it is named.
+func isStream(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode()&(fs.ModeCharDevice|fs.ModeNamedPipe) != 0
 }
 
 // reportGrid prints a grid search's outcome: the best points, the refit and its test
