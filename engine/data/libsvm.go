@@ -40,7 +40,7 @@ type Options struct {
 }
 
 // CheckLines is the number of lines between two checks of Options.Context.
-const CheckLines = 4096
+const CheckLines = 1024
 
 // Example is one labelled row. Its slices belong to the Reader and stay valid until
 // the next call to Next.
