@@ -94,6 +94,7 @@ type CVResult struct {
 // so); its test part is not used.
 func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	defer recoverDevice(&err)
+	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, err

@@ -128,6 +128,7 @@ func parseGridValues(v string) ([]float64, error) {
 // fits the points one after another (each using the cores itself).
 func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	defer recoverDevice(&err)
+	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, inputError{err}

@@ -76,6 +76,7 @@ func (r *TraceResult) MarshalJSON() ([]byte, error) {
 // Trace needs test data (cfg.Test or the dataset's own split).
 func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 	defer recoverDevice(&err)
+	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, err

@@ -49,7 +49,7 @@ type TrainConfig struct {
 	Passes     int      // passes over the training data (default 1)
 	Shuffle    bool     // visit the training rows in a seeded random order each pass
 	Scale      string   // ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
-	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness
+	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
 	Backend    string   // backend name; "" means $AUCOPT_BACKEND, else auto
 	Checkpoint string   // checkpoint file for resumable runs ("" for none)
 	Progress   func(solver.Progress)
@@ -57,6 +57,18 @@ type TrainConfig struct {
 	// number of training rows and passes (0 for a batch fit), so that a progress display
 	// can size itself.
 	Started func(rows, passes int)
+}
+
+// DefaultSeed is the seed of a run whose TrainConfig.Seed is 0: the zero value gives the
+// same run as the command line's default --seed 1 (and its committed results).
+const DefaultSeed = 1
+
+// seedOrDefault is seed, or DefaultSeed for 0.
+func seedOrDefault(seed uint64) uint64 {
+	if seed == 0 {
+		return DefaultSeed
+	}
+	return seed
 }
 
 // TrainResult is what a run produced.
@@ -101,6 +113,7 @@ func (r *TrainResult) MarshalJSON() ([]byte, error) {
 // split) with the result.
 func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	defer recoverDevice(&err)
+	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, inputError{err}

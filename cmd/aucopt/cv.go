@@ -55,6 +55,9 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := checkGridFlags(fs); err != nil {
 		return err
 	}
+	if err := checkSeed(*seed); err != nil {
+		return err
+	}
 	cfg := engine.CVConfig{
 		TrainConfig: engine.TrainConfig{Algo: *algo, Params: *params, Data: *dataArg, Passes: *passes, Shuffle: *shuffle,
 			Scale: *scale, Seed: *seed, Backend: *backend},

@@ -125,6 +125,15 @@ func checkGridFlags(fs *flag.FlagSet) error {
 	return nil
 }
 
+// checkSeed refuses --seed 0, which the library takes for its default seed 1
+// (engine.DefaultSeed): it would silently run seed 1.
+func checkSeed(seed uint64) error {
+	if seed == 0 {
+		return inputErrorf("--seed 0: 0 stands for the default seed %d; give a seed of 1 or more", engine.DefaultSeed)
+	}
+	return nil
+}
+
 // run executes the command line args and returns the process exit status.
 func run(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {

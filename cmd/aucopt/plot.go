@@ -89,6 +89,9 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	if *passes < 1 {
 		return inputErrorf("--passes %d: want at least 1", *passes)
 	}
+	if err := checkSeed(*seed); err != nil {
+		return err
+	}
 	if *width == "" {
 		*width = "10in"
 		if *xAxis != "both" {

@@ -67,6 +67,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkGridFlags(fs); err != nil {
 		return err
 	}
+	if err := checkSeed(*seed); err != nil {
+		return err
+	}
 	if err := checkOutput("--model", *model); err != nil {
 		return err
 	}
