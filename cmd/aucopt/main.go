@@ -15,6 +15,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -136,9 +138,20 @@ func checkSeed(seed uint64) error {
 
 // run executes the command line args and returns the process exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" && (len(args) == 1 || args[1] == "help") {
 		usage(stdout)
 		return 0
+	}
+	if args[0] == "--version" {
+		args = []string{"version"}
+	}
+	if args[0] == "help" {
+		// aucopt help CMD [KIND]: the command's own help, as CMD [KIND] --help.
+		if !slices.Contains(commandNames(), args[1]) {
+			fmt.Fprintf(stderr, "aucopt help: unknown command %q (commands: %s)\n", args[1], strings.Join(commandNames(), ", "))
+			return exitInput
+		}
+		args = append(slices.Clone(args[1:]), "--help")
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
@@ -189,8 +202,23 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'aucopt <command> --help' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'aucopt help <command>' or 'aucopt <command> --help' for a command's flags.")
+	fmt.Fprint(w, exitTable)
 }
+
+// exitTable is the exit-status rule, as `aucopt help` and the README print it.
+const exitTable = `
+Exit status (every command):
+  0    success, and --help
+  1    the computation failed: training diverged, a solver, device or the disk failed
+       (a full disk: ENOSPC); nothing partial is written
+  2    the input is at fault: flags, parameters, names, data, model or checkpoint files
+       (missing, empty, malformed, truncated), output paths that cannot be written or would
+       overwrite an input; one line "aucopt <command>: …", nothing written
+  130  interrupted (Ctrl-C, SIGINT): stopped at the next check, no partial output file;
+       train --checkpoint writes its checkpoint first
+  143  terminated (SIGTERM): as 130
+`
 
 // newFlags returns a flag set for a command that prints its usage, with examples, to
 // stderr and reports parse errors as usage errors.
@@ -221,10 +249,40 @@ func parse(fs *flag.FlagSet, args []string) error {
 }
 
 func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("version", "version", "  aucopt version                  # e.g. aucopt 0.1.0\n", stderr)
+	fs := newFlags("version", "version", "  aucopt version      # e.g. aucopt 0.1.0 (go1.26.0, commit 1f43576a6d2b, 2026-11-23T20:41:07Z)\n  aucopt --version    # the same\n", stderr)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "aucopt %s\n", version)
+	info, _ := debug.ReadBuildInfo()
+	fmt.Fprintf(stdout, "aucopt %s (%s)\n", version, buildDetails(info))
 	return nil
+}
+
+// buildDetails describes the build from its build information: the Go version, the
+// module version when installed as a module, and the VCS revision, time and whether the
+// work tree had changes (go build in a clone stamps them).
+func buildDetails(info *debug.BuildInfo) string {
+	if info == nil {
+		return "no build information"
+	}
+	parts := []string{info.GoVersion}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		parts = append(parts, "module "+v)
+	}
+	settings := map[string]string{}
+	for _, s := range info.Settings {
+		settings[s.Key] = s.Value
+	}
+	if rev := settings["vcs.revision"]; rev != "" {
+		parts = append(parts, "commit "+rev[:min(12, len(rev))])
+		if t := settings["vcs.time"]; t != "" {
+			parts = append(parts, t)
+		}
+		if settings["vcs.modified"] == "true" {
+			parts = append(parts, "modified")
+		}
+	} else {
+		parts = append(parts, "no VCS information")
+	}
+	return strings.Join(parts, ", ")
 }
