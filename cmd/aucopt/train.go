@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -233,14 +234,11 @@ func reportGrid(res *engine.GridResult, model string, asJSON bool, stdout io.Wri
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
-	var failed int
 	order := make([]int, 0, len(res.Points))
 	for g, p := range res.Points {
-		if p.ValAUC == nil {
-			failed++
-			continue
+		if p.ValAUC != nil {
+			order = append(order, g)
 		}
-		order = append(order, g)
 	}
 	sort.SliceStable(order, func(i, j int) bool { return *res.Points[order[i]].ValAUC > *res.Points[order[j]].ValAUC })
 	shared := "independent learners"
@@ -251,8 +249,8 @@ func reportGrid(res *engine.GridResult, model string, asJSON bool, stdout io.Wri
 	if res.Passes == 0 {
 		how = "batch fits"
 	}
-	fmt.Fprintf(stdout, "%s grid on %s: %d points (%d failed) in %.3fs, %s, %s; %s; backend %s\n",
-		res.Algo, res.Data, len(res.Points), failed, res.GridSeconds, how, shared, res.Selection, res.Backend)
+	fmt.Fprintf(stdout, "%s grid on %s: %d points (%s) in %.3fs, %s, %s; %s; backend %s\n",
+		res.Algo, res.Data, len(res.Points), failureSummary(res.Points), res.GridSeconds, how, shared, res.Selection, res.Backend)
 	for k, g := range order[:min(len(order), 5)] {
 		fmt.Fprintf(stdout, "  #%d  validation AUC %.4f  %s\n", k+1, *res.Points[g].ValAUC, formatParams(res.Points[g].Params))
 	}
@@ -260,6 +258,40 @@ func reportGrid(res *engine.GridResult, model string, asJSON bool, stdout io.Wri
 	printOutcome(stdout, res.TrainResult, model)
 	return nil
 }
+
+// failureSummary says how many grid points failed and why: the most common reason
+// (numbers in it generalised to #) with its count, and how many other reasons there are.
+func failureSummary(points []engine.GridPoint) string {
+	counts := map[string]int{}
+	failed := 0
+	for _, p := range points {
+		if p.ValAUC == nil {
+			failed++
+			counts[digits.ReplaceAllString(p.Failed, "#")]++
+		}
+	}
+	if failed == 0 {
+		return "0 failed"
+	}
+	top := ""
+	for r, n := range counts {
+		if n > counts[top] || n == counts[top] && r < top {
+			top = r
+		}
+	}
+	why := top
+	if why == "" {
+		why = "no reason given"
+	}
+	s := fmt.Sprintf("%d failed: %d %s", failed, counts[top], why)
+	if len(counts) > 1 {
+		s += fmt.Sprintf("; %d other reasons, see --json", len(counts)-1)
+	}
+	return s
+}
+
+// digits matches a run of digits.
+var digits = regexp.MustCompile(`[0-9]+`)
 
 // joinOptional rewrites "--flag VALUE" as "--flag=VALUE" for a flag whose value is
 // optional (pflag's NoOptDefVal only takes the "=" form), when VALUE is not a flag:

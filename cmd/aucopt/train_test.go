@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aucopt/aucopt/engine"
 	aucmodel "github.com/aucopt/aucopt/engine/model"
 )
 
@@ -118,5 +119,29 @@ func TestTrainGridCommand(t *testing.T) {
 	if status := run([]string{"train", "--data", "german", "--grid", "eta=2^[-8..-7]", "--quiet"}, &out, &errOut); status != 0 ||
 		!strings.Contains(out.String(), "opauc grid on german: 2 points") || !strings.Contains(out.String(), "shared statistics") {
 		t.Errorf("bare grid output (exit %d): %s %s", status, out.String(), errOut.String())
+	}
+}
+
+func TestFailureSummary(t *testing.T) {
+	auc := 0.9
+	ok := engine.GridPoint{ValAUC: &auc}
+	bad := func(why string) engine.GridPoint { return engine.GridPoint{Failed: why} }
+	tests := []struct {
+		name   string
+		points []engine.GridPoint
+		want   string
+	}{
+		{"none failed", []engine.GridPoint{ok, ok}, "0 failed"},
+		{"one reason", []engine.GridPoint{ok, bad("diverged at example 12"), bad("diverged at example 7")}, "2 failed: 2 diverged at example #"},
+		{"most common first", []engine.GridPoint{bad("solver: out of memory"), bad("diverged at example 3"), bad("diverged at example 40")},
+			"3 failed: 2 diverged at example #; 1 other reasons, see --json"},
+		{"no reason", []engine.GridPoint{bad("")}, "1 failed: 1 no reason given"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := failureSummary(tt.points); got != tt.want {
+				t.Errorf("failureSummary = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }
