@@ -260,14 +260,14 @@ func reportGrid(res *engine.GridResult, model string, asJSON bool, stdout io.Wri
 }
 
 // failureSummary says how many grid points failed and why: the most common reason
-// (numbers in it generalised to #) with its count, and how many other reasons there are.
+// (numbers in it generalised to N) with its count, and how many other reasons there are.
 func failureSummary(points []engine.GridPoint) string {
 	counts := map[string]int{}
 	failed := 0
 	for _, p := range points {
 		if p.ValAUC == nil {
 			failed++
-			counts[digits.ReplaceAllString(p.Failed, "#")]++
+			counts[digits.ReplaceAllString(p.Failed, "N")]++
 		}
 	}
 	if failed == 0 {

@@ -132,9 +132,9 @@ func TestFailureSummary(t *testing.T) {
 		want   string
 	}{
 		{"none failed", []engine.GridPoint{ok, ok}, "0 failed"},
-		{"one reason", []engine.GridPoint{ok, bad("diverged at example 12"), bad("diverged at example 7")}, "2 failed: 2 diverged at example #"},
+		{"one reason", []engine.GridPoint{ok, bad("diverged at example 12"), bad("diverged at example 7")}, "2 failed: 2 diverged at example N"},
 		{"most common first", []engine.GridPoint{bad("solver: out of memory"), bad("diverged at example 3"), bad("diverged at example 40")},
-			"3 failed: 2 diverged at example #; 1 other reasons, see --json"},
+			"3 failed: 2 diverged at example N; 1 other reasons, see --json"},
 		{"no reason", []engine.GridPoint{bad("")}, "1 failed: 1 no reason given"},
 	}
 	for _, tt := range tests {
