@@ -220,24 +220,6 @@ func reliabilityDrill(t *testing.T, e *e2e) {
 	})
 }
 
-// fullDevice returns a character device that is always full: /dev/full for a user
-// who cannot replace it, a private node of it for root (whose broken write could turn
-// the system's /dev/full into a regular file).
-func fullDevice(t *testing.T, dir string) string {
-	t.Helper()
-	if _, err := os.Stat("/dev/full"); err != nil {
-		t.Skipf("no /dev/full: %v", err)
-	}
-	if os.Geteuid() != 0 {
-		return "/dev/full"
-	}
-	p := filepath.Join(dir, "full")
-	if err := syscall.Mknod(p, syscall.S_IFCHR|0o666, 1<<8|7); err != nil {
-		t.Skipf("running as root, with no private device node to write to (mknod: %v)", err)
-	}
-	return p
-}
-
 // signalAfterFirstLine starts c, sends sig once it printed a line on stderr (training
 // has started), and returns its stderr and exit status.
 func signalAfterFirstLine(t *testing.T, c *exec.Cmd, sig os.Signal) (string, int) {
