@@ -103,6 +103,9 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := checkOutput("--json", *jsonOut); err != nil {
 		return err
 	}
+	if err := checkNotInput("--json", *jsonOut, *out); err != nil {
+		return err
+	}
 	if !*quiet {
 		cfg.Progress = func(done, total int, what string) {
 			fmt.Fprintf(stderr, "[%d/%d] %s\n", done, total, what)

@@ -188,9 +188,9 @@ func checkOutput(flag, path string) error {
 }
 
 // checkNotInput refuses an output path that names one of the inputs (the same file,
-// through any link or path): writing it would destroy the input. Inputs that are no
-// file (a dataset name, "") are skipped; two paths of files that do not exist yet are
-// compared by their cleaned absolute form.
+// through any link or path): writing it would destroy the input. A dataset name stands
+// for its files in the data directory; "" is skipped; two paths of files that do not
+// exist yet are compared by their cleaned absolute form.
 func checkNotInput(flag, out string, inputs ...string) error {
 	if out == "" || isStream(out) {
 		return nil
@@ -200,18 +200,38 @@ func checkNotInput(flag, out string, inputs ...string) error {
 		if in == "" {
 			continue
 		}
-		ist, ierr := os.Stat(in)
-		same := oerr == nil && ierr == nil && os.SameFile(ost, ist)
-		if oerr != nil && ierr != nil {
-			a, err1 := filepath.Abs(out)
-			b, err2 := filepath.Abs(in)
-			same = err1 == nil && err2 == nil && a == b
-		}
-		if same {
-			return inputErrorf("%s %s would overwrite the input %s", flag, out, in)
+		for _, file := range inputFiles(in) {
+			ist, ierr := os.Stat(file)
+			same := oerr == nil && ierr == nil && os.SameFile(ost, ist)
+			if oerr != nil && ierr != nil {
+				a, err1 := filepath.Abs(out)
+				b, err2 := filepath.Abs(file)
+				same = err1 == nil && err2 == nil && a == b
+			}
+			if same {
+				return inputErrorf("%s %s would overwrite the input %s", flag, out, in)
+			}
 		}
 	}
 	return nil
+}
+
+// inputFiles are the files an input names: itself when it is a file (or no dataset),
+// a dataset's training and test files in the data directory otherwise.
+func inputFiles(in string) []string {
+	if _, err := os.Stat(in); err == nil {
+		return []string{in}
+	}
+	src, err := data.Lookup(in)
+	dir := data.DataDir()
+	if err != nil || dir == "" {
+		return []string{in}
+	}
+	files := []string{filepath.Join(dir, src.Train)}
+	if src.Test != "" {
+		files = append(files, filepath.Join(dir, src.Test))
+	}
+	return files
 }
 
 // isStream reports whether path names a standard stream, a device or a pipe: written

@@ -145,3 +145,50 @@ func TestFailureSummary(t *testing.T) {
 		})
 	}
 }
+
+func TestCheckNotInput(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("AUCOPT_DATA", dir)
+	in := filepath.Join(dir, "in.svm")
+	if err := os.WriteFile(in, []byte("+1 1:1\n-1 2:1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("in.svm", filepath.Join(dir, "link.svm")); err != nil {
+		t.Skipf("no symlinks: %v", err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "german.numer"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	german := filepath.Join(dir, "german.numer", "german_scale.txt.xz")
+	if err := os.WriteFile(german, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		out     string
+		inputs  []string
+		refused bool
+	}{
+		{"the input itself", in, []string{in}, true},
+		{"through a link", filepath.Join(dir, "link.svm"), []string{in}, true},
+		{"the link's target by another path", in, []string{filepath.Join(dir, ".", "link.svm")}, true},
+		{"another file", filepath.Join(dir, "out.json"), []string{in}, false},
+		{"two new files of one path", filepath.Join(dir, "new.json"), []string{filepath.Join(dir, "sub", "..", "new.json")}, true},
+		{"a dataset's file in the data directory", german, []string{"german"}, true},
+		{"a dataset name elsewhere", filepath.Join(dir, "g.json"), []string{"german"}, false},
+		{"no input", in, []string{""}, false},
+		{"no output", "", []string{in}, false},
+		{"a device", os.DevNull, []string{os.DevNull}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := checkNotInput("--out", tt.out, tt.inputs...)
+			if (err != nil) != tt.refused {
+				t.Errorf("checkNotInput(%s, %q) = %v, want refused %v", tt.out, tt.inputs, err, tt.refused)
+			}
+			if err != nil && exitStatus(err) != 2 {
+				t.Errorf("exit status %d, want 2", exitStatus(err))
+			}
+		})
+	}
+}
