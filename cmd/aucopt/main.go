@@ -64,7 +64,8 @@ var errUsage = errors.New("usage")
 // Exit statuses: 0 success (and --help); 1 the computation failed (it diverged, a
 // solver or device failed); 2 the user's input is at fault (flags, files, models,
 // parameters, output paths), said in one line "aucopt <command>: …"; 130 when Ctrl-C
-// stopped the command (it stops at the next check, leaving no partial output file).
+// stopped the command (it stops at the next check, leaving no partial output file), 143
+// when SIGTERM did (signalError.status: 128 + the signal). exitTable prints the rule.
 const (
 	exitOK          = 0
 	exitFailure     = 1
