@@ -79,6 +79,8 @@ func reliabilityCases(t *testing.T, e *e2e, germanFile string) []badCase {
 	if err != nil || len(ents) < 10 {
 		t.Fatalf("the bad-input corpus testdata/bad: %d files, %v", len(ents), err)
 	}
+	cases = append(cases, badCase{"label 3 suggests a flag that exists", []string{"train", "--data", filepath.Join(dir, "label-3.svm")},
+		[]string{"label-3.svm:3:1", "aucopt convert --positive"}})
 	for _, ent := range ents {
 		p := filepath.Join(dir, ent.Name())
 		cases = append(cases,
