@@ -51,7 +51,7 @@ type TrainConfig struct {
 	Passes     int      // passes over the training data (default 1)
 	Shuffle    bool     // visit the training rows in a seeded random order each pass
 	Scale      string   // ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
-	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness
+	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
 	Backend    string   // backend name; "" means $AUCOPT_BACKEND, else auto
 	Checkpoint string   // checkpoint file for resumable runs ("" for none; see Train)
 	MaxMemory  int64    // bytes the learners' state may take; 0: AvailableMemory (see Train)
@@ -60,6 +60,18 @@ type TrainConfig struct {
 	// number of training rows and passes (0 for a batch fit), so that a progress display
 	// can size itself.
 	Started func(rows, passes int)
+}
+
+// DefaultSeed is the seed of a run whose TrainConfig.Seed is 0: the zero value gives the
+// same run as the command line's default --seed 1 (and its committed results).
+const DefaultSeed = 1
+
+// seedOrDefault is seed, or DefaultSeed for 0.
+func seedOrDefault(seed uint64) uint64 {
+	if seed == 0 {
+		return DefaultSeed
+	}
+	return seed
 }
 
 // TrainResult is what a run produced.
@@ -116,6 +128,7 @@ func (r *TrainResult) MarshalJSON() ([]byte, error) {
 // would.
 func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	defer recoverDevice(&err)
+	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, inputError{err}
@@ -136,7 +149,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	}
 	cfg.Scale = resolveScale(spec, cfg.Scale)
 	sum := fingerprint(cfg.Data)
-	src, test, err := prepare(cfg, spec.IsBatch(), res)
+	src, test, err := prepare(ctx, cfg, spec.IsBatch(), res)
 	if err != nil {
 		return nil, err
 	}
@@ -242,15 +255,15 @@ func runSettings(params any, cfg TrainConfig, res *TrainResult) []solver.Setting
 // order without scaling is streamed from disk (streamable), one row in memory at a
 // time, after a constant-memory scan for its dimension; anything else is loaded and
 // transformed in memory.
-func prepare(cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
+func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
 	var test *data.Dataset
 	if !inMemory && streamable(cfg) {
-		dim, rows, err := scanDim(cfg.Data)
+		dim, rows, err := scanDim(ctx, cfg.Data)
 		if err != nil {
 			return nil, nil, err
 		}
 		if cfg.Test != "" {
-			if test, err = loadTest(cfg.Test, cfg.Seed); err != nil {
+			if test, err = loadTest(ctx, cfg.Test, cfg.Seed); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -258,7 +271,7 @@ func prepare(cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *
 		noteWiderTest(res, test)
 		return solver.FileSource{Path: cfg.Data}, test, nil
 	}
-	train, test, err := loadData(cfg)
+	train, test, err := loadData(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -309,17 +322,17 @@ func Score(w []float64, d *data.Dataset) []float64 {
 }
 
 // loadData resolves the training and test data: registry names or files.
-func loadData(cfg TrainConfig) (train, test *data.Dataset, err error) {
+func loadData(ctx context.Context, cfg TrainConfig) (train, test *data.Dataset, err error) {
 	if cfg.Data == "" {
 		return nil, nil, inputErrorf("no training data given")
 	}
-	train, splitTest, err := load(cfg.Data, cfg.Seed)
+	train, splitTest, err := load(ctx, cfg.Data, cfg.Seed)
 	if err != nil {
 		return nil, nil, err
 	}
 	test = splitTest
 	if cfg.Test != "" {
-		if test, err = loadTest(cfg.Test, cfg.Seed); err != nil {
+		if test, err = loadTest(ctx, cfg.Test, cfg.Seed); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -328,8 +341,8 @@ func loadData(cfg TrainConfig) (train, test *data.Dataset, err error) {
 
 // loadTest reads test data named by name: a file, or a registered dataset's test part
 // when it has a train/test split (all its rows otherwise), as Predict reads it.
-func loadTest(name string, seed uint64) (*data.Dataset, error) {
-	all, test, err := load(name, seed)
+func loadTest(ctx context.Context, name string, seed uint64) (*data.Dataset, error) {
+	all, test, err := load(ctx, name, seed)
 	if err != nil {
 		return nil, err
 	}
@@ -340,19 +353,19 @@ func loadTest(name string, seed uint64) (*data.Dataset, error) {
 }
 
 // load reads a file when path names one, else a registered dataset (its training part,
-// and its test part when it has a split).
-func load(name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
+// and its test part when it has a split). Reading stops once ctx is done.
+func load(ctx context.Context, name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
 	if st, err := os.Stat(name); err == nil {
 		if st.IsDir() {
 			return nil, nil, inputErrorf("%s is a directory, not a data file", name)
 		}
-		d, err := data.ReadFile(name, data.Options{})
+		d, err := data.ReadFile(name, data.Options{Context: ctx})
 		return d, nil, err
 	}
 	if _, err := data.Lookup(name); err != nil {
 		return nil, nil, fmt.Errorf("%s is neither a file nor a known dataset: %w", name, err)
 	}
-	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse})
+	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse, Context: ctx})
 	if err != nil {
 		return nil, nil, inputError{err} // its files are missing or malformed
 	}
@@ -413,14 +426,17 @@ func streamable(cfg TrainConfig) bool {
 }
 
 // scanDim streams a file once to find its number of features and rows.
-func scanDim(path string) (dim, rows int, err error) {
-	r, err := data.Open(path, data.Options{})
+func scanDim(ctx context.Context, path string) (dim, rows int, err error) {
+	r, err := data.Open(path, data.Options{Context: ctx})
 	if err != nil {
 		return 0, 0, err
 	}
 	defer r.Close()
 	for {
 		_, err := r.Next()
+		if err == io.EOF && rows == 0 {
+			return 0, 0, fmt.Errorf("%s: %w", path, data.ErrEmpty)
+		}
 		if err == io.EOF {
 			return r.MaxIndex(), rows, nil
 		}
