@@ -36,12 +36,12 @@ func TestBackend(t *testing.T) {
 	if cudaOK {
 		tests = append(tests, testCase{"cuda", "cuda", nil, ""})
 	} else {
-		tests = append(tests, testCase{"cuda", "", cuda.ErrUnavailable, "backend cuda: cuda: unavailable"})
+		tests = append(tests, testCase{"cuda", "", cuda.ErrUnavailable, "backend cuda: unavailable"}) // the name once
 	}
 	if asmErr == nil {
 		tests = append(tests, testCase{"avx2", "avx2", nil, ""})
 	} else {
-		tests = append(tests, testCase{"avx2", "", nil, "backend avx2: " + asmErr.Error()})
+		tests = append(tests, testCase{"avx2", "", nil, backendError("avx2", asmErr).Error()})
 	}
 	for _, tt := range tests {
 		b, err := Backend(tt.name)

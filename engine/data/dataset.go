@@ -235,7 +235,7 @@ func ReadFile(path string, opts Options) (*Dataset, error) {
 		return nil, err
 	}
 	if d.Rows() == 0 {
-		return nil, fmt.Errorf("%s: no examples", path)
+		return nil, fmt.Errorf("%s: %w", path, ErrEmpty)
 	}
 	return d, nil
 }
