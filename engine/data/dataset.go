@@ -1,6 +1,7 @@
 package data
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -195,9 +196,17 @@ func (d *Dataset) Append(y int8, label float64, x kernels.Sparse) {
 
 // ReadAll reads every remaining example of r into a Dataset. Its Dim is the largest
 // index seen, or opts.Dim of the Reader when that is set.
-func ReadAll(r *Reader) (*Dataset, error) {
+func ReadAll(r *Reader) (*Dataset, error) { return readAll(context.Background(), r) }
+
+// readAll is ReadAll checking ctx every few thousand rows.
+func readAll(ctx context.Context, r *Reader) (*Dataset, error) {
 	d := &Dataset{Name: r.path, Ptr: []int64{0}}
-	for {
+	for n := 0; ; n++ {
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("%s: %w", r.path, err)
+			}
+		}
 		ex, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			break
@@ -215,29 +224,19 @@ func ReadAll(r *Reader) (*Dataset, error) {
 
 // ReadFile reads a whole LIBSVM file (plain or compressed) into memory in the sparse
 // layout, or a binary cache (SaveCache) recognised by its magic bytes, in the layout it
-// was saved in. Options apply to text files only. WithLayout changes the layout.
+// was saved in. Options apply to text files only. WithLayout changes the layout. A plain
+// text file is parsed on all cores (ReadFileContext).
 func ReadFile(path string, opts Options) (*Dataset, error) {
+	layout := LayoutSparse
 	if f, err := os.Open(path); err == nil {
 		head := make([]byte, len(cacheMagic))
 		n, _ := io.ReadFull(f, head)
 		f.Close()
 		if IsCache(head[:n]) {
-			return ReadCache(path)
+			layout = LayoutAuto // as saved
 		}
 	}
-	r, err := Open(path, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	d, err := ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	if d.Rows() == 0 {
-		return nil, fmt.Errorf("%s: no examples", path)
-	}
-	return d, nil
+	return ReadFileContext(context.Background(), path, opts, ReadConfig{Layout: layout})
 }
 
 // Subset returns the rows listed in rows (in that order, repeats allowed) as a new
