@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"time"
@@ -120,7 +119,10 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		res.Passes = 0
 	}
 	cfg.Scale = resolveScale(spec, cfg.Scale)
-	sum := fingerprint(cfg.Data)
+	var sum pendingSum // a streamed file's fingerprint comes from prepare's scan
+	if spec.IsBatch() || !streamable(cfg) {
+		sum = fingerprint(cfg.Data)
+	}
 	src, test, err := prepare(cfg, spec.IsBatch(), res)
 	if err != nil {
 		return nil, err
@@ -134,12 +136,20 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if cfg.Started != nil {
 		cfg.Started(res.TrainRows, res.Passes)
 	}
+	if ds, ok := src.(solver.DatasetSource); ok && spec.IsBatch() && cfg.Shuffle && ds.D.IsDense() {
+		// The data were loaded for this run alone: a dense matrix is shuffled in place
+		// (the rows fit's Subset would copy, in the same order) instead of held twice.
+		ds.D = ds.D.Permuted(data.Shuffle(ds.D.Rows(), cfg.Seed))
+		src, cfg.Shuffle = ds, false
+	}
 	start := time.Now()
 	if res.Weights, err = fit(ctx, spec, b, params, src, cfg, res); err != nil {
 		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 	}
 	res.Seconds = time.Since(start).Seconds()
-	sum.wait(res)
+	if sum != nil {
+		sum.wait(res)
+	}
 	if test != nil {
 		res.TestRows = test.Rows()
 		if res.TestAUC, err = metric.AUC(Score(res.Weights, test), test.Y); err != nil {
@@ -183,15 +193,19 @@ func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params any, s
 // prepare resolves the training source and the test data, filling res's TrainRows,
 // Features, Scale (and the fitted transformation) and Notes. A file read in its own
 // order without scaling is streamed from disk (streamable), one row in memory at a
-// time, after a constant-memory scan for its dimension; anything else is loaded and
-// transformed in memory.
+// time, after a constant-memory byte scan (data.ScanFile) that gives its dimension,
+// rows and fingerprint (res.TrainSHA256) in one read without parsing a number;
+// anything else is loaded and transformed in memory, a batch algorithm's data in the
+// dense layout when the file is dense (it would make a dense copy of it otherwise).
 func prepare(cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
 	var test *data.Dataset
 	if !inMemory && streamable(cfg) {
-		dim, rows, err := scanDim(cfg.Data)
+		info, err := data.ScanFile(context.Background(), cfg.Data)
 		if err != nil {
 			return nil, nil, err
 		}
+		dim, rows := info.Dim, info.Rows
+		res.TrainSHA256 = info.SHA256
 		if cfg.Test != "" {
 			if test, _, err = load(cfg.Test, cfg.Seed); err != nil {
 				return nil, nil, err
@@ -201,7 +215,11 @@ func prepare(cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *
 		noteWiderTest(res, test)
 		return solver.FileSource{Path: cfg.Data}, test, nil
 	}
-	train, test, err := loadData(cfg)
+	layout := data.LayoutSparse
+	if spec, err := solver.Lookup(cfg.Algo); err == nil && spec.IsBatch() {
+		layout = data.LayoutAuto
+	}
+	train, test, err := loadDataLayout(cfg, layout)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -253,16 +271,22 @@ func Score(w []float64, d *data.Dataset) []float64 {
 
 // loadData resolves the training and test data: registry names or files.
 func loadData(cfg TrainConfig) (train, test *data.Dataset, err error) {
+	return loadDataLayout(cfg, data.LayoutSparse)
+}
+
+// loadDataLayout is loadData reading files in the given layout (registered datasets
+// are loaded sparse).
+func loadDataLayout(cfg TrainConfig, layout data.Layout) (train, test *data.Dataset, err error) {
 	if cfg.Data == "" {
 		return nil, nil, inputErrorf("no training data given")
 	}
-	train, splitTest, err := load(cfg.Data, cfg.Seed)
+	train, splitTest, err := loadLayout(cfg.Data, cfg.Seed, layout)
 	if err != nil {
 		return nil, nil, err
 	}
 	test = splitTest
 	if cfg.Test != "" {
-		if test, _, err = load(cfg.Test, cfg.Seed); err != nil {
+		if test, _, err = loadLayout(cfg.Test, cfg.Seed, layout); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -272,11 +296,21 @@ func loadData(cfg TrainConfig) (train, test *data.Dataset, err error) {
 // load reads a file when path names one, else a registered dataset (its training part,
 // and its test part when it has a split).
 func load(name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
+	return loadLayout(name, seed, data.LayoutSparse)
+}
+
+// loadLayout is load reading a file in the given layout (data.ReadFileContext: on all
+// cores, into arrays allocated once); a registered dataset is loaded sparse.
+func loadLayout(name string, seed uint64, layout data.Layout) (*data.Dataset, *data.Dataset, error) {
 	if st, err := os.Stat(name); err == nil {
 		if st.IsDir() {
 			return nil, nil, inputErrorf("%s is a directory, not a data file", name)
 		}
-		d, err := data.ReadFile(name, data.Options{})
+		if layout == data.LayoutSparse {
+			d, err := data.ReadFile(name, data.Options{}) // a cache keeps its layout
+			return d, nil, err
+		}
+		d, err := data.ReadFileContext(context.Background(), name, data.Options{}, data.ReadConfig{Layout: layout})
 		return d, nil, err
 	}
 	if _, err := data.Lookup(name); err != nil {
@@ -340,23 +374,4 @@ func streamable(cfg TrainConfig) bool {
 	}
 	st, err := os.Stat(cfg.Data)
 	return err == nil && st.Mode().IsRegular()
-}
-
-// scanDim streams a file once to find its number of features and rows.
-func scanDim(path string) (dim, rows int, err error) {
-	r, err := data.Open(path, data.Options{})
-	if err != nil {
-		return 0, 0, err
-	}
-	defer r.Close()
-	for {
-		_, err := r.Next()
-		if err == io.EOF {
-			return r.MaxIndex(), rows, nil
-		}
-		if err != nil {
-			return 0, 0, err
-		}
-		rows++
-	}
 }

@@ -295,3 +295,44 @@ func (d *Dataset) Truncate(dim int) *Dataset {
 	}
 	return out
 }
+
+// Permuted returns d's rows in the order perm (a permutation of 0..Rows()−1): the same
+// dataset as d.Subset(perm). A dense dataset is reordered in place, with one row of
+// scratch, and returned (d's own rows then follow perm), so that a large matrix is
+// never held twice; a sparse one is copied.
+func (d *Dataset) Permuted(perm []int) *Dataset {
+	if d.Dense == nil {
+		return d.Subset(perm)
+	}
+	n := d.Rows()
+	if len(perm) != n {
+		panic(fmt.Sprintf("data: Permuted: %d indices for %d rows", len(perm), n))
+	}
+	done := make([]bool, n)
+	tmp := make([]float64, d.Dim)
+	for start := range n {
+		if done[start] {
+			continue
+		}
+		// The cycle start → perm[start] → …: new row i is old row perm[i].
+		y, label := d.Y[start], d.Labels[start]
+		copy(tmp, d.DenseRow(start))
+		i := start
+		for {
+			done[i] = true
+			j := perm[i]
+			if j == start {
+				d.Y[i], d.Labels[i] = y, label
+				copy(d.DenseRow(i), tmp)
+				break
+			}
+			if done[j] {
+				panic("data: Permuted: not a permutation")
+			}
+			d.Y[i], d.Labels[i] = d.Y[j], d.Labels[j]
+			copy(d.DenseRow(i), d.DenseRow(j))
+			i = j
+		}
+	}
+	return d
+}

@@ -263,3 +263,25 @@ func TestScanFile(t *testing.T) {
 		}
 	}
 }
+
+func TestPermuted(t *testing.T) {
+	for _, n := range []int{1, 2, 7, 50} {
+		var text strings.Builder
+		for i := range n {
+			text.WriteString(strconv.Itoa(i%2*2-1) + " 1:" + strconv.Itoa(i) + " 3:0.5\n")
+		}
+		sparse, err := oneCore(text.String(), "p", Options{Raw: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		perm := Shuffle(n, 3)
+		want := sparse.Subset(perm)
+		identical(t, "sparse", sparse.Permuted(perm), want)
+		dense := sparse.ToDense()
+		got := dense.Permuted(perm)
+		if got != dense {
+			t.Error("a dense dataset was not permuted in place")
+		}
+		identical(t, "dense", got, want.ToDense())
+	}
+}
