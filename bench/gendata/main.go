@@ -49,6 +49,9 @@ func main() {
 	r := rand.New(rand.NewPCG(1, 2))
 	for j := range g.w {
 		g.w[j] = r.NormFloat64()
+		if g.nnz < g.dim && j >= topics {
+			g.w[j] = 0 // news: the label depends on a few thousand topical words
+		}
 	}
 	for _, part := range []struct {
 		name string
@@ -63,6 +66,9 @@ func main() {
 		fmt.Println(p)
 	}
 }
+
+// topics is the number of sparse features the labels depend on.
+const topics = 2000
 
 type gen struct {
 	dim, rows, test, nnz int
@@ -84,7 +90,10 @@ func (g *gen) row(buf []byte, seed uint64, i int) []byte {
 		seen := make(map[int]bool, n)
 		for len(idx) < n {
 			j := r.IntN(g.dim)
-			if j >= g.dim/8 && r.IntN(4) != 0 {
+			switch r.IntN(8) {
+			case 0, 1:
+				j = r.IntN(topics) // topical words
+			case 2, 3, 4, 5:
 				j = r.IntN(g.dim / 8) // frequent words are frequent
 			}
 			if !seen[j] {
