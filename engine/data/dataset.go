@@ -196,15 +196,15 @@ func (d *Dataset) Append(y int8, label float64, x kernels.Sparse) {
 
 // ReadAll reads every remaining example of r into a Dataset. Its Dim is the largest
 // index seen, or opts.Dim of the Reader when that is set.
-func ReadAll(r *Reader) (*Dataset, error) { return readAll(context.Background(), r) }
+func ReadAll(r *Reader) (*Dataset, error) { return readAllContext(context.Background(), r) }
 
-// readAll is ReadAll checking ctx every few thousand rows.
-func readAll(ctx context.Context, r *Reader) (*Dataset, error) {
+// readAllContext is ReadAll checking ctx every few thousand rows.
+func readAllContext(ctx context.Context, r *Reader) (*Dataset, error) {
 	d := &Dataset{Name: r.path, Ptr: []int64{0}}
 	for n := 0; ; n++ {
 		if n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("%s: %w", r.path, err)
+				return nil, fmt.Errorf("%s: reading stopped: %w", r.path, err)
 			}
 		}
 		ex, err := r.Next()

@@ -5,12 +5,15 @@ import (
 	"bytes"
 	"compress/bzip2"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"strconv"
+	"syscall"
 	"unsafe"
 
 	"github.com/aucopt/aucopt/kernels"
@@ -31,7 +34,13 @@ type Options struct {
 	Raw bool
 	// Dim, when positive, fixes the number of features: an index above it is an error.
 	Dim int
+	// Context, when set, is checked every CheckLines lines: once it is done, reading
+	// stops with an error wrapping its error (Ctrl-C while a large file loads).
+	Context context.Context
 }
+
+// CheckLines is the number of lines between two checks of Options.Context.
+const CheckLines = 1024
 
 // Example is one labelled row. Its slices belong to the Reader and stay valid until
 // the next call to Next.
@@ -148,7 +157,7 @@ func decompressor(br *bufio.Reader, path string) (io.Reader, error) {
 	case bytes.HasPrefix(head, magicGzip):
 		z, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("%s: gzip: %w", path, err)
+			return nil, fmt.Errorf("%s: gzip: %w: %w", path, ErrCorrupt, err)
 		}
 		return z, nil
 	case bytes.HasPrefix(head, magicBzip2):
@@ -156,7 +165,7 @@ func decompressor(br *bufio.Reader, path string) (io.Reader, error) {
 	case bytes.HasPrefix(head, magicXz):
 		z, err := xz.NewReader(br)
 		if err != nil {
-			return nil, fmt.Errorf("%s: xz: %w", path, err)
+			return nil, fmt.Errorf("%s: xz: %w: %w", path, ErrCorrupt, err)
 		}
 		return z, nil
 	}
@@ -196,6 +205,11 @@ func (r *Reader) Next() (*Example, error) {
 		return &r.ex, nil
 	}
 	for {
+		if r.line%CheckLines == CheckLines-1 && r.opts.Context != nil {
+			if err := r.opts.Context.Err(); err != nil {
+				return nil, fmt.Errorf("%s: reading stopped after line %d: %w", r.path, r.line, err)
+			}
+		}
 		line, err := r.readLine()
 		if len(line) == 0 && err != nil {
 			if err == io.EOF {
@@ -216,11 +230,15 @@ func (r *Reader) Next() (*Example, error) {
 	}
 }
 
+// ioError names the file and line of a read error; an error that is not the system's
+// (a decompressor's, an early end) means the file is corrupt: it wraps ErrCorrupt.
 func (r *Reader) ioError(err error) error {
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%s:%d: truncated file: %w", r.path, r.line, err)
+	var pe *fs.PathError
+	var errno syscall.Errno
+	if errors.As(err, &pe) || errors.As(err, &errno) {
+		return fmt.Errorf("%s: after line %d: %w", r.path, r.line, err)
 	}
-	return fmt.Errorf("%s: after line %d: %w", r.path, r.line, err)
+	return fmt.Errorf("%s:%d: %w: %w", r.path, r.line, ErrCorrupt, err)
 }
 
 // readLine returns the next line without its end of line; the slice is valid until the
@@ -537,7 +555,8 @@ func (r *Reader) mapLabel(v float64) (int8, error) {
 		if !fits {
 			m.seen = m.seen[:len(m.seen)-1]
 			return 0, fmt.Errorf("%w: %v does not make a binary problem with the labels seen before (%v); "+
-				"name the positive class (--positive) or group the classes", ErrLabel, v, m.seen)
+				"name the positive class (Options.Positive; on the command line, aucopt convert --positive LABEL IN OUT.cache, then use the cache) "+
+				"or group the classes", ErrLabel, v, m.seen)
 		}
 	}
 	if v == 1 {

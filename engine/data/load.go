@@ -41,7 +41,8 @@ const defaultChunk = 8 << 20
 // errors included, is the one a single-core read gives: the same bits, and the first
 // malformed line of the file reported by file:line:column. Compressed files are
 // decompressed and parsed on one core (decompression is serial); a binary cache is
-// read by one sequential read into its arrays. ctx is checked between chunks.
+// read by one sequential read into its arrays. ctx (and opts.Context, when set) is
+// checked between chunks.
 func ReadFileContext(ctx context.Context, path string, opts Options, rc ReadConfig) (*Dataset, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -76,9 +77,20 @@ func ReadFileContext(ctx context.Context, path string, opts Options, rc ReadConf
 		return nil, err
 	}
 	if d.Rows() == 0 {
-		return nil, fmt.Errorf("%s: no examples", path)
+		return nil, fmt.Errorf("%s: %w", path, ErrEmpty)
 	}
 	return d, nil
+}
+
+// ctxErr is the error of ctx or of opts.Context, whichever is done.
+func ctxErr(ctx context.Context, opts Options) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if opts.Context != nil {
+		return opts.Context.Err()
+	}
+	return nil
 }
 
 // readStream reads a (compressed) stream on one core and applies rc's layout.
@@ -87,7 +99,7 @@ func readStream(ctx context.Context, f io.Reader, path string, opts Options) (*D
 	if err != nil {
 		return nil, err
 	}
-	return readAll(ctx, r)
+	return readAllContext(ctx, r)
 }
 
 // chunk is one line-aligned piece of a text file and what the scan and the parse
@@ -243,8 +255,8 @@ func (ld *loader) each(ctx context.Context, fn func(i int, c *chunk, buf []byte)
 				if i >= int64(len(ld.chunks)) || ld.stopped(i) {
 					return
 				}
-				if err := ctx.Err(); err != nil {
-					errs[w] = fmt.Errorf("%s: %w", ld.path, err)
+				if err := ctxErr(ctx, ld.opts); err != nil {
+					errs[w] = fmt.Errorf("%s: reading stopped: %w", ld.path, err)
 					return
 				}
 				c := &ld.chunks[i]
