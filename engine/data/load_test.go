@@ -285,3 +285,12 @@ func TestPermuted(t *testing.T) {
 		identical(t, "dense", got, want.ToDense())
 	}
 }
+
+func TestScanFileHugeIndex(t *testing.T) {
+	p := writeTemp(t, "huge.svm", "+1 1:1\n-1 2:1 99999999999:1\n")
+	_, err := ScanFile(context.Background(), p)
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 2 || !errors.Is(err, ErrIndex) {
+		t.Fatalf("error %v, want the parse's ErrIndex on line 2", err)
+	}
+}

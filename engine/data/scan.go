@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"math"
 	"os"
 )
 
@@ -108,8 +109,9 @@ type FileInfo struct {
 // run needs before its pass, for one read instead of a parse and a hash. Compressed
 // files are decompressed (the fingerprint is of the bytes as stored); a binary cache is
 // hashed and its header read. A malformed row is not detected here but by the parse
-// (the pass), which reports it by file and line. ctx is checked every few thousand
-// lines.
+// (the pass), which reports it by file and line; only an index too large for any
+// well-formed file (which would size a learner absurdly) makes ScanFile parse the file
+// and return its first error. ctx is checked every few thousand lines.
 func ScanFile(ctx context.Context, path string) (FileInfo, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -146,11 +148,32 @@ func ScanFile(ctx context.Context, path string) (FileInfo, error) {
 		if err != nil {
 			return FileInfo{}, err
 		}
+		if st.maxIdx > math.MaxInt32 {
+			// No well-formed file has such an index: the parse names the bad line, before
+			// anything is sized by this dimension.
+			return FileInfo{}, firstError(path)
+		}
 		info.Rows, info.Dim, info.Nnz = st.rows, st.maxIdx, st.colons
 	}
 	info.Bytes = cr.n
 	info.SHA256 = hex.EncodeToString(h.Sum(nil))
 	return info, nil
+}
+
+// firstError parses path and returns its first error (a malformed file's ParseError).
+func firstError(path string) error {
+	r, err := Open(path, Options{})
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	for {
+		if _, err := r.Next(); err == io.EOF {
+			return fmt.Errorf("%s: internal error: the scan found an index over %d, the parse none", path, math.MaxInt32)
+		} else if err != nil {
+			return err
+		}
+	}
 }
 
 type countingReader struct {
