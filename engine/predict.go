@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"os"
@@ -23,6 +24,8 @@ type PredictOptions struct {
 	// Without it such data is refused with an error wrapping model.ErrFeatureSpace: it
 	// is most often data of another feature space.
 	AllowFewerFeatures bool
+	// Context, when set, stops reading the data once done (Ctrl-C); nil reads to the end.
+	Context context.Context
 }
 
 // Prediction is a model's scores of a dataset.
@@ -44,7 +47,11 @@ func Predict(m *model.Model, data string, opts PredictOptions) (*Prediction, err
 	if data == "" {
 		return nil, inputErrorf("no data to score")
 	}
-	ds, test, err := loadModelData(m, data)
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ds, test, err := loadModelData(ctx, m, data)
 	if err != nil {
 		return nil, err
 	}
@@ -170,14 +177,14 @@ func tprAt(pts []metric.Point, f float64) float64 {
 
 // loadModelData loads name as Predict does: a file of a model trained on a table is
 // read with the model's table schema (and must have its columns).
-func loadModelData(m *model.Model, name string) (*data.Dataset, *data.Dataset, error) {
+func loadModelData(ctx context.Context, m *model.Model, name string) (*data.Dataset, *data.Dataset, error) {
 	if m.Table == nil {
-		return load(name, m.Seed)
+		return load(ctx, name, m.Seed)
 	}
 	st, err := os.Stat(name)
 	if err != nil || st.IsDir() || data.TableFormat(name) == "" && !data.IsParquet(name) {
 		return nil, nil, inputErrorf("%s: the model was trained on a table (label %q): give a CSV, TSV or Parquet file with its columns", name, m.Table.Label)
 	}
-	ds, _, _, err := loadWith(name, m.Seed, data.Options{Table: &data.TableOptions{Schema: m.Table}})
+	ds, _, _, err := loadWith(ctx, name, m.Seed, data.LayoutSparse, data.Options{Table: &data.TableOptions{Schema: m.Table}})
 	return ds, nil, err
 }

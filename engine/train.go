@@ -51,7 +51,7 @@ type TrainConfig struct {
 	Passes     int      // passes over the training data (default 1)
 	Shuffle    bool     // visit the training rows in a seeded random order each pass
 	Scale      string   // ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
-	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness
+	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
 	Backend    string   // backend name; "" means $AUCOPT_BACKEND, else auto
 	Checkpoint string   // checkpoint file for resumable runs ("" for none; see Train)
 	MaxMemory  int64    // bytes the learners' state may take; 0: AvailableMemory (see Train)
@@ -66,6 +66,18 @@ type TrainConfig struct {
 	// number of training rows and passes (0 for a batch fit), so that a progress display
 	// can size itself.
 	Started func(rows, passes int)
+}
+
+// DefaultSeed is the seed of a run whose TrainConfig.Seed is 0: the zero value gives the
+// same run as the command line's default --seed 1 (and its committed results).
+const DefaultSeed = 1
+
+// seedOrDefault is seed, or DefaultSeed for 0.
+func seedOrDefault(seed uint64) uint64 {
+	if seed == 0 {
+		return DefaultSeed
+	}
+	return seed
 }
 
 // TrainResult is what a run produced.
@@ -125,6 +137,7 @@ func (r *TrainResult) MarshalJSON() ([]byte, error) {
 // would.
 func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	defer recoverDevice(&err)
+	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, inputError{err}
@@ -144,8 +157,11 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		res.Passes = 0
 	}
 	cfg.Scale = resolveScale(spec, cfg.Scale)
-	sum := fingerprint(cfg.Data)
-	src, test, err := prepare(cfg, spec.IsBatch(), res)
+	var sum pendingSum // a streamed file's fingerprint comes from prepare's scan
+	if spec.IsBatch() || !streamable(cfg) {
+		sum = fingerprint(cfg.Data)
+	}
+	src, test, err := prepare(ctx, cfg, spec.IsBatch(), res)
 	if err != nil {
 		return nil, err
 	}
@@ -162,8 +178,14 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if cfg.Started != nil {
 		cfg.Started(res.TrainRows, res.Passes)
 	}
-	if cfg.Checkpoint != "" {
+	if cfg.Checkpoint != "" && sum != nil {
 		sum.wait(res) // the checkpoint records the training data's fingerprint
+	}
+	if ds, ok := src.(solver.DatasetSource); ok && spec.IsBatch() && cfg.Shuffle && ds.D.IsDense() {
+		// The data were loaded for this run alone: a dense matrix is shuffled in place
+		// (the rows fit's Subset would copy, in the same order) instead of held twice.
+		ds.D = ds.D.Permuted(data.Shuffle(ds.D.Rows(), cfg.Seed))
+		src, cfg.Shuffle = ds, false
 	}
 	start := time.Now()
 	if res.Weights, err = fit(ctx, spec, b, params, src, cfg, res); err != nil {
@@ -174,7 +196,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		return nil, err
 	}
 	res.Seconds = time.Since(start).Seconds()
-	if cfg.Checkpoint == "" {
+	if cfg.Checkpoint == "" && sum != nil {
 		sum.wait(res)
 	}
 	if test != nil {
@@ -249,19 +271,36 @@ func runSettings(params any, cfg TrainConfig, res *TrainResult) []solver.Setting
 // prepare resolves the training source and the test data, filling res's TrainRows,
 // Features, Scale (and the fitted transformation) and Notes. A file read in its own
 // order without scaling is streamed from disk (streamable), one row in memory at a
-// time, after a constant-memory scan for its dimension; anything else is loaded and
-// transformed in memory.
-func prepare(cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
+// time, after a constant-memory byte scan (data.ScanFile) that gives its dimension,
+// rows and fingerprint (res.TrainSHA256) in one read without parsing a number;
+// anything else is loaded and transformed in memory, a batch algorithm's data in the
+// dense layout when the file is dense (it would make a dense copy of it otherwise).
+func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
 	var test *data.Dataset
 	if !inMemory && streamable(cfg) {
 		in := cfg.readOptions()
-		dim, rows, sch, err := scanDim(cfg.Data, in)
-		if err != nil {
-			return nil, nil, err
+		var dim, rows int
+		var sch *data.Schema
+		if data.IsTableFile(cfg.Data, in) { // a table: one streamed pass for rows and schema
+			var err error
+			if dim, rows, sch, err = scanTable(cfg.Data, in); err != nil {
+				return nil, nil, err
+			}
+			res.Schema = sch
+		} else {
+			info, err := data.ScanFile(ctx, cfg.Data)
+			if err != nil {
+				return nil, nil, err
+			}
+			if info.Rows == 0 {
+				return nil, nil, fmt.Errorf("%s: %w", cfg.Data, data.ErrEmpty)
+			}
+			dim, rows = info.Dim, info.Rows
+			res.TrainSHA256 = info.SHA256
 		}
-		res.Schema = sch
 		if cfg.Test != "" {
-			if test, err = loadTest(cfg.Test, cfg.Seed, testOptions(in, sch)); err != nil {
+			var err error
+			if test, err = loadTestLayout(ctx, cfg.Test, cfg.Seed, data.LayoutSparse, testOptions(in, sch)); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -269,7 +308,11 @@ func prepare(cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *
 		noteWiderTest(res, test)
 		return solver.FileSource{Path: cfg.Data, Opts: in}, test, nil
 	}
-	train, test, sch, err := loadData(cfg)
+	layout := data.LayoutSparse
+	if spec, err := solver.Lookup(cfg.Algo); err == nil && spec.IsBatch() {
+		layout = data.LayoutAuto
+	}
+	train, test, sch, err := loadDataLayout(ctx, cfg, layout)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -321,18 +364,24 @@ func Score(w []float64, d *data.Dataset) []float64 {
 }
 
 // loadData resolves the training and test data: registry names or files.
-func loadData(cfg TrainConfig) (train, test *data.Dataset, sch *data.Schema, err error) {
+func loadData(ctx context.Context, cfg TrainConfig) (train, test *data.Dataset, sch *data.Schema, err error) {
+	return loadDataLayout(ctx, cfg, data.LayoutSparse)
+}
+
+// loadDataLayout is loadData reading files in the given layout (registered datasets
+// are loaded sparse), returning the training table's schema (nil for LIBSVM data).
+func loadDataLayout(ctx context.Context, cfg TrainConfig, layout data.Layout) (train, test *data.Dataset, sch *data.Schema, err error) {
 	if cfg.Data == "" {
 		return nil, nil, nil, inputErrorf("no training data given")
 	}
 	in := cfg.readOptions()
-	train, splitTest, sch, err := loadWith(cfg.Data, cfg.Seed, in)
+	train, splitTest, sch, err := loadWith(ctx, cfg.Data, cfg.Seed, layout, in)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	test = splitTest
 	if cfg.Test != "" {
-		if test, err = loadTest(cfg.Test, cfg.Seed, testOptions(in, sch)); err != nil {
+		if test, err = loadTestLayout(ctx, cfg.Test, cfg.Seed, layout, testOptions(in, sch)); err != nil {
 			return nil, nil, nil, err
 		}
 	}
@@ -355,8 +404,13 @@ func testOptions(in data.Options, sch *data.Schema) data.Options {
 
 // loadTest reads test data named by name: a file, or a registered dataset's test part
 // when it has a train/test split (all its rows otherwise), as Predict reads it.
-func loadTest(name string, seed uint64, in data.Options) (*data.Dataset, error) {
-	all, test, _, err := loadWith(name, seed, in)
+func loadTest(ctx context.Context, name string, seed uint64) (*data.Dataset, error) {
+	return loadTestLayout(ctx, name, seed, data.LayoutSparse, data.Options{})
+}
+
+// loadTestLayout is loadTest reading a file in the given layout with options in.
+func loadTestLayout(ctx context.Context, name string, seed uint64, layout data.Layout, in data.Options) (*data.Dataset, error) {
+	all, test, _, err := loadWith(ctx, name, seed, layout, in)
 	if err != nil {
 		return nil, err
 	}
@@ -367,25 +421,42 @@ func loadTest(name string, seed uint64, in data.Options) (*data.Dataset, error) 
 }
 
 // load reads a file when path names one, else a registered dataset (its training part,
-// and its test part when it has a split).
-func load(name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
-	train, test, _, err := loadWith(name, seed, data.Options{})
+// and its test part when it has a split). Reading stops once ctx is done.
+func load(ctx context.Context, name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
+	return loadLayout(ctx, name, seed, data.LayoutSparse)
+}
+
+// loadLayout is load reading a file in the given layout (data.ReadFileContext: on all
+// cores, into arrays allocated once; LayoutSparse keeps a cache's own layout); a
+// registered dataset is loaded sparse.
+func loadLayout(ctx context.Context, name string, seed uint64, layout data.Layout) (*data.Dataset, *data.Dataset, error) {
+	train, test, _, err := loadWith(ctx, name, seed, layout, data.Options{})
 	return train, test, err
 }
 
-// loadWith is load reading a file with options in (the positive label, how a table's
-// columns become features), returning the table schema it was read with (nil for
-// LIBSVM data). in cannot apply to a dataset name.
-func loadWith(name string, seed uint64, in data.Options) (*data.Dataset, *data.Dataset, *data.Schema, error) {
+// loadWith is loadLayout reading a file with options in (the positive label, how a
+// table's columns become features), returning the table schema it was read with (nil
+// for LIBSVM data). in cannot apply to a dataset name.
+func loadWith(ctx context.Context, name string, seed uint64, layout data.Layout, in data.Options) (*data.Dataset, *data.Dataset, *data.Schema, error) {
 	if st, err := os.Stat(name); err == nil {
 		if st.IsDir() {
 			return nil, nil, nil, inputErrorf("%s is a directory, not a data file", name)
 		}
-		d, sch, err := data.ReadTableFile(name, in)
-		if err != nil {
-			return nil, nil, nil, inputError{err}
+		if data.IsTableFile(name, in) { // CSV, TSV, Parquet
+			in.Context = ctx
+			d, sch, err := data.ReadTableFile(name, in)
+			if err != nil {
+				return nil, nil, nil, inputError{err}
+			}
+			return d.WithLayout(layout), nil, sch, nil
 		}
-		return d, nil, sch, nil
+		in.Context = ctx
+		if layout == data.LayoutSparse {
+			d, err := data.ReadFile(name, in) // a cache keeps its layout
+			return d, nil, nil, err
+		}
+		d, err := data.ReadFileContext(ctx, name, in, data.ReadConfig{Layout: layout})
+		return d, nil, nil, err
 	}
 	if _, err := data.Lookup(name); err != nil {
 		return nil, nil, nil, fmt.Errorf("%s is neither a file nor a known dataset: %w", name, err)
@@ -393,11 +464,33 @@ func loadWith(name string, seed uint64, in data.Options) (*data.Dataset, *data.D
 	if in.Positive != "" || !in.Table.IsZero() {
 		return nil, nil, nil, inputErrorf("%s is a dataset name: --positive and the table options apply to data files", name)
 	}
-	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse})
+	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse, Context: ctx})
 	if err != nil {
 		return nil, nil, nil, inputError{err} // its files are missing or malformed
 	}
 	return sp.Train, sp.Test, nil, nil
+}
+
+// scanTable streams a table once for its number of features and rows and its schema.
+func scanTable(path string, in data.Options) (dim, rows int, sch *data.Schema, err error) {
+	r, err := data.Open(path, in)
+	if err != nil {
+		return 0, 0, nil, inputError{err}
+	}
+	defer r.Close()
+	for {
+		_, err := r.Next()
+		if err == io.EOF {
+			if rows == 0 {
+				return 0, 0, nil, inputError{fmt.Errorf("%s: %w", path, data.ErrEmpty)}
+			}
+			return r.MaxIndex(), rows, r.Schema(), nil
+		}
+		if err != nil {
+			return 0, 0, nil, inputError{err}
+		}
+		rows++
+	}
 }
 
 // scale fits the transformation on the training data and applies it to both parts.
@@ -451,24 +544,4 @@ func streamable(cfg TrainConfig) bool {
 	}
 	st, err := os.Stat(cfg.Data)
 	return err == nil && st.Mode().IsRegular()
-}
-
-// scanDim streams a file once to find its number of features and rows, and its table
-// schema (nil for LIBSVM data).
-func scanDim(path string, in data.Options) (dim, rows int, sch *data.Schema, err error) {
-	r, err := data.Open(path, in)
-	if err != nil {
-		return 0, 0, nil, inputError{err}
-	}
-	defer r.Close()
-	for {
-		_, err := r.Next()
-		if err == io.EOF {
-			return r.MaxIndex(), rows, r.Schema(), nil
-		}
-		if err != nil {
-			return 0, 0, nil, inputError{err}
-		}
-		rows++
-	}
 }

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/aucopt/aucopt/engine"
@@ -16,7 +18,7 @@ const backendsExamples = `  aucopt backends
   aucopt backends --json
 `
 
-func runBackends(args []string, stdout, stderr io.Writer) error {
+func runBackends(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("backends", "backends [--backend NAME] [--json]", backendsExamples, stderr)
 	name := fs.String("backend", "", "the backend to resolve: auto, cuda, avx2 or generic (default $"+engine.EnvBackend+", else auto)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
@@ -35,6 +37,7 @@ func runBackends(args []string, stdout, stderr io.Writer) error {
 		selected = b.Name()
 		b.Close()
 	}
+	libs := engine.CUDALibraries()
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -44,7 +47,8 @@ func runBackends(args []string, stdout, stderr io.Writer) error {
 			Requested string                 `json:"requested"`
 			Selected  string                 `json:"selected,omitempty"`
 			Error     string                 `json:"error,omitempty"`
-		}{statuses, cpu, requested, selected, ""}
+			CUDALibs  any                    `json:"cuda_libraries"`
+		}{statuses, cpu, requested, selected, "", libs}
 		if selErr != nil {
 			report.Error = selErr.Error()
 		}
@@ -67,6 +71,7 @@ func runBackends(args []string, stdout, stderr io.Writer) error {
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "\nCPU: %s (%s, %d cores): %s\n", cpu.Brand, cpu.Arch, cpu.Cores, cpu.FeatureList())
+	fmt.Fprintf(stdout, "\nCUDA libraries:\n  %s\n\n", strings.Join(libs.Lines(), "\n  "))
 	if requested == "" {
 		requested = "auto"
 	}

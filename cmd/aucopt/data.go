@@ -2,6 +2,7 @@ package main
 
 import (
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -32,7 +33,7 @@ type datasetInfo struct {
 	Doc       string `json:"doc"`
 }
 
-func runDatasets(args []string, stdout, stderr io.Writer) error {
+func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("datasets", "datasets [NAME...] [--json]", datasetsExamples, stderr)
 	asJSON := fs.Bool("json", false, "print the list as JSON")
 	seed := fs.Uint64("seed", 1, "seed of the random grouping of multi-class datasets' classes")
@@ -53,7 +54,10 @@ func runDatasets(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		info := datasetInfo{Name: src.Name, Classes: src.Classes, Doc: src.Doc}
-		sp, err := data.Load(n, data.LoadOptions{Seed: *seed})
+		sp, err := data.Load(n, data.LoadOptions{Seed: *seed, Context: ctx})
+		if errors.Is(err, context.Canceled) {
+			return err
+		}
 		if err != nil {
 			info.Error = err.Error()
 			info.Where = "not found"
@@ -99,7 +103,7 @@ const convertExamples = `  aucopt convert a9a.txt.xz a9a.cache       # read once
   aucopt convert heart.svm heart.csv                            # label, x01 … x13
 `
 
-func runConvert(args []string, stdout, stderr io.Writer) error {
+func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("convert", "convert IN OUT [--positive LABEL] [--dim N] [--raw] [table flags]", convertExamples, stderr)
 	dim := fs.Int("dim", 0, "fix the number of features of LIBSVM input (an index above it is an error); default: the largest index")
 	raw := fs.Bool("raw", false, "keep multi-class labels as read (group them at training time)")
@@ -112,10 +116,10 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 		return errUsage
 	}
 	in, out := fs.Arg(0), fs.Arg(1)
-	if in == out {
-		return inputErrorf("input and output are the same file %s", in)
-	}
 	if err := checkOutput("output", out); err != nil {
+		return err
+	}
+	if err := checkNotInput("output", out, in); err != nil {
 		return err
 	}
 	positive, table, err := read.options()
@@ -123,7 +127,7 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	start := time.Now()
-	st, err := data.Convert(in, out, data.Options{Positive: positive, Dim: *dim, Raw: *raw, Table: table})
+	st, err := data.Convert(in, out, data.Options{Positive: positive, Dim: *dim, Raw: *raw, Table: table, Context: ctx})
 	if err != nil {
 		return userError{err}
 	}
@@ -147,7 +151,7 @@ const genExamples = `  aucopt gen --rows 1000000 --out ctr.parquet     # Avazu-s
   aucopt train --algo ftrl --data ctr.parquet --label click --scale none
 `
 
-func runGen(args []string, stdout, stderr io.Writer) error {
+func runGen(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("gen", "gen --rows N --out FILE.csv|.tsv|.parquet [--seed S] [--click-rate P]", genExamples, stderr)
 	rows := fs.Int("rows", 100_000, "rows to write")
 	out := fs.String("out", "", "output file: .csv, .tsv or .parquet (a .gz suffix compresses a CSV or TSV)")

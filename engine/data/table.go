@@ -1,6 +1,7 @@
 package data
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -484,21 +485,32 @@ func (r *Reader) Schema() *Schema {
 // ReadTableFile reads a whole file as ReadFile does and returns the table schema it was
 // read with (nil for LIBSVM text or a cache).
 func ReadTableFile(path string, opts Options) (*Dataset, *Schema, error) {
-	if opts.Table.IsZero() && TableFormat(path) == "" && !isParquetFile(path) {
+	if !isTableFile(path, opts) {
 		d, err := ReadFile(path, opts)
 		return d, nil, err
 	}
+	return readTableContext(context.Background(), path, opts)
+}
+
+// isTableFile reports whether path is read as a table: a table's name or Parquet
+// content, or table options given (which Open refuses for another file).
+func isTableFile(path string, opts Options) bool {
+	return !opts.Table.IsZero() || TableFormat(path) != "" || isParquetFile(path)
+}
+
+// readTableContext streams a table into memory, checking ctx every few thousand rows.
+func readTableContext(ctx context.Context, path string, opts Options) (*Dataset, *Schema, error) {
 	r, err := Open(path, opts)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer r.Close()
-	d, err := ReadAll(r)
+	d, err := readAllContext(ctx, r)
 	if err != nil {
 		return nil, nil, err
 	}
 	if d.Rows() == 0 {
-		return nil, nil, fmt.Errorf("%s: no examples", path)
+		return nil, nil, fmt.Errorf("%s: %w", path, ErrEmpty)
 	}
 	return d, r.Schema(), nil
 }
@@ -529,3 +541,7 @@ func openTable(rd *Reader, path string, opts Options) (bool, error) {
 	rd.opts.Dim, rd.maxIdx = t.schema().Dim(), t.schema().Dim()
 	return true, nil
 }
+
+// IsTableFile reports whether path is read as a table (CSV, TSV or Parquet by name,
+// Parquet by content, or table options given).
+func IsTableFile(path string, opts Options) bool { return isTableFile(path, opts) }
