@@ -489,7 +489,11 @@ func ReadTableFile(path string, opts Options) (*Dataset, *Schema, error) {
 		d, err := ReadFile(path, opts)
 		return d, nil, err
 	}
-	return readTableContext(context.Background(), path, opts)
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return readTableContext(ctx, path, opts)
 }
 
 // isTableFile reports whether path is read as a table: a table's name or Parquet
