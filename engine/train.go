@@ -57,6 +57,10 @@ type TrainConfig struct {
 	// number of training rows and passes (0 for a batch fit), so that a progress display
 	// can size itself.
 	Started func(rows, passes int)
+	// OutOfCore trains a learner that needs only the class moments (ls-auc, mba-* with
+	// pairs=all) from the file Data streamed once in parallel chunks, in memory
+	// independent of its rows (StreamClassMoments); Scale must be none, minmax or auto.
+	OutOfCore bool
 }
 
 // TrainResult is what a run produced.
@@ -120,6 +124,9 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		res.Passes = 0
 	}
 	cfg.Scale = resolveScale(spec, cfg.Scale)
+	if cfg.OutOfCore {
+		return trainOutOfCore(ctx, spec, params, cfg, res)
+	}
 	sum := fingerprint(cfg.Data)
 	src, test, err := prepare(cfg, spec.IsBatch(), res)
 	if err != nil {
