@@ -103,6 +103,9 @@ func StreamClassMoments(ctx context.Context, b kernels.Backend, path string, opt
 	if err != nil {
 		return nil, info, err
 	}
+	if info.Rows == 0 {
+		return nil, info, fmt.Errorf("%s: no examples", path) // as data.ReadFile says
+	}
 	info.SHA256 = hex.EncodeToString(h.Sum(nil))
 	return total, info, nil
 }
