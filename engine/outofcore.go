@@ -20,6 +20,7 @@ import (
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/engine/stats"
+	"github.com/aucopt/aucopt/fallback"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -492,10 +493,10 @@ func (l *labeler) check(seen *LabelSet, label float64, line int) error {
 }
 
 // trainOutOfCore is Train for TrainConfig.OutOfCore: the class moments streamed from
-// cfg.Data, scaled exactly on the moments, then the learner's FitMoments.
+// cfg.Data, then FitClassMoments.
 func trainOutOfCore(ctx context.Context, spec solver.Spec, params any, cfg TrainConfig, res *TrainResult) (*TrainResult, error) {
-	if !spec.IsBatch() {
-		return nil, inputErrorf("--out-of-core: %s is an online algorithm; it streams its file from disk already (--shuffle=false --scale none)", spec.Name)
+	if err := checkMomentsOnly(spec, params, cfg.Scale); err != nil {
+		return nil, err
 	}
 	if st, err := os.Stat(cfg.Data); err != nil || !st.Mode().IsRegular() {
 		return nil, inputErrorf("--out-of-core reads a data file; %q is not one", cfg.Data)
@@ -503,55 +504,20 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params any, cfg Train
 	if cfg.Shuffle {
 		return nil, inputErrorf("--out-of-core reads the file in its order; --shuffle does not apply (the moments do not depend on the order)")
 	}
-	kind := cfg.Scale
-	if kind != "" && kind != ScaleAuto && kind != ScaleNone && kind != ScaleMinMax {
-		return nil, inputErrorf("--out-of-core: --scale %s needs a pass over the data before training; use none, minmax or auto", kind)
-	}
 	b, err := BackendFromEnv(cfg.Backend)
 	if err != nil {
 		return nil, err
 	}
 	defer b.Close()
-	res.Backend = b.Name()
-	learner, err := spec.NewBatch(b, 1, params, cfg.Seed)
-	if err != nil {
-		return nil, err
-	}
-	if ml, ok := learner.(solver.MomentsLearner); !ok || !ml.MomentsOnly() {
-		hint := ""
-		if _, ok := learner.(solver.MomentsLearner); ok {
-			hint = " (set -p pairs=all)"
-		}
-		return nil, inputErrorf("--out-of-core: %s needs the rows, not only the class moments%s; out-of-core learners: ls-auc, mba-l2/mba-l1/mba-el with pairs=all", spec.Name, hint)
-	}
 	start := time.Now()
 	cm, info, err := StreamClassMoments(ctx, b, cfg.Data, StreamOptions{})
 	if err != nil {
 		return nil, err
 	}
-	res.TrainRows, res.Features, res.TrainSHA256 = int(info.Rows), cm.Dim(), info.SHA256
-	pos, neg := cm.Classes()
-	if kind == "" || kind == ScaleAuto {
-		kind = ScaleNone
-		if cm.Dim() <= AutoScaleMaxDim {
-			kind = ScaleMinMax
-		}
-	}
-	res.Scale = kind
-	if kind == ScaleMinMax {
-		res.Scaler = minMaxScaler(cm, -1, 1)
-		pos.Affine(res.Scaler.Scale, res.Scaler.Shift)
-		neg.Affine(res.Scaler.Scale, res.Scaler.Shift)
-	}
-	// The learner is made for the data's dimension now that it is known.
-	learner, err = spec.NewBatch(b, max(cm.Dim(), 1), params, cfg.Seed)
-	if err != nil {
-		return nil, err
-	}
-	if err := learner.(solver.MomentsLearner).FitMoments(ctx, pos, neg); err != nil {
+	if err := FitClassMoments(ctx, b, spec, params, cm, cfg.Scale, res); err != nil {
 		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 	}
-	res.Weights = learner.Weights()
+	res.TrainSHA256 = info.SHA256
 	res.Seconds = time.Since(start).Seconds()
 	res.Notes = append(res.Notes, fmt.Sprintf("out of core: %d chunks of the file streamed once and merged in order", info.Chunks))
 	if cfg.Test != "" {
@@ -572,6 +538,66 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params any, cfg Train
 		}
 	}
 	return res, nil
+}
+
+// checkMomentsOnly checks that spec with params trains from the class moments alone
+// and that the scaling kind can be applied to them.
+func checkMomentsOnly(spec solver.Spec, params any, kind string) error {
+	if !spec.IsBatch() {
+		return inputErrorf("out of core: %s is an online algorithm; it streams its file from disk already (--shuffle=false --scale none)", spec.Name)
+	}
+	if kind != "" && kind != ScaleAuto && kind != ScaleNone && kind != ScaleMinMax {
+		return inputErrorf("out of core: --scale %s needs a pass over the data before training; use none, minmax or auto", kind)
+	}
+	learner, err := spec.NewBatch(fallback.NewWorkers(1), 1, params, 0) // one worker: no goroutines to release
+	if err != nil {
+		return err
+	}
+	if ml, ok := learner.(solver.MomentsLearner); !ok || !ml.MomentsOnly() {
+		hint := ""
+		if ok {
+			hint = " (set -p pairs=all)"
+		}
+		return inputErrorf("out of core: %s needs the rows, not only the class moments%s; the learners that do not: ls-auc, mba-l2/mba-l1/mba-el with pairs=all", spec.Name, hint)
+	}
+	return nil
+}
+
+// FitClassMoments trains spec (with params, a struct made by spec.Params) from class
+// moments accumulated anywhere (streamed from a file, merged from shards): it applies
+// the scaling kind exactly on the moments (ScaleAuto: min-max to [−1, 1] for at most
+// AutoScaleMaxDim features, else none; ScaleMinMax; ScaleNone) and fits the learner,
+// which must be a solver.MomentsLearner that needs only the moments. It fills res's
+// Algo, Params, Backend, TrainRows, Features, Scale, Scaler and Weights.
+func FitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, params any, cm *stats.ClassMoments, kind string, res *TrainResult) error {
+	if err := checkMomentsOnly(spec, params, kind); err != nil {
+		return err
+	}
+	res.Algo, res.Params, res.Backend = spec.Name, solver.Values(params), b.Name()
+	p, n := cm.Counts()
+	res.TrainRows, res.Features = int(p+n), cm.Dim()
+	pos, neg := cm.Classes()
+	if kind == "" || kind == ScaleAuto {
+		kind = ScaleNone
+		if cm.Dim() <= AutoScaleMaxDim {
+			kind = ScaleMinMax
+		}
+	}
+	res.Scale = kind
+	if kind == ScaleMinMax {
+		res.Scaler = minMaxScaler(cm, -1, 1)
+		pos.Affine(res.Scaler.Scale, res.Scaler.Shift)
+		neg.Affine(res.Scaler.Scale, res.Scaler.Shift)
+	}
+	learner, err := spec.NewBatch(b, max(cm.Dim(), 1), params, res.Seed)
+	if err != nil {
+		return err
+	}
+	if err := learner.(solver.MomentsLearner).FitMoments(ctx, pos, neg); err != nil {
+		return err
+	}
+	res.Weights = learner.Weights()
+	return nil
 }
 
 // minMaxScaler is data.FitMinMax from the streamed per-feature ranges.
