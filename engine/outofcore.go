@@ -495,7 +495,7 @@ func (l *labeler) check(seen *LabelSet, label float64, line int) error {
 // trainOutOfCore is Train for TrainConfig.OutOfCore: the class moments streamed from
 // cfg.Data, then FitClassMoments.
 func trainOutOfCore(ctx context.Context, spec solver.Spec, params any, cfg TrainConfig, res *TrainResult) (*TrainResult, error) {
-	if err := checkMomentsOnly(spec, params, cfg.Scale); err != nil {
+	if err := CheckMomentsOnly(spec, params, cfg.Scale); err != nil {
 		return nil, err
 	}
 	if st, err := os.Stat(cfg.Data); err != nil || !st.Mode().IsRegular() {
@@ -540,9 +540,10 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params any, cfg Train
 	return res, nil
 }
 
-// checkMomentsOnly checks that spec with params trains from the class moments alone
-// and that the scaling kind can be applied to them.
-func checkMomentsOnly(spec solver.Spec, params any, kind string) error {
+// CheckMomentsOnly checks that spec with params (a struct made by spec.Params) trains
+// from the class moments alone and that the scaling kind can be applied to them; the
+// error, wrapping ErrInput, says what to change.
+func CheckMomentsOnly(spec solver.Spec, params any, kind string) error {
 	if !spec.IsBatch() {
 		return inputErrorf("out of core: %s is an online algorithm; it streams its file from disk already (--shuffle=false --scale none)", spec.Name)
 	}
@@ -570,7 +571,7 @@ func checkMomentsOnly(spec solver.Spec, params any, kind string) error {
 // which must be a solver.MomentsLearner that needs only the moments. It fills res's
 // Algo, Params, Backend, TrainRows, Features, Scale, Scaler and Weights.
 func FitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, params any, cm *stats.ClassMoments, kind string, res *TrainResult) error {
-	if err := checkMomentsOnly(spec, params, kind); err != nil {
+	if err := CheckMomentsOnly(spec, params, kind); err != nil {
 		return err
 	}
 	res.Algo, res.Params, res.Backend = spec.Name, solver.Values(params), b.Name()
