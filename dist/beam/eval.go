@@ -166,7 +166,7 @@ func Eval(ctx context.Context, cfg EvalConfig) (*EvalResult, error) {
 	textio.Write(s, countsOut, beam.ParDo(s, formatCounts, counts))
 	textio.Write(s, filesOut, files)
 	if _, err := beamx.RunWithMetrics(ctx, p); err != nil {
-		return nil, fmt.Errorf("eval pipeline on %s: %w", cfg.Data, err)
+		return nil, pipelineError(fmt.Sprintf("eval pipeline on %s", cfg.Data), err)
 	}
 	fb, err := readOutput(ctx, filesOut)
 	if err != nil {

@@ -321,7 +321,7 @@ func runItems(ctx context.Context, cfg GridConfig, algo string, items []WorkItem
 	fn := &fitFn{Algo: algo, Folds: cfg.Folds, Seed: cfg.Seed, Scale: cfg.Scale, Passes: cfg.Passes, Positive: cfg.Positive, Glob: cfg.Data}
 	textio.Write(s, out, beam.Reshuffle(s, beam.ParDo(s, fn, beam.Reshuffle(s, its), beam.SideInput{Input: files})))
 	if _, err := beamx.RunWithMetrics(ctx, p); err != nil {
-		return nil, fmt.Errorf("grid pipeline on %s: %w", cfg.Data, err)
+		return nil, pipelineError(fmt.Sprintf("grid pipeline on %s", cfg.Data), err)
 	}
 	b, err := readOutput(ctx, out)
 	if err != nil {

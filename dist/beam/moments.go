@@ -198,7 +198,7 @@ func TrainMoments(ctx context.Context, cfg MomentsConfig) (*engine.TrainResult, 
 	p, s := beam.NewPipelineWithRoot()
 	textio.Write(s, out, beam.ParDo(s, encodeAccLine, ClassMoments(s, cfg.Data, cfg.Positive)))
 	if _, err := beamx.RunWithMetrics(ctx, p); err != nil {
-		return nil, fmt.Errorf("moments pipeline on %s: %w", cfg.Data, err)
+		return nil, pipelineError(fmt.Sprintf("moments pipeline on %s", cfg.Data), err)
 	}
 	acc, err := readAcc(ctx, out)
 	if err != nil {

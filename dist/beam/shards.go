@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
@@ -171,9 +173,27 @@ func readOutput(ctx context.Context, path string) ([]byte, error) {
 	}
 	defer fs.Close()
 	rc, err := fs.OpenRead(ctx, path)
+	if errors.Is(err, iofs.ErrNotExist) {
+		return nil, nil // nothing was written: no element (no shard matched)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the pipeline's output: %w", err)
 	}
 	defer rc.Close()
 	return io.ReadAll(rc)
+}
+
+// pipelineError shortens a failed pipeline's error to what the failing DoFn said (a
+// runner wraps it in a dump of the execution plan), e.g. the *data.ParseError naming
+// the shard's file and line.
+func pipelineError(what string, err error) error {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, " failed:\n"); i >= 0 {
+		msg = strings.TrimSpace(msg[i+len(" failed:\n"):])
+		if j := strings.Index(msg, "\n"); j >= 0 {
+			msg = msg[:j]
+		}
+		return fmt.Errorf("%s: %s", what, msg)
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }
