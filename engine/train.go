@@ -61,6 +61,10 @@ type TrainConfig struct {
 	// pairs=all) from the file Data streamed once in parallel chunks, in memory
 	// independent of its rows (StreamClassMoments); Scale must be none, minmax or auto.
 	OutOfCore bool
+	// Average, when above 1, trains that many independent one-pass learners, one per
+	// contiguous shard of the training rows, in parallel, and averages their weights
+	// (parameter averaging; online algorithms only).
+	Average int
 }
 
 // TrainResult is what a run produced.
@@ -128,7 +132,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		return trainOutOfCore(ctx, spec, params, cfg, res)
 	}
 	sum := fingerprint(cfg.Data)
-	src, test, err := prepare(cfg, spec.IsBatch(), res)
+	src, test, err := prepare(cfg, spec.IsBatch() || cfg.Average > 1, res)
 	if err != nil {
 		return nil, err
 	}
@@ -159,6 +163,9 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 // fit trains one learner of spec on src: the streaming driver for an online algorithm,
 // Fit on the in-memory dataset for a batch one. It returns the weights.
 func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params any, src solver.Source, cfg TrainConfig, res *TrainResult) ([]float64, error) {
+	if cfg.Average > 1 {
+		return fitAveraged(ctx, spec, b, params, src.(solver.DatasetSource).D, cfg, res.Features, cfg.Average)
+	}
 	if spec.IsBatch() {
 		learner, err := spec.NewBatch(b, res.Features, params, cfg.Seed)
 		if err != nil {

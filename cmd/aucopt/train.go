@@ -51,6 +51,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	fs.Lookup("grid").NoOptDefVal = engine.GridPaper
 	gridFolds := fs.Int("grid-folds", 0, "with --grid: choose the best by this many stratified folds of the training data (0: a held-out split)")
 	gridHoldout := fs.Float64("grid-holdout", 0.2, "with --grid and no --grid-folds: the share of the training rows held out to choose the best")
+	average := fs.Int("average", 1, "one-pass algorithms: train this many independent learners on as many contiguous shards of the training rows, in parallel, and average their weights (parameter averaging)")
 	outOfCore := fs.Bool("out-of-core", false, "stream the --data file once in parallel chunks, memory independent of its rows: ls-auc, mba-l2/l1/el with -p pairs=all (scaling none, minmax or auto; no shuffling)")
 	if err := parse(fs, joinOptional(args, "--grid")); err != nil {
 		return err
@@ -80,7 +81,13 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	}()
 	cfg := engine.TrainConfig{
 		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
-		Scale: *scale, Seed: *seed, Backend: *backend, Checkpoint: *ckpt, OutOfCore: *outOfCore,
+		Scale: *scale, Seed: *seed, Backend: *backend, Checkpoint: *ckpt, OutOfCore: *outOfCore, Average: *average,
+	}
+	if *average < 1 {
+		return inputErrorf("--average %d: want at least 1", *average)
+	}
+	if *average > 1 && (fs.Changed("grid") || *outOfCore) {
+		return inputErrorf("--average does not go with --grid or --out-of-core")
 	}
 	if *outOfCore {
 		if fs.Changed("grid") {
