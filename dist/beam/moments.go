@@ -31,9 +31,17 @@ func init() {
 	beam.RegisterCoder(reflect.TypeOf((*Acc)(nil)), encodeAcc, decodeAcc)
 }
 
-// accBackend is the backend of every Moments in a pipeline: the pure-Go one, with one
-// worker (no goroutines to release, and its tensors mix with any other's of its kind).
-func accBackend() kernels.Backend { return fallback.NewWorkers(1) }
+// accBackend is the backend of every Moments in a pipeline: the AVX2 one where the CPU
+// has it, else the pure-Go one, with one worker (no goroutines to start or release;
+// their tensors are host slices either way, so accumulators decoded anywhere merge).
+func accBackend() kernels.Backend {
+	if b, err := engine.Backend("avx2"); err == nil {
+		if s, ok := b.(kernels.Splitter); ok {
+			return s.WithWorkers(1) // b's own pool never started: nothing to close
+		}
+	}
+	return fallback.NewWorkers(1)
+}
 
 // Acc is the moments pipeline's accumulator: aucopt's ClassMoments (the Moments of each
 // class and the features' ranges) of the rows seen, and the summary of each shard file
