@@ -514,6 +514,10 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params any, cfg Train
 	if err != nil {
 		return nil, err
 	}
+	p, n := cm.Counts()
+	if err := checkMemory(spec, spec.StateBytes(cm.Dim(), int(p+n), params), featuresOf(cm.Dim()), cm.Dim(), int(p+n), memoryLimit(cfg.MaxMemory)); err != nil {
+		return nil, err
+	}
 	if err := FitClassMoments(ctx, b, spec, params, cm, cfg.Scale, res); err != nil {
 		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 	}
