@@ -128,6 +128,7 @@ func parseGridValues(v string) ([]float64, error) {
 // fits the points one after another (each using the cores itself).
 func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	defer recoverDevice(&err)
+	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, inputError{err}
@@ -135,6 +136,9 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	params, points, err := gridParams(spec, cfg)
 	if err != nil {
 		return nil, inputError{err}
+	}
+	if err := checkSelection(cfg.Folds, cfg.Holdout); err != nil {
+		return nil, err
 	}
 	if cfg.Checkpoint != "" {
 		return nil, inputErrorf("--grid does not take --checkpoint")
@@ -145,7 +149,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	}
 	cfg.Scale = resolveScale(spec, cfg.Scale)
 	sum := fingerprint(cfg.Data)
-	src, test, err := prepare(cfg.TrainConfig, true, res.TrainResult)
+	src, test, err := prepare(ctx, cfg.TrainConfig, true, res.TrainResult)
 	if err != nil {
 		return nil, err
 	}
@@ -330,11 +334,28 @@ func search(ctx context.Context, spec solver.Spec, b kernels.Backend, train *dat
 	return nil
 }
 
-// gridFolds returns the selection folds over the training labels y.
+// checkSelection checks a grid's selection settings: folds 0 (a held-out split) or at
+// least 2, a held-out share in (0, 1) or 0 (the default, 0.2).
+func checkSelection(folds int, holdout float64) error {
+	switch {
+	case folds < 0 || folds == 1:
+		return inputErrorf("grid selection: %d folds, want 0 (a held-out split) or at least 2", folds)
+	case !(holdout >= 0 && holdout < 1):
+		return inputErrorf("grid selection: held-out share %g, want a share in (0, 1)", holdout)
+	}
+	return nil
+}
+
+// gridFolds returns the selection folds over the training labels y; data too small for
+// them is an input error.
 func gridFolds(y []int8, cfg GridConfig, res *GridResult) ([]data.Fold, error) {
 	if cfg.Folds >= 2 {
 		res.Selection = fmt.Sprintf("%d-fold stratified cross-validation", cfg.Folds)
-		return data.StratifiedKFold(y, cfg.Folds, cfg.Seed)
+		f, err := data.StratifiedKFold(y, cfg.Folds, cfg.Seed)
+		if err != nil {
+			return nil, inputErrorf("grid selection: %w", err)
+		}
+		return f, nil
 	}
 	h := cfg.Holdout
 	if h == 0 {
@@ -343,7 +364,7 @@ func gridFolds(y []int8, cfg GridConfig, res *GridResult) ([]data.Fold, error) {
 	res.Selection = fmt.Sprintf("stratified %g%% held-out split", 100*h)
 	f, err := data.TrainTestSplit(y, 1-h, cfg.Seed)
 	if err != nil {
-		return nil, fmt.Errorf("grid hold-out %g: %w", h, err)
+		return nil, inputErrorf("grid hold-out %g: %w", h, err)
 	}
 	return []data.Fold{f}, nil
 }

@@ -525,7 +525,7 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params any, cfg Train
 	res.Seconds = time.Since(start).Seconds()
 	res.Notes = append(res.Notes, fmt.Sprintf("out of core: %d chunks of the file streamed once and merged in order", info.Chunks))
 	if cfg.Test != "" {
-		test, _, err := load(cfg.Test, cfg.Seed)
+		test, _, err := load(ctx, cfg.Test, cfg.Seed)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -20,6 +21,8 @@ type PredictOptions struct {
 	// Without it such data is refused with an error wrapping model.ErrFeatureSpace: it
 	// is most often data of another feature space.
 	AllowFewerFeatures bool
+	// Context, when set, stops reading the data once done (Ctrl-C); nil reads to the end.
+	Context context.Context
 }
 
 // Prediction is a model's scores of a dataset.
@@ -41,7 +44,11 @@ func Predict(m *model.Model, data string, opts PredictOptions) (*Prediction, err
 	if data == "" {
 		return nil, inputErrorf("no data to score")
 	}
-	ds, test, err := load(data, m.Seed)
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ds, test, err := load(ctx, data, m.Seed)
 	if err != nil {
 		return nil, err
 	}

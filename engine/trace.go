@@ -76,6 +76,7 @@ func (r *TraceResult) MarshalJSON() ([]byte, error) {
 // Trace needs test data (cfg.Test or the dataset's own split).
 func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 	defer recoverDevice(&err)
+	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, err
@@ -98,7 +99,7 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 		}
 		res.Passes = 0
 	}
-	src, test, err := prepare(cfg.TrainConfig, spec.IsBatch(), res)
+	src, test, err := prepare(ctx, cfg.TrainConfig, spec.IsBatch(), res)
 	if err != nil {
 		return nil, err
 	}

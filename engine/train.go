@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"strconv"
@@ -51,7 +50,7 @@ type TrainConfig struct {
 	Passes     int      // passes over the training data (default 1)
 	Shuffle    bool     // visit the training rows in a seeded random order each pass
 	Scale      string   // ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
-	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness
+	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
 	Backend    string   // backend name; "" means $AUCOPT_BACKEND, else auto
 	Checkpoint string   // checkpoint file for resumable runs ("" for none; see Train)
 	MaxMemory  int64    // bytes the learners' state may take; 0: AvailableMemory (see Train)
@@ -68,6 +67,18 @@ type TrainConfig struct {
 	// contiguous shard of the training rows, in parallel, and averages their weights
 	// (parameter averaging; online algorithms only).
 	Average int
+}
+
+// DefaultSeed is the seed of a run whose TrainConfig.Seed is 0: the zero value gives the
+// same run as the command line's default --seed 1 (and its committed results).
+const DefaultSeed = 1
+
+// seedOrDefault is seed, or DefaultSeed for 0.
+func seedOrDefault(seed uint64) uint64 {
+	if seed == 0 {
+		return DefaultSeed
+	}
+	return seed
 }
 
 // TrainResult is what a run produced.
@@ -124,6 +135,7 @@ func (r *TrainResult) MarshalJSON() ([]byte, error) {
 // would.
 func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	defer recoverDevice(&err)
+	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, inputError{err}
@@ -146,8 +158,12 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if cfg.OutOfCore {
 		return trainOutOfCore(ctx, spec, params, cfg, res)
 	}
-	sum := fingerprint(cfg.Data)
-	src, test, err := prepare(cfg, spec.IsBatch() || cfg.Average > 1, res)
+	inMemory := spec.IsBatch() || cfg.Average > 1
+	var sum pendingSum // a streamed file's fingerprint comes from prepare's scan
+	if inMemory || !streamable(cfg) {
+		sum = fingerprint(cfg.Data)
+	}
+	src, test, err := prepare(ctx, cfg, inMemory, res)
 	if err != nil {
 		return nil, err
 	}
@@ -164,8 +180,14 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if cfg.Started != nil {
 		cfg.Started(res.TrainRows, res.Passes)
 	}
-	if cfg.Checkpoint != "" {
+	if cfg.Checkpoint != "" && sum != nil {
 		sum.wait(res) // the checkpoint records the training data's fingerprint
+	}
+	if ds, ok := src.(solver.DatasetSource); ok && spec.IsBatch() && cfg.Shuffle && ds.D.IsDense() {
+		// The data were loaded for this run alone: a dense matrix is shuffled in place
+		// (the rows fit's Subset would copy, in the same order) instead of held twice.
+		ds.D = ds.D.Permuted(data.Shuffle(ds.D.Rows(), cfg.Seed))
+		src, cfg.Shuffle = ds, false
 	}
 	start := time.Now()
 	if res.Weights, err = fit(ctx, spec, b, params, src, cfg, res); err != nil {
@@ -176,7 +198,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		return nil, err
 	}
 	res.Seconds = time.Since(start).Seconds()
-	if cfg.Checkpoint == "" {
+	if cfg.Checkpoint == "" && sum != nil {
 		sum.wait(res)
 	}
 	if test != nil {
@@ -254,17 +276,24 @@ func runSettings(params any, cfg TrainConfig, res *TrainResult) []solver.Setting
 // prepare resolves the training source and the test data, filling res's TrainRows,
 // Features, Scale (and the fitted transformation) and Notes. A file read in its own
 // order without scaling is streamed from disk (streamable), one row in memory at a
-// time, after a constant-memory scan for its dimension; anything else is loaded and
-// transformed in memory.
-func prepare(cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
+// time, after a constant-memory byte scan (data.ScanFile) that gives its dimension,
+// rows and fingerprint (res.TrainSHA256) in one read without parsing a number;
+// anything else is loaded and transformed in memory, a batch algorithm's data in the
+// dense layout when the file is dense (it would make a dense copy of it otherwise).
+func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
 	var test *data.Dataset
 	if !inMemory && streamable(cfg) {
-		dim, rows, err := scanDim(cfg.Data)
+		info, err := data.ScanFile(ctx, cfg.Data)
 		if err != nil {
 			return nil, nil, err
 		}
+		if info.Rows == 0 {
+			return nil, nil, fmt.Errorf("%s: %w", cfg.Data, data.ErrEmpty)
+		}
+		dim, rows := info.Dim, info.Rows
+		res.TrainSHA256 = info.SHA256
 		if cfg.Test != "" {
-			if test, err = loadTest(cfg.Test, cfg.Seed); err != nil {
+			if test, err = loadTest(ctx, cfg.Test, cfg.Seed); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -272,7 +301,11 @@ func prepare(cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *
 		noteWiderTest(res, test)
 		return solver.FileSource{Path: cfg.Data}, test, nil
 	}
-	train, test, err := loadData(cfg)
+	layout := data.LayoutSparse
+	if spec, err := solver.Lookup(cfg.Algo); err == nil && spec.IsBatch() {
+		layout = data.LayoutAuto
+	}
+	train, test, err := loadDataLayout(ctx, cfg, layout)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -323,17 +356,23 @@ func Score(w []float64, d *data.Dataset) []float64 {
 }
 
 // loadData resolves the training and test data: registry names or files.
-func loadData(cfg TrainConfig) (train, test *data.Dataset, err error) {
+func loadData(ctx context.Context, cfg TrainConfig) (train, test *data.Dataset, err error) {
+	return loadDataLayout(ctx, cfg, data.LayoutSparse)
+}
+
+// loadDataLayout is loadData reading files in the given layout (registered datasets
+// are loaded sparse).
+func loadDataLayout(ctx context.Context, cfg TrainConfig, layout data.Layout) (train, test *data.Dataset, err error) {
 	if cfg.Data == "" {
 		return nil, nil, inputErrorf("no training data given")
 	}
-	train, splitTest, err := load(cfg.Data, cfg.Seed)
+	train, splitTest, err := loadLayout(ctx, cfg.Data, cfg.Seed, layout)
 	if err != nil {
 		return nil, nil, err
 	}
 	test = splitTest
 	if cfg.Test != "" {
-		if test, err = loadTest(cfg.Test, cfg.Seed); err != nil {
+		if test, err = loadTestLayout(ctx, cfg.Test, cfg.Seed, layout); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -342,8 +381,13 @@ func loadData(cfg TrainConfig) (train, test *data.Dataset, err error) {
 
 // loadTest reads test data named by name: a file, or a registered dataset's test part
 // when it has a train/test split (all its rows otherwise), as Predict reads it.
-func loadTest(name string, seed uint64) (*data.Dataset, error) {
-	all, test, err := load(name, seed)
+func loadTest(ctx context.Context, name string, seed uint64) (*data.Dataset, error) {
+	return loadTestLayout(ctx, name, seed, data.LayoutSparse)
+}
+
+// loadTestLayout is loadTest reading a file in the given layout.
+func loadTestLayout(ctx context.Context, name string, seed uint64, layout data.Layout) (*data.Dataset, error) {
+	all, test, err := loadLayout(ctx, name, seed, layout)
 	if err != nil {
 		return nil, err
 	}
@@ -354,19 +398,30 @@ func loadTest(name string, seed uint64) (*data.Dataset, error) {
 }
 
 // load reads a file when path names one, else a registered dataset (its training part,
-// and its test part when it has a split).
-func load(name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
+// and its test part when it has a split). Reading stops once ctx is done.
+func load(ctx context.Context, name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
+	return loadLayout(ctx, name, seed, data.LayoutSparse)
+}
+
+// loadLayout is load reading a file in the given layout (data.ReadFileContext: on all
+// cores, into arrays allocated once; LayoutSparse keeps a cache's own layout); a
+// registered dataset is loaded sparse.
+func loadLayout(ctx context.Context, name string, seed uint64, layout data.Layout) (*data.Dataset, *data.Dataset, error) {
 	if st, err := os.Stat(name); err == nil {
 		if st.IsDir() {
 			return nil, nil, inputErrorf("%s is a directory, not a data file", name)
 		}
-		d, err := data.ReadFile(name, data.Options{})
+		if layout == data.LayoutSparse {
+			d, err := data.ReadFile(name, data.Options{Context: ctx}) // a cache keeps its layout
+			return d, nil, err
+		}
+		d, err := data.ReadFileContext(ctx, name, data.Options{}, data.ReadConfig{Layout: layout})
 		return d, nil, err
 	}
 	if _, err := data.Lookup(name); err != nil {
 		return nil, nil, fmt.Errorf("%s is neither a file nor a known dataset: %w", name, err)
 	}
-	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse})
+	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse, Context: ctx})
 	if err != nil {
 		return nil, nil, inputError{err} // its files are missing or malformed
 	}
@@ -424,23 +479,4 @@ func streamable(cfg TrainConfig) bool {
 	}
 	st, err := os.Stat(cfg.Data)
 	return err == nil && st.Mode().IsRegular()
-}
-
-// scanDim streams a file once to find its number of features and rows.
-func scanDim(path string) (dim, rows int, err error) {
-	r, err := data.Open(path, data.Options{})
-	if err != nil {
-		return 0, 0, err
-	}
-	defer r.Close()
-	for {
-		_, err := r.Next()
-		if err == io.EOF {
-			return r.MaxIndex(), rows, nil
-		}
-		if err != nil {
-			return 0, 0, err
-		}
-		rows++
-	}
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/aucopt/aucopt/engine"
@@ -20,7 +18,7 @@ const cvExamples = `  aucopt cv                                      # OPAUC, 5-
   aucopt cv --algo ls-auc --data german --grid 'lambda=10^[-4..0]' --grid-folds 3
 `
 
-func runCV(args []string, stdout, stderr io.Writer) error {
+func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("cv", "cv [--algo NAME] [--data DATA] [--folds K] [--repeats R] [-p key=value …] [--grid [SPEC]] [flags]", cvExamples, stderr)
 	algo := fs.String("algo", defaultAlgo, "algorithm: "+strings.Join(solver.Names(), ", "))
 	dataArg := fs.String("data", "a9a", "data: a file (LIBSVM text, .gz/.bz2/.xz, or an aucopt cache) or a dataset name (aucopt datasets); a dataset with a fixed split is cross-validated on its training part")
@@ -55,8 +53,12 @@ func runCV(args []string, stdout, stderr io.Writer) error {
 	if *workers < 0 {
 		return inputErrorf("--workers %d: want 0 (one per core) or more", *workers)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	if err := checkGridFlags(fs); err != nil {
+		return err
+	}
+	if err := checkSeed(*seed); err != nil {
+		return err
+	}
 	maxBytes, err := parseMaxMemory(*maxMemory)
 	if err != nil {
 		return err

@@ -841,7 +841,7 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("version", func(t *testing.T) {
 		out := e.ok("version")
 		m := readModel(t, e.path("opauc.json"))
-		if out != "aucopt "+m.Version+"\n" || m.Version == "" {
+		if !strings.HasPrefix(out, "aucopt "+m.Version+" (go") || strings.Count(out, "\n") != 1 || m.Version == "" {
 			t.Errorf("version prints %q; the model records version %q", out, m.Version)
 		}
 	})
@@ -969,6 +969,13 @@ func TestEndToEnd(t *testing.T) {
 			{"datasets unknown name", []string{"datasets", "nope"}, []string{`"nope"`}},
 			{"stray argument", []string{"eval", "--model", "opauc.json", "--data", "a9a", "extra"}, []string{`"extra"`}},
 		}
+		for _, c := range reliabilityCases(t, e, germanFile) { // issue 18's cases and the testdata/bad corpus
+			tests = append(tests, struct {
+				name string
+				args []string
+				want []string
+			}{c.name, c.args, c.want})
+		}
 		if os.Geteuid() != 0 { // root reads any file
 			if err := os.WriteFile(e.path("unreadable.json"), []byte("{}"), 0o000); err != nil {
 				t.Fatal(err)
@@ -1008,6 +1015,8 @@ func TestEndToEnd(t *testing.T) {
 			})
 		}
 	})
+
+	t.Run("reliability drill", func(t *testing.T) { reliabilityDrill(t, e) })
 
 	t.Run("divergence", func(t *testing.T) {
 		out, errOut, status := e.run("train", "-p", "eta=1e300", "--quiet", "--model", "diverged.json")
