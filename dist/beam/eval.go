@@ -79,6 +79,13 @@ func (f *scoreFn) ProcessElement(ctx context.Context, rf fileio.ReadableFile, em
 	if err != nil {
 		return err
 	}
+	fl.Dim = ds.Dim
+	if ds.Dim > m.Features {
+		return fmt.Errorf("scoring %s: %w: the data has at least %d features, the model %d", rf.Metadata.Path, model.ErrFeatureSpace, ds.Dim, m.Features)
+	}
+	// A shard need not reach the last feature; the launcher checks that the shards
+	// together have the model's features, as the concatenation would.
+	ds.Dim = m.Features
 	if ds.Rows() > 0 {
 		scores, err := m.Score(ds)
 		if err != nil {
@@ -185,6 +192,14 @@ func Eval(ctx context.Context, cfg EvalConfig) (*EvalResult, error) {
 	}
 	if err := checkLabels(shards, cfg.Positive, cfg.Data); err != nil {
 		return nil, err
+	}
+	dim := 0
+	for _, fl := range shards {
+		dim = max(dim, fl.Dim)
+	}
+	if dim != cfg.Model.Features {
+		return nil, fmt.Errorf("scoring %s: %w: the data has %d features, the model %d (trained on %s)",
+			cfg.Data, model.ErrFeatureSpace, dim, cfg.Model.Features, cfg.Model.TrainData)
 	}
 	cb, err := readOutput(ctx, countsOut)
 	if err != nil {

@@ -25,6 +25,7 @@ type FileLabels struct {
 	File   string
 	Rows   int64
 	Labels []engine.LabelAt
+	Dim    int `json:",omitempty"` // the shard's largest feature index (eval)
 }
 
 // checkLabels checks the shards' labels in the order of their names, by data.Reader's
