@@ -66,6 +66,14 @@ type TrainConfig struct {
 	// number of training rows and passes (0 for a batch fit), so that a progress display
 	// can size itself.
 	Started func(rows, passes int)
+	// OutOfCore trains a learner that needs only the class moments (ls-auc, mba-* with
+	// pairs=all) from the file Data streamed once in parallel chunks, in memory
+	// independent of its rows (StreamClassMoments); Scale must be none, minmax or auto.
+	OutOfCore bool
+	// Average, when above 1, trains that many independent one-pass learners, one per
+	// contiguous shard of the training rows, in parallel, and averages their weights
+	// (parameter averaging; online algorithms only).
+	Average int
 }
 
 // DefaultSeed is the seed of a run whose TrainConfig.Seed is 0: the zero value gives the
@@ -157,11 +165,15 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		res.Passes = 0
 	}
 	cfg.Scale = resolveScale(spec, cfg.Scale)
+	if cfg.OutOfCore {
+		return trainOutOfCore(ctx, spec, params, cfg, res)
+	}
+	inMemory := spec.IsBatch() || cfg.Average > 1
 	var sum pendingSum // a streamed file's fingerprint comes from prepare's scan
-	if spec.IsBatch() || !streamable(cfg) {
+	if inMemory || !streamable(cfg) {
 		sum = fingerprint(cfg.Data)
 	}
-	src, test, err := prepare(ctx, cfg, spec.IsBatch(), res)
+	src, test, err := prepare(ctx, cfg, inMemory, res)
 	if err != nil {
 		return nil, err
 	}
@@ -211,6 +223,9 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 // fit trains one learner of spec on src: the streaming driver for an online algorithm,
 // Fit on the in-memory dataset for a batch one. It returns the weights.
 func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params any, src solver.Source, cfg TrainConfig, res *TrainResult) ([]float64, error) {
+	if cfg.Average > 1 {
+		return fitAveraged(ctx, spec, b, params, src.(solver.DatasetSource).D, cfg, res.Features, cfg.Average)
+	}
 	if spec.IsBatch() {
 		learner, err := spec.NewBatch(b, res.Features, params, cfg.Seed)
 		if err != nil {

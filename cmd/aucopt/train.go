@@ -29,6 +29,7 @@ const trainExamples = `  aucopt train                                   # the de
   aucopt train --algo solam --data big.svm --checkpoint run.ckpt   # Ctrl-C, rerun: resumes
   aucopt train --algo opauc --grid                 # the paper's 23×13 grid in one pass, best by a held-out 20%
   aucopt train --algo spam-l2 --grid 'eta=2^[-8..0];beta=10^[-5..-1]' --grid-folds 5
+  aucopt train --algo ls-auc --data big.svm --test test.svm --out-of-core   # any file size, constant memory
 `
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -53,6 +54,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	gridFolds := fs.Int("grid-folds", 0, "with --grid: choose the best by this many stratified folds of the training data (0: a held-out split)")
 	gridHoldout := fs.Float64("grid-holdout", 0.2, "with --grid and no --grid-folds: the share of the training rows held out to choose the best")
 	read := addReadFlags(fs)
+	average := fs.Int("average", 1, "one-pass algorithms: train this many independent learners on as many contiguous shards of the training rows, in parallel, and average their weights (parameter averaging)")
+	outOfCore := fs.Bool("out-of-core", false, "stream the --data file once in parallel chunks, memory independent of its rows: ls-auc, mba-l2/l1/el with -p pairs=all (scaling none, minmax or auto; no shuffling)")
 	if err := parse(fs, joinOptional(args, "--grid")); err != nil {
 		return err
 	}
@@ -96,6 +99,19 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg := engine.TrainConfig{
 		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
 		Scale: *scale, Seed: *seed, Backend: *backend, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table,
+		OutOfCore: *outOfCore, Average: *average,
+	}
+	if *average < 1 {
+		return inputErrorf("--average %d: want at least 1", *average)
+	}
+	if *average > 1 && (fs.Changed("grid") || *outOfCore) {
+		return inputErrorf("--average does not go with --grid or --out-of-core")
+	}
+	if *outOfCore {
+		if fs.Changed("grid") {
+			return inputErrorf("--grid and --out-of-core do not go together")
+		}
+		cfg.Shuffle = *shuffle && fs.Changed("shuffle") // the moments do not depend on the order
 	}
 	if fs.Changed("grid") {
 		if *ckpt != "" {

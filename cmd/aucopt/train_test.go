@@ -70,6 +70,15 @@ func TestTrainCommandErrors(t *testing.T) {
 		{[]string{"train", "--data", "german", "--grid", "eta=x"}, 2, `grid eta=x: "x" is not a number`},
 		{[]string{"train", "--algo", "ls-auc", "--data", "german", "--passes", "2"}, 2, "--passes does not apply"},
 		{[]string{"train", "--bogus"}, 2, "aucopt train: unknown flag: --bogus (see aucopt train --help)"},
+		{[]string{"train", "--algo", "ls-auc", "--data", bad, "--out-of-core"}, 2, "bad.svm:2:4: bad feature index"},
+		{[]string{"train", "--algo", "ls-auc", "--data", one, "--out-of-core", "--model", model}, 2, "only one class"},
+		{[]string{"train", "--algo", "olr", "--data", one, "--out-of-core"}, 2, "olr is an online algorithm"},
+		{[]string{"train", "--algo", "mba-l2", "--data", one, "--out-of-core"}, 2, "set -p pairs=all"},
+		{[]string{"train", "--algo", "ls-auc", "--data", "german", "--out-of-core"}, 2, `--out-of-core reads a data file; "german" is not one`},
+		{[]string{"train", "--algo", "ls-auc", "--data", one, "--out-of-core", "--scale", "norm"}, 2, "--scale norm needs a pass"},
+		{[]string{"train", "--algo", "ls-auc", "--data", one, "--out-of-core", "--shuffle"}, 2, "--shuffle does not apply"},
+		{[]string{"train", "--algo", "ls-auc", "--data", "german", "--average", "2"}, 2, "ls-auc is a batch algorithm"},
+		{[]string{"train", "--data", "german", "--average", "0"}, 2, "--average 0: want at least 1"},
 		// the computation failed: exit 1
 		{[]string{"train", "--algo", "opauc", "--data", "german", "-p", "eta=1e300", "--model", model}, 1, "aucopt train: train opauc on german: diverged at pass 1"},
 	}

@@ -203,14 +203,24 @@ func (l *LSAUC) Fit(ctx context.Context, ds *data.Dataset) error {
 	if _, _, err := batchClasses("ls-auc", ds, l.dim); err != nil {
 		return err
 	}
-	d := l.dim
+	pos, neg, err := classMoments(ctx, l.b, ds, l.dim)
+	if err != nil {
+		return err
+	}
+	return l.FitMoments(ctx, pos, neg)
+}
+
+// classMoments accumulates the moments of ds's positive and negative rows at dimension
+// d, block by block (Moments.AddBlock, a Syrk per block of lsaucBlock densified rows
+// of one class).
+func classMoments(ctx context.Context, b kernels.Backend, ds *data.Dataset, d int) (pos, neg *stats.Moments, err error) {
 	var mom [2]*stats.Moments // [0] negatives, [1] positives
 	var blk [2]kernels.Mat
 	var host [2][]float64
 	var k [2]int
 	for c := range mom {
-		mom[c] = stats.NewMoments(l.b, d)
-		blk[c] = l.b.NewMat(lsaucBlock, d)
+		mom[c] = stats.NewMoments(b, d)
+		blk[c] = b.NewMat(lsaucBlock, d)
 		host[c] = make([]float64, lsaucBlock*d)
 	}
 	flush := func(c int) {
@@ -218,14 +228,14 @@ func (l *LSAUC) Fit(ctx context.Context, ds *data.Dataset) error {
 			return
 		}
 		m := blk[c].Slice(0, k[c], 0, d)
-		l.b.Upload(m, host[c][:k[c]*d])
+		b.Upload(m, host[c][:k[c]*d])
 		mom[c].AddBlock(m)
 		k[c] = 0
 	}
 	for i := range ds.Rows() {
 		if i%(16*lsaucBlock) == 0 {
 			if err := ctx.Err(); err != nil {
-				return err
+				return nil, nil, err
 			}
 		}
 		c := 0
@@ -249,7 +259,30 @@ func (l *LSAUC) Fit(ctx context.Context, ds *data.Dataset) error {
 	}
 	flush(0)
 	flush(1)
-	w, err := stats.Oracle(mom[1], mom[0], l.p.Lambda)
+	return mom[1], mom[0], nil
+}
+
+// FitMoments solves the ORACLE system from the class moments alone (of dimension at
+// most the learner's; missing trailing features are 0 in every row), as the
+// out-of-core and distributed paths accumulate them. Fit is classMoments then
+// FitMoments.
+func (l *LSAUC) FitMoments(ctx context.Context, pos, neg *stats.Moments) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if pos.Dim() > l.dim || neg.Dim() > l.dim {
+		return fmt.Errorf("ls-auc: moments of dimension %d, the learner %d", max(pos.Dim(), neg.Dim()), l.dim)
+	}
+	if pos.Dim() < l.dim {
+		pos = pos.Resize(l.dim)
+	}
+	if neg.Dim() < l.dim {
+		neg = neg.Resize(l.dim)
+	}
+	if pos.N() == 0 || neg.N() == 0 {
+		return fmt.Errorf("ls-auc: %w (%d positives, %d negatives)", ErrOneClass, pos.N(), neg.N())
+	}
+	w, err := stats.Oracle(pos, neg, l.p.Lambda)
 	if err != nil {
 		return fmt.Errorf("ls-auc: %w", err)
 	}
@@ -259,6 +292,10 @@ func (l *LSAUC) Fit(ctx context.Context, ds *data.Dataset) error {
 	l.w = w
 	return nil
 }
+
+// MomentsOnly reports true: B-LS-SVM depends on the data only through the class
+// moments.
+func (l *LSAUC) MomentsOnly() bool { return true }
 
 // Weights returns a copy of w (zeros before Fit).
 func (l *LSAUC) Weights() []float64 { return append([]float64(nil), l.w...) }

@@ -78,11 +78,23 @@ type MBAParams struct {
 	// MaxIter caps coordinate descent's sweeps over the coordinates per λ, ≥ 1.
 	// Default 10000. Info reports which of Tol and MaxIter stopped the last solve.
 	MaxIter int `param:"maxiter"`
+	// Pairs is "sampled" (the default: S = B·T pairs drawn at random, Algorithm 1) or
+	// "all": every positive–negative pair, for which Σ_N = S₊ + S₋ + δδᵀ and μ_N = δ
+	// (ALGORITHMS.md) come from the class moments in one pass, exactly, with no
+	// sampling; B and T must then keep their defaults (they do not apply), and the fit
+	// needs only the class moments (out-of-core and distributed training).
+	Pairs string `param:"pairs"`
 }
+
+// The values of MBAParams.Pairs.
+const (
+	MBAPairsSampled = "sampled"
+	MBAPairsAll     = "all"
+)
 
 // DefaultMBAL2Params returns MBA-ℓ2 (ridge): B = 1000, T = 100, λ₁ = 0, λ₂ = 10⁻⁴.
 func DefaultMBAL2Params() MBAParams {
-	return MBAParams{B: 1000, T: 100, Lambda1: 0, Lambda2: 1e-4, Path: 10, Tol: 1e-10, MaxIter: 10000}
+	return MBAParams{B: 1000, T: 100, Lambda1: 0, Lambda2: 1e-4, Path: 10, Tol: 1e-10, MaxIter: 10000, Pairs: MBAPairsSampled}
 }
 
 // DefaultMBAL1Params returns MBA-ℓ1 (lasso): DefaultMBAL2Params with λ₁ = 10⁻⁴ and
@@ -127,6 +139,9 @@ func (p MBAParams) check() error {
 		Check(p.Path >= 1, "path", p.Path, "≥ 1"),
 		Check(p.Tol > 0 && p.Tol < 1, "tol", p.Tol, "in (0, 1)"),
 		Check(p.MaxIter >= 1, "maxiter", p.MaxIter, "≥ 1"),
+		Check(p.Pairs == MBAPairsSampled || p.Pairs == MBAPairsAll, "pairs", p.Pairs, MBAPairsSampled+" or "+MBAPairsAll),
+		Check(p.Pairs != MBAPairsAll || p.B == DefaultMBAL2Params().B, "B", p.B, "unset with pairs=all (every pair is used)"),
+		Check(p.Pairs != MBAPairsAll || p.T == DefaultMBAL2Params().T, "T", p.T, "unset with pairs=all (every pair is used)"),
 	} {
 		if err != nil {
 			return err
@@ -263,6 +278,11 @@ func (m *MBA) Fit(ctx context.Context, ds *data.Dataset) error {
 	if err := m.accumulate(ctx, ds); err != nil {
 		return err
 	}
+	return m.fitSolve(ctx)
+}
+
+// fitSolve solves for w from the accumulated statistics with the learner's λ₁ and λ₂.
+func (m *MBA) fitSolve(ctx context.Context) error {
 	l1, l2 := m.p.Lambda1, m.p.Lambda2
 	if l1 == 0 {
 		return m.finish(m.solve(ctx, 0, l2))
@@ -411,6 +431,13 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset) error {
 	}
 	if len(pos) == 0 || len(neg) == 0 {
 		return fmt.Errorf("%s: %w (%d positives, %d negatives)", m.name, ErrOneClass, len(pos), len(neg))
+	}
+	if m.p.Pairs == MBAPairsAll {
+		mp, mn, err := classMoments(ctx, m.b, ds, m.dim)
+		if err != nil {
+			return fmt.Errorf("%s: class moments: %w", m.name, err)
+		}
+		return m.allPairs(mp, mn)
 	}
 	shards := mbaShards(m.p.T)
 	workers := m.workers

@@ -1,0 +1,135 @@
+// Command aucopt-beam runs aucopt's Beam pipelines (package aucbeam) on any Beam
+// runner, chosen with Beam's usual flags:
+//
+//	aucopt-beam --job train --algo ls-auc --data 'shards/part-*.svm' --model m.json
+//	aucopt-beam --job grid  --algo spam-l2 --grid 'eta=2^[-8..0]' --folds 5 --data 'shards/*' --model m.json
+//	aucopt-beam --job eval  --model m.json --data 'test/part-*.svm'
+//
+// With no --runner the pipeline runs on prism, Beam's local runner, in this process.
+// For a cluster, name the runner and its job service, e.g. --runner=universal
+// --endpoint=localhost:8099 --environment_type=LOOPBACK for a Flink or Spark job
+// server, or --runner=dataflow --project=… --region=… --staging_location=gs://…
+// (README, "Scaling out"); --results_dir must then be a directory both the workers
+// and this launcher reach (e.g. gs://bucket/tmp).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	aucbeam "github.com/aucopt/aucopt/dist/beam"
+	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/model"
+)
+
+// params collects repeated -p key=value flags.
+type params []string
+
+func (p *params) String() string     { return strings.Join(*p, " ") }
+func (p *params) Set(v string) error { *p = append(*p, v); return nil }
+
+// usageError is a bad command line or input (exit status 2).
+type usageError struct{ error }
+
+func main() {
+	job := flag.String("job", "train", "what to run: train (class moments, then solve: ls-auc, mba-* with -p pairs=all), grid (grid × folds, refit the best) or eval (exact AUC of --model)")
+	dataGlob := flag.String("data", "", "glob of LIBSVM shards on any Beam filesystem (local, gs://, s3://, …)")
+	algo := flag.String("algo", "ls-auc", "algorithm (aucopt train --help lists them)")
+	var ps params
+	flag.Var(&ps, "p", "hyper-parameter key=value, repeatable")
+	scale := flag.String("scale", engine.ScaleAuto, "feature scaling: auto, none, minmax (train also norm, unit with --job grid)")
+	seed := flag.Uint64("seed", 1, "random seed (folds, online learners)")
+	positive := flag.String("positive", "", "the positive label (one-vs-rest); default: the binary conventions (1/-1, 1/0, 1/2)")
+	modelPath := flag.String("model", "", "train, grid: write the model here; eval: the model to evaluate")
+	grid := flag.String("grid", engine.GridPaper, "grid: 'paper' or 'key=v1,v2,b^[lo..hi];…'")
+	folds := flag.Int("folds", 5, "grid: stratified folds")
+	passes := flag.Int("passes", 1, "grid: passes of an online algorithm")
+	results := flag.String("results_dir", "", "where the pipeline leaves its result for this launcher (default: a local temporary directory, for local runners)")
+	asJSON := flag.Bool("json", false, "print the result as JSON")
+	flag.Parse()
+	beam.Init()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	err := run(ctx, os.Stdout, *job, *dataGlob, *algo, ps, *scale, *seed, *positive, *modelPath, *grid, *folds, *passes, *results, *asJSON)
+	switch {
+	case err == nil:
+	case ctx.Err() != nil:
+		fmt.Fprintln(os.Stderr, "aucopt-beam: interrupted")
+		os.Exit(130)
+	case errors.As(err, new(usageError)) || errors.Is(err, engine.ErrInput):
+		fmt.Fprintln(os.Stderr, "aucopt-beam:", err)
+		os.Exit(2)
+	default:
+		fmt.Fprintln(os.Stderr, "aucopt-beam:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, out io.Writer, job, glob, algo string, ps []string, scale string, seed uint64, positive, modelPath, grid string,
+	folds, passes int, results string, asJSON bool) error {
+	if glob == "" {
+		return usageError{errors.New("--data: give a glob of LIBSVM shards")}
+	}
+	print := func(v any, text string) error {
+		if asJSON {
+			enc := json.NewEncoder(out)
+			enc.SetIndent("", "  ")
+			return enc.Encode(v)
+		}
+		_, err := fmt.Fprint(out, text)
+		return err
+	}
+	switch job {
+	case "train":
+		res, err := aucbeam.TrainMoments(ctx, aucbeam.MomentsConfig{Data: glob, Algo: algo, Params: ps, Scale: scale, Positive: positive, Seed: seed, TempDir: results})
+		if err != nil {
+			return err
+		}
+		if err := writeModel(res, modelPath); err != nil {
+			return err
+		}
+		return print(res, fmt.Sprintf("%s on %s: %d rows, %d features, scaling %s, in %.3fs (Beam pipeline and solve)\n",
+			res.Algo, glob, res.TrainRows, res.Features, res.Scale, res.Seconds))
+	case "grid":
+		res, err := aucbeam.Grid(ctx, aucbeam.GridConfig{Data: glob, Algo: algo, Grid: grid, Folds: folds, Passes: passes, Scale: scale, Seed: seed, Positive: positive, TempDir: results})
+		if err != nil {
+			return err
+		}
+		if err := writeModel(res.Refit, modelPath); err != nil {
+			return err
+		}
+		best := res.Points[res.Best]
+		return print(res, fmt.Sprintf("%s grid on %s: %d points × %d folds = %d work items in %.3fs; best %s (mean validation AUC %.4f), refitted on %d rows\n",
+			algo, glob, len(res.Points), folds, res.Items, res.Secs, strings.Join(best.Params, " "), *best.Mean, res.Refit.TrainRows))
+	case "eval":
+		if modelPath == "" {
+			return usageError{errors.New("--job eval needs --model")}
+		}
+		m, err := model.Read(modelPath)
+		if err != nil {
+			return usageError{err}
+		}
+		res, err := aucbeam.Eval(ctx, aucbeam.EvalConfig{Model: m, Data: glob, Positive: positive, TempDir: results})
+		if err != nil {
+			return err
+		}
+		return print(res, fmt.Sprintf("AUC %.6f on %d rows (%d positives, %d negatives; %d distinct scores) in %d shards, %.3fs\n",
+			res.AUC, res.Rows, res.Positives, res.Negatives, res.Scores, res.Shards, res.Seconds))
+	}
+	return usageError{fmt.Errorf("--job %q: want train, grid or eval", job)}
+}
+
+func writeModel(res *engine.TrainResult, path string) error {
+	if path == "" {
+		return nil
+	}
+	return res.Model().Write(path)
+}

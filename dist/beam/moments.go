@@ -1,0 +1,258 @@
+package aucbeam
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/engine/stats"
+	"github.com/aucopt/aucopt/fallback"
+	"github.com/aucopt/aucopt/kernels"
+)
+
+func init() {
+	register.DoFn3x1[context.Context, fileio.ReadableFile, func(*Acc), error](&momentsFn{})
+	register.Emitter1[*Acc]()
+	register.Combiner1[*Acc](&momentsCombine{})
+	register.Function1x2(encodeAccLine)
+	beam.RegisterCoder(reflect.TypeOf((*Acc)(nil)), encodeAcc, decodeAcc)
+}
+
+// accBackend is the backend of every Moments in a pipeline: the AVX2 one where the CPU
+// has it, else the pure-Go one, with one worker (no goroutines to start or release;
+// their tensors are host slices either way, so accumulators decoded anywhere merge).
+func accBackend() kernels.Backend {
+	if b, err := engine.Backend("avx2"); err == nil {
+		if s, ok := b.(kernels.Splitter); ok {
+			return s.WithWorkers(1) // b's own pool never started: nothing to close
+		}
+	}
+	return fallback.NewWorkers(1)
+}
+
+// Acc is the moments pipeline's accumulator: aucopt's ClassMoments (the Moments of each
+// class and the features' ranges) of the rows seen, and the summary of each shard file
+// they came from.
+type Acc struct {
+	CM    *stats.ClassMoments // nil before any file
+	Files []FileLabels
+}
+
+// merge adds b to a (b is consumed) and returns a.
+func (a *Acc) merge(b *Acc) *Acc {
+	switch {
+	case b == nil:
+	case a.CM == nil:
+		a.CM = b.CM
+	case b.CM != nil:
+		a.CM.Merge(b.CM)
+	}
+	if b != nil {
+		a.Files = append(a.Files, b.Files...)
+	}
+	return a
+}
+
+// encodeAcc is Acc's Beam coder: the files as JSON, then the ClassMoments' binary form.
+func encodeAcc(a *Acc) ([]byte, error) {
+	files, err := json.Marshal(a.Files)
+	if err != nil {
+		return nil, err
+	}
+	out := binary.LittleEndian.AppendUint64(nil, uint64(len(files)))
+	out = append(out, files...)
+	if a.CM != nil {
+		cm, err := a.CM.MarshalBinary()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, cm...)
+	}
+	return out, nil
+}
+
+func decodeAcc(b []byte) (*Acc, error) {
+	if len(b) < 8 {
+		return nil, fmt.Errorf("aucbeam: accumulator of %d bytes", len(b))
+	}
+	n := binary.LittleEndian.Uint64(b)
+	if n > uint64(len(b)-8) {
+		return nil, fmt.Errorf("aucbeam: accumulator header says %d bytes of %d", n, len(b)-8)
+	}
+	a := &Acc{}
+	if err := json.Unmarshal(b[8:8+n], &a.Files); err != nil {
+		return nil, fmt.Errorf("aucbeam: accumulator files: %w", err)
+	}
+	if rest := b[8+n:]; len(rest) > 0 {
+		cm, err := stats.UnmarshalClassMoments(accBackend(), rest)
+		if err != nil {
+			return nil, err
+		}
+		a.CM = cm
+	}
+	return a, nil
+}
+
+// encodeAccLine writes the final accumulator as one line of base64 for textio.
+func encodeAccLine(a *Acc) (string, error) {
+	b, err := encodeAcc(a)
+	return base64.StdEncoding.EncodeToString(b), err
+}
+
+// momentsFn reads one shard file into its class moments.
+type momentsFn struct {
+	Positive string
+}
+
+// ProcessElement emits the file's accumulator; a malformed line fails the bundle with
+// the *data.ParseError naming the file and line.
+func (f *momentsFn) ProcessElement(ctx context.Context, rf fileio.ReadableFile, emit func(*Acc)) error {
+	rule, err := newLabelRule(f.Positive)
+	if err != nil {
+		return err
+	}
+	rc, err := openShard(ctx, rf)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	cm := stats.NewClassMoments(accBackend(), 0)
+	fl, err := readShard(ctx, rc, rf.Metadata.Path, rule, func(y int8, _ float64, x kernels.Sparse) { cm.Add(y, x) })
+	if err != nil {
+		return err
+	}
+	emit(&Acc{CM: cm, Files: []FileLabels{fl}})
+	return nil
+}
+
+// momentsCombine merges the files' accumulators (Moments.Merge: exact up to rounding,
+// in whatever order the runner combines).
+type momentsCombine struct{}
+
+// CreateAccumulator returns an empty accumulator.
+func (momentsCombine) CreateAccumulator() *Acc { return &Acc{} }
+
+// AddInput merges a file's accumulator.
+func (momentsCombine) AddInput(a, in *Acc) *Acc { return a.merge(in) }
+
+// MergeAccumulators merges two partial results.
+func (momentsCombine) MergeAccumulators(a, b *Acc) *Acc { return a.merge(b) }
+
+// ExtractOutput returns the merged accumulator.
+func (momentsCombine) ExtractOutput(a *Acc) *Acc { return a }
+
+// ClassMoments adds to s the pipeline that reads the LIBSVM shards matching glob (any
+// Beam filesystem) and combines their class moments into one *Acc.
+func ClassMoments(s beam.Scope, glob, positive string) beam.PCollection {
+	s = s.Scope("aucopt.ClassMoments")
+	files := fileio.ReadMatches(s, fileio.MatchFiles(s, glob, fileio.MatchEmptyAllow()))
+	accs := beam.ParDo(s, &momentsFn{Positive: positive}, files)
+	return beam.Combine(s, &momentsCombine{}, accs)
+}
+
+// MomentsConfig is one TrainMoments run.
+type MomentsConfig struct {
+	Data     string   // glob of LIBSVM shards (local, gs://, …)
+	Algo     string   // ls-auc, or mba-l2/mba-l1/mba-el with pairs=all
+	Params   []string // key=value over the algorithm's defaults
+	Scale    string   // engine.ScaleAuto (default), ScaleNone or ScaleMinMax: applied on the moments, exactly
+	Positive string   // the positive label (one-vs-rest); "" for the binary conventions
+	Seed     uint64
+	// TempDir is where the pipeline writes its result for the launcher (a directory on
+	// a filesystem both reach; default a local temporary directory, for local runners).
+	TempDir string
+}
+
+// TrainMoments runs the moments pipeline on the runner of the --runner flag (Beam's
+// flags must be parsed: beam.Init after flag.Parse) and solves on the launcher: the
+// same weights as `aucopt train --algo ALGO` on the concatenation of the shards, to
+// rounding. The result's Seconds is the pipeline's and the solve's wall time.
+func TrainMoments(ctx context.Context, cfg MomentsConfig) (*engine.TrainResult, error) {
+	spec, err := solver.Lookup(cfg.Algo)
+	if err != nil {
+		return nil, err
+	}
+	params := spec.Params()
+	if err := solver.SetAll(params, cfg.Params); err != nil {
+		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
+	}
+	if _, err := newLabelRule(cfg.Positive); err != nil {
+		return nil, err
+	}
+	// Fail before running the pipeline when the learner cannot use moments.
+	if err := engine.CheckMomentsOnly(spec, params, cfg.Scale); err != nil {
+		return nil, err
+	}
+	dir, cleanup, err := tempDir(cfg.TempDir)
+	if err != nil {
+		return nil, err
+	}
+	defer cleanup()
+	out := dir + "/moments.txt"
+	start := time.Now()
+	p, s := beam.NewPipelineWithRoot()
+	textio.Write(s, out, beam.ParDo(s, encodeAccLine, ClassMoments(s, cfg.Data, cfg.Positive)))
+	if _, err := beamx.RunWithMetrics(ctx, p); err != nil {
+		return nil, pipelineError(fmt.Sprintf("moments pipeline on %s", cfg.Data), err)
+	}
+	acc, err := readAcc(ctx, out)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkLabels(acc.Files, cfg.Positive, cfg.Data); err != nil {
+		return nil, err
+	}
+	res := &engine.TrainResult{Data: cfg.Data, Seed: cfg.Seed}
+	res.TestAUC = nanAUC()
+	if err := engine.FitClassMoments(ctx, accBackend(), spec, params, acc.CM, cfg.Scale, res); err != nil {
+		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
+	}
+	res.Seconds = time.Since(start).Seconds()
+	res.Notes = append(res.Notes, fmt.Sprintf("class moments of %d shards combined by Beam", len(acc.Files)))
+	return res, nil
+}
+
+// readAcc reads the accumulator the pipeline wrote (no line: no shard).
+func readAcc(ctx context.Context, path string) (*Acc, error) {
+	b, err := readOutput(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	line := strings.TrimSpace(string(b))
+	if line == "" {
+		return &Acc{}, nil
+	}
+	if strings.Contains(line, "\n") {
+		return nil, fmt.Errorf("%s: more than one accumulator", path)
+	}
+	raw, err := base64.StdEncoding.DecodeString(line)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return decodeAcc(raw)
+}
+
+// tempDir returns dir, or a new local temporary directory removed by cleanup.
+func tempDir(dir string) (string, func(), error) {
+	if dir != "" {
+		return strings.TrimSuffix(dir, "/"), func() {}, nil
+	}
+	d, err := mkdirTemp()
+	if err != nil {
+		return "", nil, err
+	}
+	return filepath.ToSlash(d), func() { removeAll(d) }, nil
+}

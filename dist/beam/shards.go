@@ -1,0 +1,200 @@
+package aucbeam
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	iofs "io/fs"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
+	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
+	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/kernels"
+)
+
+// FileLabels summarises one shard file: its path, its rows and where each of its
+// distinct labels first occurred (engine.LabelSet), so that the labels of all shards
+// can be checked in file order as one reader of their concatenation would.
+type FileLabels struct {
+	File   string
+	Rows   int64
+	Labels []engine.LabelAt
+	Dim    int `json:",omitempty"` // the shard's largest feature index (eval)
+}
+
+// checkLabels checks the shards' labels in the order of their names, by data.Reader's
+// rules: the first label that makes no binary problem with those before it is an error
+// naming its file and line. It also rejects a set of shards without rows ("no examples",
+// as the reader of an empty file says).
+func checkLabels(files []FileLabels, positive, glob string) error {
+	if len(files) == 0 {
+		return fmt.Errorf("%s: no file matches", glob)
+	}
+	files = slices.Clone(files)
+	slices.SortFunc(files, func(a, b FileLabels) int {
+		switch {
+		case a.File < b.File:
+			return -1
+		case a.File > b.File:
+			return 1
+		}
+		return 0
+	})
+	var all engine.LabelSet
+	var rows int64
+	for _, f := range files {
+		all.Merge(engine.LabelSet{Labels: f.Labels})
+		rows += f.Rows
+	}
+	if err := all.Check(positive); err != nil {
+		return err
+	}
+	if rows == 0 {
+		return fmt.Errorf("%s: no examples (in %d files)", glob, len(files))
+	}
+	return nil
+}
+
+// labelRule maps labels to ±1 as data.Reader does.
+type labelRule struct {
+	positive string
+	pos      float64
+}
+
+func newLabelRule(positive string) (labelRule, error) {
+	r := labelRule{positive: positive}
+	if positive != "" {
+		v, err := strconv.ParseFloat(positive, 64)
+		if err != nil || math.IsNaN(v) {
+			return r, fmt.Errorf("positive label %q is not a number", positive)
+		}
+		r.pos = v
+	}
+	return r, nil
+}
+
+func (r labelRule) y(label float64) int8 { return engine.BinaryLabel(label, r.pos, r.positive != "") }
+
+// readShard streams one shard (text, compressed or an aucopt cache) and calls add for
+// each row with its ±1 label. A malformed line is a *data.ParseError naming path and
+// line. It stops at a third distinct label (no binary problem is possible then; the
+// check over all shards reports the exact line).
+func readShard(ctx context.Context, r io.Reader, path string, rule labelRule, add func(y int8, label float64, x kernels.Sparse)) (FileLabels, error) {
+	fl := FileLabels{File: path}
+	rd, err := data.NewReader(r, path, data.Options{Raw: true})
+	if err != nil {
+		return fl, err
+	}
+	var seen engine.LabelSet
+	for {
+		if fl.Rows%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return fl, err
+			}
+		}
+		ex, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return fl, err
+		}
+		y := ex.Y // an aucopt cache's rows are labelled ±1 already
+		if y == 0 {
+			if seen.Note(ex.Label, path, ex.Line) {
+				break
+			}
+			y = rule.y(ex.Label)
+		}
+		add(y, ex.Label, ex.X)
+		fl.Rows++
+	}
+	fl.Labels = seen.Labels
+	return fl, nil
+}
+
+// openShard opens a matched file through Beam's filesystems (Beam decompresses .gz by
+// its name; aucopt's reader decompresses .bz2 and .xz by their magic bytes).
+func openShard(ctx context.Context, f fileio.ReadableFile) (io.ReadCloser, error) {
+	rc, err := f.Open(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", f.Metadata.Path, err)
+	}
+	return rc, nil
+}
+
+// readDataset reads the shards, in the order of their names, into one in-memory
+// dataset, as data.ReadFile reads their concatenation.
+func readDataset(ctx context.Context, files []fileio.ReadableFile, positive, glob string) (*data.Dataset, error) {
+	rule, err := newLabelRule(positive)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(files, func(a, b fileio.ReadableFile) int {
+		switch {
+		case a.Metadata.Path < b.Metadata.Path:
+			return -1
+		case a.Metadata.Path > b.Metadata.Path:
+			return 1
+		}
+		return 0
+	})
+	ds := &data.Dataset{Name: glob}
+	var labels []FileLabels
+	for _, f := range files {
+		rc, err := openShard(ctx, f)
+		if err != nil {
+			return nil, err
+		}
+		fl, err := readShard(ctx, rc, f.Metadata.Path, rule, ds.Append)
+		rc.Close()
+		if err != nil {
+			return nil, err
+		}
+		labels = append(labels, fl)
+	}
+	if err := checkLabels(labels, positive, glob); err != nil {
+		return nil, err
+	}
+	return ds, nil
+}
+
+// readOutput reads a file written by the pipeline, through Beam's filesystems (the
+// launcher reads what the workers wrote: local, or e.g. gs:// for a remote runner).
+func readOutput(ctx context.Context, path string) ([]byte, error) {
+	fs, err := filesystem.New(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	defer fs.Close()
+	rc, err := fs.OpenRead(ctx, path)
+	if errors.Is(err, iofs.ErrNotExist) {
+		return nil, nil // nothing was written: no element (no shard matched)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the pipeline's output: %w", err)
+	}
+	defer rc.Close()
+	return io.ReadAll(rc)
+}
+
+// pipelineError shortens a failed pipeline's error to what the failing DoFn said (a
+// runner wraps it in a dump of the execution plan), e.g. the *data.ParseError naming
+// the shard's file and line.
+func pipelineError(what string, err error) error {
+	msg := err.Error()
+	if i := strings.LastIndex(msg, " failed:\n"); i >= 0 {
+		msg = strings.TrimSpace(msg[i+len(" failed:\n"):])
+		if j := strings.Index(msg, "\n"); j >= 0 {
+			msg = msg[:j]
+		}
+		return fmt.Errorf("%s: %s", what, msg)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}

@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/kernels"
+)
+
+// Parameter averaging (TrainConfig.Average): k independent runs of a one-pass
+// learner, one per contiguous shard of the training rows (in the seeded shuffled order
+// when shuffling), run in parallel, and their weights averaged — what k machines that
+// each see one shard can do with no communication but the final average. It trades
+// AUC for wall time; README "Scaling out" gives the measured loss.
+
+// fitAveraged trains k learners of the online spec on k shards of train and returns
+// the mean of their weights. Learner s gets seed SubSeed(cfg.Seed, s) and its shard in
+// its own order; the result does not depend on how many run at once.
+func fitAveraged(ctx context.Context, spec solver.Spec, b kernels.Backend, params any, train *data.Dataset, cfg TrainConfig, dim, k int) ([]float64, error) {
+	if spec.IsBatch() {
+		return nil, inputErrorf("--average: %s is a batch algorithm; averaging is for the one-pass (online) ones", spec.Name)
+	}
+	if cfg.Checkpoint != "" {
+		return nil, inputErrorf("--average and --checkpoint do not go together")
+	}
+	n := train.Rows()
+	if k > n {
+		return nil, inputErrorf("--average %d: more shards than the %d training rows", k, n)
+	}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	if cfg.Shuffle {
+		order = data.Shuffle(n, cfg.Seed)
+	}
+	ws := make([][]float64, k)
+	errs := make([]error, k)
+	jobs := k
+	if !ConcurrentSafe(b) {
+		jobs = 1
+	}
+	sem := make(chan struct{}, max(1, min(jobs, runtime.GOMAXPROCS(0))))
+	var wg sync.WaitGroup
+	for s := range k {
+		wg.Go(func() {
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			jb, release := kernels.PerJob(b, min(jobs, runtime.GOMAXPROCS(0)))
+			defer release()
+			shard := train.Subset(order[s*n/k : (s+1)*n/k])
+			learner, err := spec.NewOnline(jb, dim, params, SubSeed(cfg.Seed, uint64(s)))
+			if err != nil {
+				errs[s] = err
+				return
+			}
+			src := solver.DatasetSource{D: shard, Shuffle: cfg.Shuffle, Seed: SubSeed(cfg.Seed, uint64(s))}
+			if _, err := solver.Run(ctx, learner, src, solver.RunOptions{Passes: cfg.Passes, Algo: spec.Name, Dim: dim}); err != nil {
+				errs[s] = fmt.Errorf("shard %d of %d: %w", s+1, k, err)
+				return
+			}
+			ws[s] = learner.Weights()
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	avg := make([]float64, dim)
+	for _, w := range ws {
+		for j, v := range w {
+			avg[j] += v / float64(k)
+		}
+	}
+	return avg, nil
+}
