@@ -194,6 +194,18 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	if workers == 1 && ConcurrentSafe(b) {
 		inner = runtime.GOMAXPROCS(0)
 	}
+	// Memory: workers folds at once, each one learner or one grid search.
+	foldRows := ds.Rows() - ds.Rows()/k
+	need, what := spec.StateBytes(ds.Dim, foldRows, base), featuresOf(ds.Dim)
+	if params != nil {
+		need, what = gridStateBytes(spec, params, ds.Dim, foldRows, inner)
+	}
+	if workers > 1 {
+		need, what = float64(workers)*need, fmt.Sprintf("%s, %d folds at once", what, workers)
+	}
+	if err := checkMemory(spec, need, what, ds.Dim, foldRows, memoryLimit(cfg.MaxMemory)); err != nil {
+		return nil, err
+	}
 
 	// Each fold's scaling kind is the same (it depends only on Dim), so the first
 	// fold's is reported.

@@ -167,6 +167,10 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	if !ConcurrentSafe(b) {
 		workers = 1 // a device backend is not promised to be safe for concurrent use
 	}
+	need, what := gridStateBytes(spec, params, train.Dim, train.Rows(), workers)
+	if err := checkMemory(spec, need, what, train.Dim, train.Rows(), memoryLimit(cfg.MaxMemory)); err != nil {
+		return nil, err
+	}
 	if err := search(ctx, spec, b, train, params, cfg, workers, res); err != nil {
 		return nil, err
 	}
@@ -188,6 +192,31 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 		}
 	}
 	return res, nil
+}
+
+// gridStateBytes is the memory of a grid search over params on dim features and rows
+// rows, and what it is for: an online grid trains every point at once, in one learner
+// with shared statistics where the algorithm has one (solver.NewMulti: one state and two
+// d-vectors per point, OPAUC's) or one learner per point; a batch grid fits up to
+// workers points at once. The refit of the best point needs one state, no more.
+func gridStateBytes(spec solver.Spec, params []any, dim, rows, workers int) (float64, string) {
+	var one float64
+	for _, p := range params {
+		one = max(one, spec.StateBytes(dim, rows, p))
+	}
+	n := len(params)
+	switch {
+	case n == 1:
+		return one, featuresOf(dim)
+	case spec.IsBatch() && min(workers, n) == 1:
+		return one, featuresOf(dim) // the points are fitted one by one
+	case spec.IsBatch():
+		k := min(workers, n)
+		return float64(k) * one, fmt.Sprintf("for %d grid points fitted at once on %s features", k, groupDigits(dim))
+	case spec.NewMulti != nil:
+		return one + float64(n)*16*float64(dim), fmt.Sprintf("for %d grid points on %s features", n, groupDigits(dim))
+	}
+	return float64(n) * one, fmt.Sprintf("for %d grid points on %s features", n, groupDigits(dim))
 }
 
 // gridParams returns a parameter struct (spec.Params, cfg.Params, then the point) for

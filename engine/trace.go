@@ -106,6 +106,10 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 	if test == nil {
 		return nil, fmt.Errorf("trace %s on %s: no test data (give a test file, or a dataset with a test split)", spec.Name, cfg.Data)
 	}
+	if err := checkMemory(spec, spec.StateBytes(res.Features, res.TrainRows, params), featuresOf(res.Features),
+		res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {
+		return nil, err
+	}
 	res.TestRows = test.Rows()
 	b, err := BackendFromEnv(cfg.Backend)
 	if err != nil {

@@ -3,10 +3,12 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -45,13 +47,14 @@ type TrainConfig struct {
 	Algo       string   // registered algorithm name (solver.Names)
 	Params     []string // key=value hyper-parameters over the algorithm's defaults
 	Data       string   // training data: a registry name (data.Sources) or a file
-	Test       string   // test data: a name or a file; "" uses the dataset's own split, if any
+	Test       string   // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
 	Passes     int      // passes over the training data (default 1)
 	Shuffle    bool     // visit the training rows in a seeded random order each pass
 	Scale      string   // ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
 	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
 	Backend    string   // backend name; "" means $AUCOPT_BACKEND, else auto
-	Checkpoint string   // checkpoint file for resumable runs ("" for none)
+	Checkpoint string   // checkpoint file for resumable runs ("" for none; see Train)
+	MaxMemory  int64    // bytes the learners' state may take; 0: AvailableMemory (see Train)
 	Progress   func(solver.Progress)
 	// Started, if set, is called once the data are ready and training starts, with the
 	// number of training rows and passes (0 for a batch fit), so that a progress display
@@ -111,6 +114,18 @@ func (r *TrainResult) MarshalJSON() ([]byte, error) {
 
 // Train trains cfg.Algo on cfg.Data and scores cfg.Test (or the dataset's own test
 // split) with the result.
+//
+// A checkpoint (cfg.Checkpoint) records the run's algorithm, parameters, passes, seed,
+// shuffling, scaling, training data (fingerprint, rows, features) and backend. An
+// unfinished one is resumed when all of these are the same and refused otherwise (an
+// error wrapping ErrInput and solver.ErrCheckpoint that names the difference), as is a
+// corrupt one; a complete run marks it finished, and a finished one is replaced by a
+// new run.
+//
+// Before the learner is made, its state size (solver.Spec.StateBytes) is compared with
+// cfg.MaxMemory, or without one with AvailableMemory: a run that would not fit is
+// refused with an error wrapping ErrMemory and ErrInput that names the algorithms that
+// would.
 func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	defer recoverDevice(&err)
 	cfg.Seed = seedOrDefault(cfg.Seed)
@@ -138,6 +153,10 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkMemory(spec, spec.StateBytes(res.Features, res.TrainRows, params), featuresOf(res.Features),
+		res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {
+		return nil, err
+	}
 	b, err := BackendFromEnv(cfg.Backend)
 	if err != nil {
 		return nil, err
@@ -147,12 +166,21 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if cfg.Started != nil {
 		cfg.Started(res.TrainRows, res.Passes)
 	}
+	if cfg.Checkpoint != "" {
+		sum.wait(res) // the checkpoint records the training data's fingerprint
+	}
 	start := time.Now()
 	if res.Weights, err = fit(ctx, spec, b, params, src, cfg, res); err != nil {
-		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
+		err = fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
+		if errors.Is(err, solver.ErrCheckpoint) {
+			err = inputError{err} // a checkpoint that cannot be resumed is the caller's input
+		}
+		return nil, err
 	}
 	res.Seconds = time.Since(start).Seconds()
-	sum.wait(res)
+	if cfg.Checkpoint == "" {
+		sum.wait(res)
+	}
 	if test != nil {
 		res.TestRows = test.Rows()
 		if res.TestAUC, err = metric.AUC(Score(res.Weights, test), test.Y); err != nil {
@@ -185,12 +213,41 @@ func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params any, s
 	}
 	_, err = solver.Run(ctx, learner, src, solver.RunOptions{
 		Passes: cfg.Passes, Progress: cfg.Progress, Checkpoint: cfg.Checkpoint, Resume: cfg.Checkpoint != "",
-		Algo: spec.Name, Dim: res.Features,
+		Algo: spec.Name, Settings: runSettings(params, cfg, res), Dim: res.Features,
 	})
 	if err != nil {
 		return nil, err
 	}
 	return learner.Weights(), nil
+}
+
+// runSettings lists what determines an online run besides its algorithm and passes,
+// for its checkpoint: every parameter, the seed, shuffling, the scaling in effect, the
+// training data (its SHA-256, else its name) with its rows and features, and the
+// backend (whose rounding the weights carry).
+func runSettings(params any, cfg TrainConfig, res *TrainResult) []solver.Setting {
+	vals := solver.Values(params)
+	var out []solver.Setting
+	for _, k := range solver.Keys(params) {
+		v := fmt.Sprint(vals[k])
+		if f, ok := vals[k].(float64); ok {
+			v = strconv.FormatFloat(f, 'g', -1, 64)
+		}
+		out = append(out, solver.Setting{Key: "parameter " + k, Value: v})
+	}
+	trainData := "sha256:" + res.TrainSHA256
+	if res.TrainSHA256 == "" {
+		trainData = cfg.Data + " (no fingerprint)"
+	}
+	return append(out,
+		solver.Setting{Key: "seed", Value: strconv.FormatUint(cfg.Seed, 10)},
+		solver.Setting{Key: "shuffle", Value: strconv.FormatBool(cfg.Shuffle)},
+		solver.Setting{Key: "scaling", Value: res.Scale},
+		solver.Setting{Key: "training data", Value: trainData},
+		solver.Setting{Key: "training rows", Value: strconv.Itoa(res.TrainRows)},
+		solver.Setting{Key: "features", Value: strconv.Itoa(res.Features)},
+		solver.Setting{Key: "backend", Value: res.Backend},
+	)
 }
 
 // prepare resolves the training source and the test data, filling res's TrainRows,
@@ -206,7 +263,7 @@ func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResu
 			return nil, nil, err
 		}
 		if cfg.Test != "" {
-			if test, _, err = load(ctx, cfg.Test, cfg.Seed); err != nil {
+			if test, err = loadTest(ctx, cfg.Test, cfg.Seed); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -275,11 +332,24 @@ func loadData(ctx context.Context, cfg TrainConfig) (train, test *data.Dataset, 
 	}
 	test = splitTest
 	if cfg.Test != "" {
-		if test, _, err = load(ctx, cfg.Test, cfg.Seed); err != nil {
+		if test, err = loadTest(ctx, cfg.Test, cfg.Seed); err != nil {
 			return nil, nil, err
 		}
 	}
 	return train, test, nil
+}
+
+// loadTest reads test data named by name: a file, or a registered dataset's test part
+// when it has a train/test split (all its rows otherwise), as Predict reads it.
+func loadTest(ctx context.Context, name string, seed uint64) (*data.Dataset, error) {
+	all, test, err := load(ctx, name, seed)
+	if err != nil {
+		return nil, err
+	}
+	if test != nil {
+		return test, nil
+	}
+	return all, nil
 }
 
 // load reads a file when path names one, else a registered dataset (its training part,

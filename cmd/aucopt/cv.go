@@ -27,6 +27,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	shuffle := fs.Bool("shuffle", true, "visit the training rows in a seeded random order each pass")
 	scale := fs.String("scale", engine.ScaleAuto, "feature scaling, fitted on each training fold alone: auto (minmax up to 1000 features, else none), none, minmax, norm")
 	seed := fs.Uint64("seed", 1, "random seed (the folds, shuffling, the algorithm's own randomness; repeat r uses seed+r-1 for its folds)")
+	maxMemory := maxMemoryFlag(fs)
 	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
 	folds := fs.Int("folds", 5, "number of stratified folds k")
 	repeats := fs.Int("repeats", 1, "repetitions of the k-fold split with different seeds (repeated k-fold)")
@@ -58,9 +59,13 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := checkSeed(*seed); err != nil {
 		return err
 	}
+	maxBytes, err := parseMaxMemory(*maxMemory)
+	if err != nil {
+		return err
+	}
 	cfg := engine.CVConfig{
 		TrainConfig: engine.TrainConfig{Algo: *algo, Params: *params, Data: *dataArg, Passes: *passes, Shuffle: *shuffle,
-			Scale: *scale, Seed: *seed, Backend: *backend},
+			Scale: *scale, Seed: *seed, Backend: *backend, MaxMemory: maxBytes},
 		Folds: *folds, Repeats: *repeats, Workers: *workers,
 	}
 	if fs.Changed("grid") {

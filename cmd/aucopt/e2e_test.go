@@ -504,8 +504,12 @@ func TestEndToEnd(t *testing.T) {
 		if len(scores) != 16281 {
 			t.Fatalf("predict on a9a: %d scores, want one per row of its test split (16281)", len(scores))
 		}
-		// The a9a model scores the german file too: fewer features is the same space.
-		if g, _ := parseScores(t, e.ok("predict", "--model", "opauc.json", "--data", germanFile)); len(g) != 1000 {
+		// The a9a model refuses the german file (fewer features: another space), unless
+		// told that the missing features count 0.
+		if _, errOut, status := e.run("predict", "--model", "opauc.json", "--data", germanFile); status != 2 || !strings.Contains(errOut, "the data has 24 features, the model 123") {
+			t.Errorf("predict an a9a model on german: exit %d, %q; want 2 naming both feature counts", status, errOut)
+		}
+		if g, _ := parseScores(t, e.ok("predict", "--model", "opauc.json", "--data", germanFile, "--allow-fewer-features")); len(g) != 1000 {
 			t.Errorf("predict on german_scale.txt.xz: %d scores, want 1000", len(g))
 		}
 	})

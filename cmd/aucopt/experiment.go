@@ -32,6 +32,7 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	grids := fs.StringArray("grid", nil, "ALGO=SPEC: a grid for ALGO instead of its paper grid, SPEC as in 'aucopt cv --grid' (repeatable)")
 	seed := fs.Uint64("seed", 1, "random seed: class grouping, splits, subsets, shuffling, the learners")
 	workers := fs.Int("workers", 0, "jobs (an algorithm on one split) run at once (0: one per core)")
+	maxMemory := maxMemoryFlag(fs)
 	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
 	out := fs.String("out", "", "write the Markdown tables to FILE (default: stdout)")
 	jsonOut := fs.String("json", "", "write every run's numbers and parameters as JSON to FILE (default: beside --out, .json)")
@@ -71,6 +72,9 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	cfg := eval.Config{Protocol: p, Trials: *trials, Folds: *folds, Runs: *runs, InnerFolds: *innerFolds, Holdout: *holdout,
 		MaxTrain: *maxTrain, Seed: *seed, Workers: *workers, Backend: *backend}
+	if cfg.MaxMemory, err = parseMaxMemory(*maxMemory); err != nil {
+		return err
+	}
 	if *datasets != "" {
 		cfg.Datasets = splitList(*datasets)
 		if p.Split != eval.SplitSimulation {

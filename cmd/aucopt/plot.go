@@ -68,6 +68,7 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	shuffle := fs.Bool("shuffle", true, "visit the training rows in a seeded random order each pass")
 	scale := fs.String("scale", engine.ScaleAuto, "feature scaling: auto, none, minmax or norm (as in train)")
 	seed := fs.Uint64("seed", 1, "random seed (shuffling, class grouping, the algorithms' own randomness)")
+	maxMemory := maxMemoryFlag(fs)
 	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
 	out := fs.String("out", "", "plot file; the format follows the extension: .png, .svg or .pdf")
 	xAxis := fs.String("x", "both", "horizontal axis: examples (seen), seconds (of training), or both (two panels)")
@@ -117,11 +118,15 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 		return err
 	}
 
+	maxBytes, err := parseMaxMemory(*maxMemory)
+	if err != nil {
+		return err
+	}
 	traces := make([]*engine.TraceResult, 0, len(*algos))
 	for _, a := range *algos {
 		cfg := engine.TraceConfig{Every: *every, TrainConfig: engine.TrainConfig{
 			Algo: a, Params: perAlgo[a], Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
-			Scale: *scale, Seed: *seed, Backend: *backend,
+			Scale: *scale, Seed: *seed, Backend: *backend, MaxMemory: maxBytes,
 		}}
 		if spec, _ := solver.Lookup(a); spec.IsBatch() {
 			cfg.Passes = 1

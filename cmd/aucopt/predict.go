@@ -32,14 +32,15 @@ const evalExamples = `  aucopt eval --model m.json --data test.svm
 
 // scoringFlags are the flags predict and eval share.
 type scoringFlags struct {
-	model, data string
-	allowExtra  bool
+	model, data            string
+	allowExtra, allowFewer bool
 }
 
 func (s *scoringFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.model, "model", "", "model file written by aucopt train --model (required)")
 	fs.StringVar(&s.data, "data", "", "data to score: a file (LIBSVM text, .gz/.bz2/.xz, or an aucopt cache) or a dataset name, meaning its test part when it has one (required)")
 	fs.BoolVar(&s.allowExtra, "allow-extra-features", false, "score data with more features than the model, giving the extra ones weight 0 (LIBLINEAR's rule); without it such data is refused")
+	fs.BoolVar(&s.allowFewer, "allow-fewer-features", false, "score data with fewer features than the model, the missing ones counting 0 (a sparse file whose last features never occur); without it such data is refused")
 }
 
 // score reads the model and scores the data.
@@ -54,9 +55,12 @@ func (s *scoringFlags) score(ctx context.Context) (*model.Model, *engine.Predict
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := engine.Predict(m, s.data, engine.PredictOptions{AllowExtraFeatures: s.allowExtra, Context: ctx})
+	p, err := engine.Predict(m, s.data, engine.PredictOptions{AllowExtraFeatures: s.allowExtra, AllowFewerFeatures: s.allowFewer, Context: ctx})
 	if errors.Is(err, model.ErrFeatureSpace) {
-		return nil, nil, fmt.Errorf("model %s: %w (if it is the same feature space, --allow-extra-features gives the extra ones weight 0)", s.model, err)
+		return nil, nil, fmt.Errorf("model %s: %w (if it is the same feature space, --allow-extra-features gives extra ones weight 0 and --allow-fewer-features lets missing ones count 0)", s.model, err)
+	}
+	if errors.Is(err, model.ErrModel) {
+		return nil, nil, fmt.Errorf("model %s: %w", s.model, err)
 	}
 	if err != nil {
 		return nil, nil, err

@@ -35,7 +35,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("train", "train [--algo NAME] [--data TRAIN] [--test TEST] [-p key=value …] [flags]", trainExamples, stderr)
 	algo := fs.String("algo", defaultAlgo, "algorithm: "+strings.Join(solver.Names(), ", "))
 	dataArg := fs.String("data", "a9a", "training data: a file (LIBSVM text, .gz/.bz2/.xz, or an aucopt cache) or a dataset name (aucopt datasets)")
-	test := fs.String("test", "", "test data, file or name (default: the dataset's own test split, if any)")
+	test := fs.String("test", "", "test data: a file, or a dataset name meaning its test part (default: the training dataset's own test split, if any)")
 	params := fs.StringArrayP("param", "p", nil, "hyper-parameter key=value, repeatable (keys per algorithm: aucopt train --algo NAME --help-params)")
 	helpParams := fs.Bool("help-params", false, "list the algorithm's parameters, defaults and paper grid, and exit")
 	passes := fs.Int("passes", 1, "passes over the training data")
@@ -44,9 +44,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seed := fs.Uint64("seed", 1, "random seed (shuffling, class grouping, the algorithm's own randomness)")
 	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
 	model := fs.String("model", "", "write the trained model (JSON) to this file")
-	ckpt := fs.String("checkpoint", "", "checkpoint file: written during training and on Ctrl-C; an existing one is resumed")
+	ckpt := fs.String("checkpoint", "", "checkpoint file: written during training and on Ctrl-C; an unfinished one of the same run (algorithm, parameters, passes, seed, shuffling, scaling, data) is resumed, one of another run refused; a finished run marks it finished, so a rerun trains again")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	maxMemory := maxMemoryFlag(fs)
 	grid := fs.String("grid", "", "train a whole grid in one pass and keep the best: 'paper' (the default when the flag is bare) or 'key=v1,v2,b^[lo..hi];key2=…'")
 	fs.Lookup("grid").NoOptDefVal = engine.GridPaper
 	gridFolds := fs.Int("grid-folds", 0, "with --grid: choose the best by this many stratified folds of the training data (0: a held-out split)")
@@ -74,6 +75,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkOutput("--model", *model); err != nil {
 		return err
 	}
+	maxBytes, err := parseMaxMemory(*maxMemory)
+	if err != nil {
+		return err
+	}
 	if err := checkOutput("--checkpoint", *ckpt); err != nil {
 		return err
 	}
@@ -85,7 +90,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cfg := engine.TrainConfig{
 		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
-		Scale: *scale, Seed: *seed, Backend: *backend, Checkpoint: *ckpt,
+		Scale: *scale, Seed: *seed, Backend: *backend, Checkpoint: *ckpt, MaxMemory: maxBytes,
 	}
 	if fs.Changed("grid") {
 		if *ckpt != "" {

@@ -184,6 +184,9 @@ func DecodeCache(b []byte) (*Dataset, error) {
 			d.Dense[i] = math.Float64frombits(binary.LittleEndian.Uint64(p[8*i:]))
 		}
 		d.setIndices()
+		if err := d.validate(); err != nil {
+			return nil, fmt.Errorf("%w: %v", ErrCache, err)
+		}
 		return d, nil
 	}
 	d.Ptr = make([]int64, rows+1)
@@ -206,24 +209,42 @@ func DecodeCache(b []byte) (*Dataset, error) {
 	return d, nil
 }
 
-// validate checks the CSR invariants a cache promises: a checksum catches corruption,
-// this catches a well-formed file written by something else.
+// validate checks the invariants a cache promises, those the LIBSVM reader enforces:
+// CSR structure, labels ±1 or 0 (unmapped), finite labels and values. A checksum
+// catches corruption, this catches a well-formed file written by something else (a
+// crafted one with a valid CRC and a NaN value, say).
 func (d *Dataset) validate() error {
+	for i, l := range d.Labels {
+		if math.IsNaN(l) || math.IsInf(l, 0) {
+			return fmt.Errorf("row %d: label %v", i+1, l)
+		}
+		if y := d.Y[i]; y != 1 && y != -1 && y != 0 {
+			return fmt.Errorf("row %d: label %d", i+1, y)
+		}
+	}
+	if d.Dense != nil {
+		for k, v := range d.Dense {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("row %d, feature %d: value %v", k/max(d.Dim, 1)+1, k%max(d.Dim, 1)+1, v)
+			}
+		}
+		return nil
+	}
 	if len(d.Ptr) != d.Rows()+1 || d.Ptr[0] != 0 || d.Ptr[d.Rows()] != int64(len(d.Idx)) {
 		return fmt.Errorf("row pointers do not span the values")
 	}
 	for i := range d.Rows() {
 		lo, hi := d.Ptr[i], d.Ptr[i+1]
 		if hi < lo {
-			return fmt.Errorf("row %d: pointers decrease", i)
+			return fmt.Errorf("row %d: pointers decrease", i+1)
 		}
 		for k := lo; k < hi; k++ {
 			if d.Idx[k] < 0 || int(d.Idx[k]) >= d.Dim || k > lo && d.Idx[k] <= d.Idx[k-1] {
-				return fmt.Errorf("row %d: index %d out of order or range", i, d.Idx[k])
+				return fmt.Errorf("row %d: index %d out of order or range", i+1, d.Idx[k]+1)
 			}
-		}
-		if y := d.Y[i]; y != 1 && y != -1 && y != 0 {
-			return fmt.Errorf("row %d: label %d", i, y)
+			if v := d.Val[k]; math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("row %d, feature %d: value %v", i+1, d.Idx[k]+1, v)
+			}
 		}
 	}
 	return nil
