@@ -1,11 +1,14 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/aucopt/aucopt/asm"
+	"github.com/aucopt/aucopt/cuda"
+	"github.com/aucopt/aucopt/cuda/cudatest"
 	"github.com/aucopt/aucopt/fallback"
 	"github.com/aucopt/aucopt/kernels"
 	"gonum.org/v1/gonum/blas"
@@ -19,8 +22,9 @@ var (
 	syrkK    = 4096
 )
 
-// backends returns the aucopt backends to compare: generic always, avx2 when this
-// machine and build have it.
+// backends returns the aucopt backends to compare: generic always, avx2 and cuda when
+// this machine and build have them (with AUCOPT_REQUIRE_CUDA=1, a missing cuda fails
+// the benchmark). They are closed when b ends.
 func backends(b *testing.B) []kernels.Backend {
 	out := []kernels.Backend{fallback.New()}
 	if a, err := asm.New(); err == nil {
@@ -28,7 +32,27 @@ func backends(b *testing.B) []kernels.Backend {
 	} else {
 		b.Logf("avx2 backend not benchmarked: %v", err)
 	}
+	if c, err := cuda.New(); err == nil {
+		out = append(out, c)
+	} else if req, rerr := cudatest.Required(); req || rerr != nil {
+		b.Fatalf("cuda backend required (%s) but unavailable: %v", cudatest.EnvRequire, errors.Join(err, rerr))
+	}
+	b.Cleanup(func() {
+		for _, be := range out {
+			be.Close()
+		}
+	})
 	return out
+}
+
+// runOn is run for backend be; on a device backend, whose operations are queued
+// asynchronously, each call waits for the device, so that the time is the work's.
+func runOn(b *testing.B, be kernels.Backend, size string, bytes int64, flops float64, fn func()) {
+	if s, ok := be.(interface{ Sync() }); ok {
+		op := fn
+		fn = func() { op(); s.Sync() }
+	}
+	run(b, be.Name(), size, bytes, flops, fn)
 }
 
 func randSlice(r *rand.Rand, n int) []float64 {
@@ -87,7 +111,7 @@ func BenchmarkDot(b *testing.B) {
 		run(b, "gonum", size, 16*int64(n), 2*float64(n), func() { floats.Dot(x, y) })
 		for _, be := range backends(b) {
 			xv, yv := vec(be, x), vec(be, y)
-			run(b, be.Name(), size, 16*int64(n), 2*float64(n), func() { be.Dot(xv, yv) })
+			runOn(b, be, size, 16*int64(n), 2*float64(n), func() { be.Dot(xv, yv) })
 		}
 	}
 }
@@ -101,7 +125,7 @@ func BenchmarkAxpy(b *testing.B) {
 		run(b, "gonum", size, 24*int64(n), 2*float64(n), func() { floats.AddScaled(y, 1e-9, x) })
 		for _, be := range backends(b) {
 			xv, yv := vec(be, x), vec(be, y)
-			run(b, be.Name(), size, 24*int64(n), 2*float64(n), func() { be.Axpy(1e-9, xv, yv) })
+			runOn(b, be, size, 24*int64(n), 2*float64(n), func() { be.Axpy(1e-9, xv, yv) })
 		}
 	}
 }
@@ -116,7 +140,7 @@ func BenchmarkScal(b *testing.B) {
 		run(b, "gonum", size, 16*int64(n), float64(n), func() { floats.Scale(s, x); s = 1 / s })
 		for _, be := range backends(b) {
 			xv := vec(be, x)
-			run(b, be.Name(), size, 16*int64(n), float64(n), func() { be.Scal(s, xv); s = 1 / s })
+			runOn(b, be, size, 16*int64(n), float64(n), func() { be.Scal(s, xv); s = 1 / s })
 		}
 	}
 }
@@ -141,7 +165,7 @@ func BenchmarkDotSparse(b *testing.B) {
 		})
 		for _, be := range backends(b) {
 			yv := vec(be, y)
-			run(b, be.Name(), size, 20*int64(nnz), 2*float64(nnz), func() { sink = be.DotSparse(sp, yv) })
+			runOn(b, be, size, 20*int64(nnz), 2*float64(nnz), func() { sink = be.DotSparse(sp, yv) })
 		}
 	}
 }
@@ -162,7 +186,7 @@ func BenchmarkAxpySparse(b *testing.B) {
 		})
 		for _, be := range backends(b) {
 			yv := vec(be, y)
-			run(b, be.Name(), size, 28*int64(nnz), 2*float64(nnz), func() { be.AxpySparse(1e-9, sp, yv) })
+			runOn(b, be, size, 28*int64(nnz), 2*float64(nnz), func() { be.AxpySparse(1e-9, sp, yv) })
 		}
 	}
 }
@@ -189,7 +213,7 @@ func BenchmarkGemv(b *testing.B) {
 			run(b, "gonum", size, 8*int64(d*d), 2*float64(d*d), func() { blas64.Gemv(t, 1, ga, gx, 0, gy) })
 			for _, be := range backends(b) {
 				am, xv, yv := mat(be, d, d, a), vec(be, x), vec(be, y)
-				run(b, be.Name(), size, 8*int64(d*d), 2*float64(d*d), func() { be.Gemv(trans, 1, am, xv, 0, yv) })
+				runOn(b, be, size, 8*int64(d*d), 2*float64(d*d), func() { be.Gemv(trans, 1, am, xv, 0, yv) })
 			}
 		}
 	}
@@ -217,7 +241,7 @@ func BenchmarkGemvRows(b *testing.B) {
 			flops := 2 * float64(m*d)
 			for _, be := range backends(b) {
 				am, xv, yv := mat(be, n, d, a), vec(be, x), vec(be, y)
-				run(b, be.Name(), size, 8*int64(m*d), flops, func() { be.GemvRows(trans, 1, am, rows, xv, 0, yv) })
+				runOn(b, be, size, 8*int64(m*d), flops, func() { be.GemvRows(trans, 1, am, rows, xv, 0, yv) })
 			}
 		}
 	}
@@ -235,7 +259,7 @@ func BenchmarkSymv(b *testing.B) {
 		run(b, "gonum", size, bytes, flops, func() { blas64.Symv(1, sa, gx, 0, gy) })
 		for _, be := range backends(b) {
 			am, xv, yv := mat(be, d, d, a), vec(be, x), vec(be, y)
-			run(b, be.Name(), size, bytes, flops, func() { be.Symv(1, am, xv, 0, yv) })
+			runOn(b, be, size, bytes, flops, func() { be.Symv(1, am, xv, 0, yv) })
 		}
 	}
 }
@@ -254,7 +278,7 @@ func BenchmarkSyr(b *testing.B) {
 		run(b, "gonum", size, bytes, flops, func() { blas64.Syr(alpha, gx, sa); alpha = -alpha })
 		for _, be := range backends(b) {
 			am, xv := mat(be, d, d, a), vec(be, x)
-			run(b, be.Name(), size, bytes, flops, func() { be.Syr(alpha, xv, am); alpha = -alpha })
+			runOn(b, be, size, bytes, flops, func() { be.Syr(alpha, xv, am); alpha = -alpha })
 		}
 	}
 }
@@ -272,7 +296,7 @@ func BenchmarkGer(b *testing.B) {
 		run(b, "gonum", size, bytes, flops, func() { blas64.Ger(alpha, gx, gy, ga); alpha = -alpha })
 		for _, be := range backends(b) {
 			am, xv, yv := mat(be, d, d, a), vec(be, x), vec(be, y)
-			run(b, be.Name(), size, bytes, flops, func() { be.Ger(alpha, xv, yv, am); alpha = -alpha })
+			runOn(b, be, size, bytes, flops, func() { be.Ger(alpha, xv, yv, am); alpha = -alpha })
 		}
 	}
 }
@@ -291,7 +315,7 @@ func BenchmarkSyrk(b *testing.B) {
 		run(b, "gonum", size, bytes, flops, func() { blas64.Syrk(blas.Trans, 1, ga, 0, sc) })
 		for _, be := range backends(b) {
 			am, cm := mat(be, k, d, a), mat(be, d, d, c)
-			run(b, be.Name(), size, bytes, flops, func() { be.Syrk(1, am, 0, cm) })
+			runOn(b, be, size, bytes, flops, func() { be.Syrk(1, am, 0, cm) })
 		}
 	}
 }
@@ -315,7 +339,7 @@ func BenchmarkSymm(b *testing.B) {
 			run(b, "gonum", size, bytes, flops, func() { blas64.Symm(blas.Right, 1, sa, gb, 0, gc) })
 			for _, be := range backends(b) {
 				am, bm, cm := mat(be, d, d, a), mat(be, k, d, bd), mat(be, k, d, c)
-				run(b, be.Name(), size, bytes, flops, func() { be.Symm(1, am, bm, 0, cm) })
+				runOn(b, be, size, bytes, flops, func() { be.Symm(1, am, bm, 0, cm) })
 			}
 		}
 	}

@@ -60,6 +60,15 @@ func (b *Backend) Close() error {
 	return errors.Join(errs...)
 }
 
+// Sync waits until the device has finished every operation queued so far (they run
+// asynchronously on one stream; results that come back to the host, such as Dot or
+// Download, wait by themselves). For timing.
+func (b *Backend) Sync() {
+	b.lock()
+	defer b.mu.Unlock()
+	must(b.dev.sync())
+}
+
 // must panics with err when it is not nil: the operations have no error results, and a
 // device failure must not pass for a result.
 func must(err error) {
@@ -139,7 +148,7 @@ func (b *Backend) NewVec(n int) kernels.Vec {
 	b.lock()
 	defer b.mu.Unlock()
 	v := &Vec{buf: b.allocate(fmt.Sprintf("NewVec(%d)", n), 8*int64(n)), n: n}
-	b.zero(v.ptr(), 8*int64(n), 1)
+	b.zero(v.ptr(), 8*int64(n))
 	return v
 }
 
@@ -151,21 +160,49 @@ func (b *Backend) NewMat(rows, cols int) kernels.Mat {
 	b.lock()
 	defer b.mu.Unlock()
 	m := &Mat{buf: b.allocate(fmt.Sprintf("NewMat(%d, %d)", rows, cols), 8*int64(rows)*int64(cols)), rows: rows, cols: cols, ld: cols}
-	b.zero(m.ptr(), 8*int64(cols), int64(rows))
+	b.zero(m.ptr(), 8*int64(rows)*int64(cols))
 	return m
 }
 
-// zero clears height rows of width bytes from p, uploading zeros in chunks.
-func (b *Backend) zero(p dptr, width, height int64) {
-	if width == 0 || height == 0 {
-		return
+// zero clears bytes bytes from p on the device (cuMemsetD8).
+func (b *Backend) zero(p dptr, bytes int64) {
+	if bytes > 0 {
+		must(b.dev.memset(p, bytes))
 	}
-	const chunk = 1 << 22
-	total := width * height
-	z := make([]byte, min(total, chunk))
-	for off := int64(0); off < total; off += chunk {
-		n := min(chunk, total-off)
-		must(b.dev.htod(p+dptr(off), n, unsafe.Pointer(&z[0]), n, n, 1))
+}
+
+// put copies height rows of width bytes from host src (rows spitch bytes apart) to
+// device dst (rows dpitch bytes apart): one linear copy when both sides are contiguous
+// (a Vec, a whole Mat), else one 2D copy when the pitches are within the device's
+// maximum, else row by row (a 2D copy's pitch is at most 2³¹−1 bytes on current GPUs,
+// so a one-row copy of a Vec of over 268M elements would fail).
+func (b *Backend) put(dst dptr, dpitch int64, src unsafe.Pointer, spitch, width, height int64) {
+	switch {
+	case width == 0 || height == 0:
+	case height == 1 || (width == spitch && width == dpitch):
+		must(b.dev.htodLinear(dst, src, width*height))
+	case max(spitch, dpitch) <= b.dev.maxPitch():
+		must(b.dev.htod(dst, dpitch, src, spitch, width, height))
+	default:
+		for r := range height {
+			must(b.dev.htodLinear(dst+dptr(r*dpitch), unsafe.Add(src, r*spitch), width))
+		}
+	}
+}
+
+// get is put the other way: height rows of width bytes from device src (spitch apart)
+// to host dst (dpitch apart).
+func (b *Backend) get(dst unsafe.Pointer, dpitch int64, src dptr, spitch, width, height int64) {
+	switch {
+	case width == 0 || height == 0:
+	case height == 1 || (width == spitch && width == dpitch):
+		must(b.dev.dtohLinear(dst, src, width*height))
+	case max(spitch, dpitch) <= b.dev.maxPitch():
+		must(b.dev.dtoh(dst, dpitch, src, spitch, width, height))
+	default:
+		for r := range height {
+			must(b.dev.dtohLinear(unsafe.Add(dst, r*dpitch), src+dptr(r*spitch), width))
+		}
 	}
 }
 
@@ -193,11 +230,11 @@ func (b *Backend) upload(dst kernels.Tensor, src []float64) {
 	case kernels.Vec:
 		v := b.vec(d)
 		n := 8 * int64(v.n)
-		must(b.dev.htod(v.ptr(), n, unsafe.Pointer(&src[0]), n, n, 1))
+		b.put(v.ptr(), n, unsafe.Pointer(&src[0]), n, n, 1)
 	case kernels.Mat:
 		m := b.mat(d)
 		w := 8 * int64(m.cols)
-		must(b.dev.htod(m.ptr(), 8*int64(m.ld), unsafe.Pointer(&src[0]), w, w, int64(m.rows)))
+		b.put(m.ptr(), 8*int64(m.ld), unsafe.Pointer(&src[0]), w, w, int64(m.rows))
 	default:
 		panic(fmt.Sprintf("cuda: Upload: %T is not a tensor of this CUDA backend", dst))
 	}
@@ -227,11 +264,11 @@ func (b *Backend) download(dst []float64, src kernels.Tensor) {
 	case kernels.Vec:
 		v := b.vec(s)
 		n := 8 * int64(v.n)
-		must(b.dev.dtoh(unsafe.Pointer(&dst[0]), n, v.ptr(), n, n, 1))
+		b.get(unsafe.Pointer(&dst[0]), n, v.ptr(), n, n, 1)
 	case kernels.Mat:
 		m := b.mat(s)
 		w := 8 * int64(m.cols)
-		must(b.dev.dtoh(unsafe.Pointer(&dst[0]), w, m.ptr(), 8*int64(m.ld), w, int64(m.rows)))
+		b.get(unsafe.Pointer(&dst[0]), w, m.ptr(), 8*int64(m.ld), w, int64(m.rows))
 	default:
 		panic(fmt.Sprintf("cuda: Download: %T is not a tensor of this CUDA backend", src))
 	}
@@ -251,7 +288,7 @@ func (b *Backend) uploadInt32(lists ...[]int32) []dptr {
 		out[k] = s.ptr + dptr(off)
 		if len(l) > 0 {
 			n := 4 * int64(len(l))
-			must(b.dev.htod(out[k], n, unsafe.Pointer(&l[0]), n, n, 1))
+			b.put(out[k], n, unsafe.Pointer(&l[0]), n, n, 1)
 			off += n
 		}
 	}

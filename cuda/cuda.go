@@ -68,8 +68,13 @@ var ErrOutOfMemory = errors.New("out of device memory")
 // New returns the CUDA backend on device 0, or an error wrapping ErrUnavailable that says
 // why there is none (library missing, no device, driver too old, PTX rejected). The
 // caller closes the backend.
+//
+// The driver (libcuda.so.1) and cuBLAS (libcublas.so.13, .12 or .11) are looked for in
+// the loader's path, CUDA toolkits ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda*) and
+// Python environments (pip's nvidia-cublas), or cuBLAS where $AUCOPT_CUBLAS names it;
+// each file found is tried in turn until one initialises. Discover reports the search.
 func New() (*Backend, error) {
-	dev, err := openDevice()
+	dev, _, err := openDevice()
 	if err != nil {
 		return nil, err
 	}

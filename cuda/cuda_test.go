@@ -2,11 +2,15 @@ package cuda
 
 import (
 	"errors"
+	"maps"
+	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/aucopt/aucopt/cuda/cudatest"
 	"github.com/aucopt/aucopt/fallback"
 	"github.com/aucopt/aucopt/kernels"
 	"github.com/aucopt/aucopt/kernels/kerneltest"
@@ -214,15 +218,31 @@ func TestOutOfMemory(t *testing.T) {
 	}
 }
 
-// TestPTX checks the embedded PTX: present, for a virtual architecture old enough for
-// one file to serve Pascal to Hopper, with every entry the loader looks up.
+// TestPTX checks the embedded PTX: present, with every entry the loader looks up, for
+// a virtual architecture every supported GPU JITs (compute_60 from nvcc ≤ 12.x; CUDA
+// 13's nvcc no longer targets below compute_75, so a PTX regenerated with it is for
+// sm_75 and later), and in a PTX ISA version the oldest driver the loader accepts
+// (minDriver) can JIT: regenerating with a newer nvcc raises the ISA version, and then
+// minDriver must rise with it (see ptx.go).
 func TestPTX(t *testing.T) {
 	if len(ptx) < 1000 {
 		t.Fatalf("embedded PTX has %d bytes", len(ptx))
 	}
-	m := regexp.MustCompile(`(?m)^\.target sm_(\d+)`).FindStringSubmatch(ptx)
-	if m == nil || m[1] > "70" || len(m[1]) != 2 {
-		t.Errorf("PTX target %v, want sm_60 or sm_70 (a virtual architecture every supported GPU JITs)", m)
+	m := regexp.MustCompile(`(?m)^\.target sm_(\d+)\s*$`).FindStringSubmatch(ptx)
+	if m == nil {
+		t.Fatal("PTX has no .target sm_NN line")
+	}
+	if sm, _ := strconv.Atoi(m[1]); sm < 60 || sm > 75 {
+		t.Errorf("PTX target sm_%d, want sm_60 to sm_75 (a virtual architecture Turing, Ampere and Hopper all JIT)", sm)
+	}
+	v := regexp.MustCompile(`(?m)^\.version (\d+)\.(\d+)\s*$`).FindStringSubmatch(ptx)
+	if v == nil {
+		t.Fatal("PTX has no .version line")
+	}
+	major, _ := strconv.Atoi(v[1])
+	minor, _ := strconv.Atoi(v[2])
+	if need := ptxISADriver(major, minor); need == 0 || need > minDriver {
+		t.Errorf("PTX ISA %d.%d needs a driver for CUDA %d.%d, but minDriver is %d: raise minDriver or generate with an older nvcc", major, minor, need/1000, need%1000/10, minDriver)
 	}
 	var entries []string
 	for _, e := range regexp.MustCompile(`\.entry\s+(\w+)\(`).FindAllStringSubmatch(ptx, -1) {
@@ -233,6 +253,21 @@ func TestPTX(t *testing.T) {
 			t.Errorf("PTX lacks entry %s (has %v)", k, entries)
 		}
 	}
+}
+
+// ptxISADriver is the oldest driver API version (1000·major + 10·minor) that JITs PTX
+// ISA major.minor (the PTX ISA's release notes): ISA 7.x came with CUDA 11.x, 8.x with
+// 12.x, 9.0 with 13.0; 0 for an ISA this table does not know.
+func ptxISADriver(major, minor int) int {
+	switch {
+	case major == 7 && minor <= 8:
+		return 11000 + 10*minor
+	case major == 8 && minor <= 9:
+		return 12000 + 10*minor
+	case major == 9 && minor <= 9:
+		return 13000 + 10*minor
+	}
+	return 0
 }
 
 // TestSymbolNames checks the symbol lists the loader resolves: no duplicates, and
@@ -272,9 +307,155 @@ func TestSymbolNames(t *testing.T) {
 func TestDeviceConformance(t *testing.T) {
 	b, err := New()
 	if err != nil {
-		t.Skipf("no GPU: %v", err)
+		cudatest.Unavailable(t, err.Error())
 	}
 	defer b.Close()
 	t.Logf("device: %s", b.ISA())
 	kerneltest.Run(t, b)
+}
+
+// TestDiscoveryReport logs where the loader looked for the driver and cuBLAS, what it
+// loaded and why each other file failed (`go test -run DiscoveryReport -v`), and checks
+// the report against New: a library loaded exactly when New succeeds, every failed
+// attempt with its reason.
+func TestDiscoveryReport(t *testing.T) {
+	d := Discover()
+	for _, l := range d.Lines() {
+		t.Log(l)
+	}
+	_, err := New()
+	for _, s := range []LibrarySearch{d.Driver, d.CUBLAS} {
+		if len(s.Looked) == 0 {
+			t.Errorf("search %+v lists no place", s)
+		}
+		for _, a := range s.Attempts {
+			if a.Path == "" || a.From == "" || (a.Error == "" && a.Path != s.Loaded) {
+				t.Errorf("attempt %+v: want a path, where it came from and, unless loaded, why it failed", a)
+			}
+		}
+	}
+	if loaded := d.Driver.Loaded != "" && d.CUBLAS.Loaded != ""; loaded != (err == nil) {
+		t.Errorf("Discover loaded driver %q and cuBLAS %q, but New() error = %v", d.Driver.Loaded, d.CUBLAS.Loaded, err)
+	}
+	if err != nil {
+		cudatest.Unavailable(t, err.Error())
+	}
+}
+
+// TestFakeK0 checks that Syrk and Gemm with an inner dimension k = 0 give the
+// reference BLAS's C = beta·C (zero for beta = 0, even over NaN) without calling
+// cuBLAS, whose k = 0 behaviour is undocumented (the fake refuses such calls).
+func TestFakeK0(t *testing.T) {
+	dev := newFakeDevice()
+	b := newBackend(dev)
+	defer b.Close()
+	nan := math.NaN()
+	for _, tt := range []struct {
+		name string
+		beta float64
+		c    []float64 // 2×2 row-major
+		want []float64 // Syrk touches the upper triangle only
+		gemm []float64
+	}{
+		{"beta=0 over NaN", 0, []float64{nan, nan, nan, nan}, []float64{0, 0, nan, 0}, []float64{0, 0, 0, 0}},
+		{"beta=2", 2, []float64{1, 2, 3, 4}, []float64{2, 4, 3, 8}, []float64{2, 4, 6, 8}},
+		{"beta=1", 1, []float64{1, nan, 3, 4}, []float64{1, nan, 3, 4}, []float64{1, nan, 3, 4}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			syrk0, gemm0 := dev.calls["dsyrk"], dev.calls["dgemm"]
+			c := b.NewMat(2, 2)
+			b.Upload(c, tt.c)
+			b.Syrk(1.5, b.NewMat(0, 2), tt.beta, c)
+			got := make([]float64, 4)
+			b.Download(got, c)
+			if !sameFloats(got, tt.want) {
+				t.Errorf("Syrk with k = 0: C = %v, want %v", got, tt.want)
+			}
+			b.Upload(c, tt.c)
+			b.Gemm(false, false, 1.5, b.NewMat(2, 0), b.NewMat(0, 2), tt.beta, c)
+			b.Download(got, c)
+			if !sameFloats(got, tt.gemm) {
+				t.Errorf("Gemm with k = 0: C = %v, want %v", got, tt.gemm)
+			}
+			if dev.calls["dsyrk"] != syrk0 || dev.calls["dgemm"] != gemm0 {
+				t.Errorf("a k = 0 call reached cuBLAS (dsyrk %d→%d, dgemm %d→%d)", syrk0, dev.calls["dsyrk"], gemm0, dev.calls["dgemm"])
+			}
+		})
+	}
+}
+
+// sameFloats compares element by element, NaN equal to NaN.
+func sameFloats(a, b []float64) bool {
+	return slices.EqualFunc(a, b, func(x, y float64) bool { return x == y || (x != x && y != y) })
+}
+
+// TestFakeMemoryOps checks that new tensors are cleared on the device with one
+// memset (the fake's fresh memory reads as NaN, as cuMemAlloc does not clear), not by
+// uploading zeros; and that transfers of contiguous data are linear copies, strided
+// ones one 2D copy while the pitches fit the device's maximum, and row by row beyond
+// it (a one-row 2D copy of a Vec over 2³¹−1 bytes would fail, which a small maximum
+// stands for here).
+func TestFakeMemoryOps(t *testing.T) {
+	dev := newFakeDevice()
+	dev.pitch = 64 // 8 elements
+	b := newBackend(dev)
+	defer b.Close()
+	count := func() map[string]int { return maps.Clone(dev.calls) }
+	before := count()
+	v := b.NewVec(100)
+	m := b.NewMat(5, 30)
+	got := make([]float64, 100)
+	b.Download(got, v)
+	if slices.ContainsFunc(got, func(x float64) bool { return x != 0 }) {
+		t.Errorf("NewVec(100) not zeroed: %v", got)
+	}
+	gm := make([]float64, 150)
+	b.Download(gm, m)
+	if slices.ContainsFunc(gm, func(x float64) bool { return x != 0 }) {
+		t.Errorf("NewMat(5, 30) not zeroed: %v", gm)
+	}
+	after := count()
+	if after["memset"]-before["memset"] != 2 || after["htod"] != before["htod"] || after["htodLinear"] != before["htodLinear"] {
+		t.Errorf("zeroing two tensors: memset %d, htod %d, htodLinear %d calls; want 2 memsets and no uploads",
+			after["memset"]-before["memset"], after["htod"]-before["htod"], after["htodLinear"]-before["htodLinear"])
+	}
+	vals := func(n int) []float64 {
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = float64(i) + 0.5
+		}
+		return s
+	}
+	for _, tt := range []struct {
+		name    string
+		t       func() kernels.Tensor
+		n       int
+		calls   string // the device call the upload and the download make
+		perCopy int    // how many of them
+	}{
+		{"Vec beyond the max pitch: linear", func() kernels.Tensor { return v }, 100, "Linear", 1},
+		{"whole Mat: linear", func() kernels.Tensor { return m }, 150, "Linear", 1},
+		{"Mat view within the max pitch: 2D", func() kernels.Tensor { return b.NewMat(4, 8).Slice(1, 4, 2, 6) }, 12, "", 1},
+		{"Mat view beyond the max pitch: row by row", func() kernels.Tensor { return m.Slice(1, 4, 3, 10) }, 21, "Linear", 3},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			x, want := tt.t(), vals(tt.n)
+			c0 := count()
+			b.Upload(x, want)
+			got := make([]float64, tt.n)
+			b.Download(got, x)
+			c1 := count()
+			if !slices.Equal(got, want) {
+				t.Errorf("round trip gave %v, want %v", got, want)
+			}
+			if up, down := c1["htod"+tt.calls]-c0["htod"+tt.calls], c1["dtoh"+tt.calls]-c0["dtoh"+tt.calls]; up != tt.perCopy || down != tt.perCopy {
+				t.Errorf("htod%s %d and dtoh%s %d calls, want %d each", tt.calls, up, tt.calls, down, tt.perCopy)
+			}
+		})
+	}
+	// The rest of m is untouched by the strided upload.
+	b.Download(gm, m)
+	if gm[0] != 0.5 || gm[30+2] != 30+2.5 || gm[30+3] != 0.5 || gm[30+10] != 30+10.5 {
+		t.Errorf("strided upload wrote outside its view: row 1 = %v", gm[30:60])
+	}
 }

@@ -38,9 +38,17 @@ type device interface {
 	memInfo() (free, total uint64, err error)
 
 	// htod copies height rows of width bytes from host src (rows spitch bytes apart) to
-	// dst (rows dpitch bytes apart); dtoh the other way.
+	// dst (rows dpitch bytes apart); dtoh the other way. Both pitches must be at most
+	// maxPitch, and width at most either pitch (cuMemcpy2D's limits).
 	htod(dst dptr, dpitch int64, src unsafe.Pointer, spitch, width, height int64) error
 	dtoh(dst unsafe.Pointer, dpitch int64, src dptr, spitch, width, height int64) error
+	// maxPitch is the largest pitch htod and dtoh accept (CU_DEVICE_ATTRIBUTE_MAX_PITCH).
+	maxPitch() int64
+	// htodLinear and dtohLinear copy bytes contiguous bytes, of any size.
+	htodLinear(dst dptr, src unsafe.Pointer, bytes int64) error
+	dtohLinear(dst unsafe.Pointer, src dptr, bytes int64) error
+	// memset sets bytes bytes from p to zero.
+	memset(p dptr, bytes int64) error
 	// sync waits until the stream's work is done.
 	sync() error
 	close() error

@@ -5,6 +5,8 @@ package cuda
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"runtime"
 	"strings"
@@ -22,6 +24,7 @@ type cuFuncs struct {
 	cuDeviceGet                  func(dev *int32, ordinal int32) int32
 	cuDeviceGetName              func(name *byte, n int32, dev int32) int32
 	cuDeviceTotalMem_v2          func(bytes *uint64, dev int32) int32
+	cuDeviceGetAttribute         func(v *int32, attr int32, dev int32) int32
 	cuDevicePrimaryCtxRetain     func(ctx *uintptr, dev int32) int32
 	cuDevicePrimaryCtxRelease_v2 func(dev int32) int32
 	cuCtxSetCurrent              func(ctx uintptr) int32
@@ -29,6 +32,8 @@ type cuFuncs struct {
 	cuMemFree_v2                 func(p uint64) int32
 	cuMemGetInfo_v2              func(free, total *uint64) int32
 	cuMemcpy2D_v2                func(p *memcpy2D) int32
+	cuMemcpyHtoD_v2              func(dst uint64, src unsafe.Pointer, n uint64) int32
+	cuMemcpyDtoH_v2              func(dst unsafe.Pointer, src uint64, n uint64) int32
 	cuMemsetD8_v2                func(p uint64, v uint8, n uint64) int32
 	cuStreamCreate               func(s *uintptr, flags uint32) int32
 	cuStreamSynchronize          func(s uintptr) int32
@@ -146,85 +151,184 @@ func contains(s []string, x string) bool {
 
 // realDevice is device 0 through the CUDA driver and cuBLAS.
 type realDevice struct {
-	cu      cuFuncs
-	bl      blasFuncs
-	dev     int32
-	ctx     uintptr
-	stream  uintptr
-	blas    uintptr
-	module  uintptr
-	funcs   map[string]uintptr
-	detail  string
-	cudaLib uintptr
-	blasLib uintptr
+	cu       cuFuncs
+	bl       blasFuncs
+	dev      int32
+	ctx      uintptr
+	stream   uintptr
+	blas     uintptr
+	module   uintptr
+	funcs    map[string]uintptr
+	detail   string
+	pitchMax int64
 }
+
+// multiarch is the machine part of Debian's multiarch directory for GOARCH.
+var multiarch = map[string]string{"amd64": "x86_64", "arm64": "aarch64"}
 
 // openDevice loads the libraries, checks the driver and the device, and sets up the
 // primary context, a stream, cuBLAS and the kernels. Each failure is an error wrapping
-// ErrUnavailable that says which step failed.
-func openDevice() (device, error) {
+// ErrUnavailable that says which step failed; the Discovery says where the libraries
+// were looked for and why each file tried failed.
+func openDevice() (device, Discovery, error) {
+	return openDeviceIn(systemEnv(multiarch[runtime.GOARCH]))
+}
+
+// openDeviceIn is openDevice with the libraries searched for in e.
+func openDeviceIn(e searchEnv) (device, Discovery, error) {
 	d := &realDevice{funcs: map[string]uintptr{}}
-	lib, err := dlopen(libCUDA)
-	if err != nil {
-		return nil, unavailable("cannot load %s (no NVIDIA driver?): %v", libCUDA, err)
-	}
-	d.cudaLib = lib
-	if m := bind(lib, &d.cu, driverSymbols); len(m) > 0 {
-		return nil, unavailable("%s lacks %s (driver too old?)", libCUDA, strings.Join(m, ", "))
-	}
-	if r := d.cu.cuInit(0); r != 0 {
-		return nil, unavailable("cuInit: %s", d.errString(r))
-	}
+	var disc Discovery
+	cands, places := driverCandidates(e)
+	bcands, bplaces := cublasCandidates(e)
 	var ver int32
-	if r := d.cu.cuDriverGetVersion(&ver); r != 0 {
-		return nil, unavailable("cuDriverGetVersion: %s", d.errString(r))
-	}
-	if ver < minDriver {
-		return nil, unavailable("driver too old: it supports CUDA %d.%d, the kernels need %d.%d", ver/1000, ver%1000/10, minDriver/1000, minDriver%1000/10)
+	i, s := tryInOrder(cands, places, func(c candidate) error {
+		var err error
+		ver, err = d.loadDriver(c.path)
+		return err
+	})
+	disc.Driver = s
+	if i < 0 {
+		disc.CUBLAS = notTried(bcands, bplaces, "no usable CUDA driver")
+		return nil, disc, unavailable("no usable CUDA driver (no NVIDIA driver?): %s", attempts(s))
 	}
 	var count int32
 	if r := d.cu.cuDeviceGetCount(&count); r != 0 {
-		return nil, unavailable("cuDeviceGetCount: %s", d.errString(r))
+		disc.CUBLAS = notTried(bcands, bplaces, "no device")
+		return nil, disc, unavailable("cuDeviceGetCount: %s", d.errString(r))
 	}
 	if count == 0 {
-		return nil, unavailable("no CUDA device")
-	}
-	var blasErrs []string
-	var blasName string
-	for _, name := range libCUBLAS {
-		h, err := dlopen(name)
-		if err == nil {
-			d.blasLib, blasName = h, name
-			break
-		}
-		blasErrs = append(blasErrs, err.Error())
-	}
-	if d.blasLib == 0 {
-		return nil, unavailable("cannot load cuBLAS (%s): %s", strings.Join(libCUBLAS, ", "), strings.Join(blasErrs, "; "))
-	}
-	if m := bind(d.blasLib, &d.bl, blasSymbols, "cublasGetStatusString"); len(m) > 0 {
-		return nil, unavailable("%s lacks %s", blasName, strings.Join(m, ", "))
+		disc.CUBLAS = notTried(bcands, bplaces, "no device")
+		return nil, disc, unavailable("no CUDA device")
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if err := d.setup(); err != nil {
+	if err := d.setupContext(); err != nil {
+		disc.CUBLAS = notTried(bcands, bplaces, "no context")
 		d.close()
-		return nil, &unavailableError{err.Error()}
+		return nil, disc, &unavailableError{err.Error()}
 	}
-	var name [256]byte
-	d.cu.cuDeviceGetName(&name[0], int32(len(name)), d.dev)
-	var total uint64
-	d.cu.cuDeviceTotalMem_v2(&total, d.dev)
-	var bv int32
-	d.bl.cublasGetVersion_v2(d.blas, &bv)
-	d.detail = fmt.Sprintf("%s, %s, driver CUDA %d.%d, %s %d.%d.%d", cString(name[:]), humanBytes(total),
-		ver/1000, ver%1000/10, blasName, bv/10000, bv%10000/100, bv%100)
-	return d, nil
+	var bver int32
+	i, s = tryInOrder(bcands, bplaces, func(c candidate) error {
+		var err error
+		bver, err = d.loadCUBLAS(c.path)
+		return err
+	})
+	disc.CUBLAS = s
+	if i < 0 {
+		d.close()
+		return nil, disc, unavailable("no usable cuBLAS (%s): %s", strings.Join(cublasNames(), ", "), attempts(s))
+	}
+	if err := d.setupKernels(); err != nil {
+		d.close()
+		return nil, disc, &unavailableError{err.Error()}
+	}
+	detail, err := d.describeDevice(ver, bver, disc)
+	if err != nil {
+		d.close()
+		return nil, disc, &unavailableError{err.Error()}
+	}
+	d.detail = detail
+	return d, disc, nil
 }
 
-// setup makes the primary context current and creates the stream, the cuBLAS handle
-// and the module, on the calling (locked) thread.
-func (d *realDevice) setup() error {
+// attempts lists a search's attempts as "path (from): why; …".
+func attempts(s LibrarySearch) string {
+	var parts []string
+	for _, a := range s.Attempts {
+		parts = append(parts, fmt.Sprintf("%s (%s): %s", a.Path, a.From, a.Error))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// loadDriver loads the driver library at path, binds it and initialises it, returning
+// the driver API version; a library that fails is closed again.
+func (d *realDevice) loadDriver(path string) (ver int32, err error) {
+	lib, err := dlopen(path)
+	if err != nil {
+		return 0, err
+	}
+	defer func() {
+		if err != nil {
+			purego.Dlclose(lib)
+		}
+	}()
+	d.cu = cuFuncs{}
+	if m := bind(lib, &d.cu, driverSymbols); len(m) > 0 {
+		return 0, fmt.Errorf("lacks %s (driver too old?)", strings.Join(m, ", "))
+	}
+	if r := d.cu.cuInit(0); r != 0 {
+		return 0, fmt.Errorf("cuInit: %s", d.errString(r))
+	}
+	if r := d.cu.cuDriverGetVersion(&ver); r != 0 {
+		return 0, fmt.Errorf("cuDriverGetVersion: %s", d.errString(r))
+	}
+	if ver < minDriver {
+		return 0, fmt.Errorf("driver too old: it supports CUDA %d.%d, the kernels need %d.%d", ver/1000, ver%1000/10, minDriver/1000, minDriver%1000/10)
+	}
+	return ver, nil
+}
+
+// loadCUBLAS loads the cuBLAS library at path (a soname or a file, whose libcublasLt
+// beside it is loaded first, as the loader would not find it there), binds it and
+// creates a handle on the current context and the stream, returning cuBLAS's version.
+// A library that fails stays loaded (cuBLAS may have initialised the CUDA runtime) but
+// is no longer used.
+func (d *realDevice) loadCUBLAS(path string) (ver int32, err error) {
+	if strings.Contains(path, "/") {
+		lt := filepath.Join(filepath.Dir(path), strings.Replace(filepath.Base(path), "libcublas.", "libcublasLt.", 1))
+		if _, err := os.Stat(lt); err == nil && lt != path {
+			if _, err := dlopen(lt); err != nil {
+				return 0, fmt.Errorf("loading %s beside it: %w", filepath.Base(lt), err)
+			}
+		}
+	}
+	lib, err := dlopen(path)
+	if err != nil {
+		return 0, err
+	}
+	d.bl = blasFuncs{}
+	if m := bind(lib, &d.bl, blasSymbols, "cublasGetStatusString"); len(m) > 0 {
+		return 0, fmt.Errorf("lacks %s", strings.Join(m, ", "))
+	}
+	var h uintptr
+	if err := d.blasCheck("cublasCreate_v2", d.bl.cublasCreate_v2(&h)); err != nil {
+		return 0, err
+	}
+	err = errors.Join(
+		d.blasCheck("cublasSetStream_v2", d.bl.cublasSetStream_v2(h, d.stream)),
+		d.blasCheck("cublasSetPointerMode_v2", d.bl.cublasSetPointerMode_v2(h, 0)), // CUBLAS_POINTER_MODE_HOST
+		d.blasCheck("cublasGetVersion_v2", d.bl.cublasGetVersion_v2(h, &ver)),
+	)
+	if err != nil {
+		d.bl.cublasDestroy_v2(h)
+		return 0, err
+	}
+	d.blas = h
+	return ver, nil
+}
+
+// describeDevice is the device's line for ISA: its name, memory, the driver's and
+// cuBLAS's versions and the files loaded. It also reads the maximum pitch of a 2D copy.
+func (d *realDevice) describeDevice(ver, bver int32, disc Discovery) (string, error) {
+	const attrMaxPitch = 11 // CU_DEVICE_ATTRIBUTE_MAX_PITCH
+	var name [256]byte
+	var total uint64
+	var pitch int32
+	if err := errors.Join(
+		d.check("cuDeviceGetName", d.cu.cuDeviceGetName(&name[0], int32(len(name)), d.dev)),
+		d.check("cuDeviceTotalMem_v2", d.cu.cuDeviceTotalMem_v2(&total, d.dev)),
+		d.check("cuDeviceGetAttribute(MAX_PITCH)", d.cu.cuDeviceGetAttribute(&pitch, attrMaxPitch, d.dev)),
+	); err != nil {
+		return "", err
+	}
+	d.pitchMax = int64(pitch)
+	return fmt.Sprintf("%s, %s, driver CUDA %d.%d (%s), cuBLAS %d.%d.%d (%s)", cString(name[:]), humanBytes(total),
+		ver/1000, ver%1000/10, disc.Driver.Loaded, bver/10000, bver%10000/100, bver%100, disc.CUBLAS.Loaded), nil
+}
+
+// setupContext makes the primary context current and creates the stream, on the
+// calling (locked) thread.
+func (d *realDevice) setupContext() error {
 	if err := d.check("cuDeviceGet", d.cu.cuDeviceGet(&d.dev, 0)); err != nil {
 		return err
 	}
@@ -234,18 +338,12 @@ func (d *realDevice) setup() error {
 	if err := d.check("cuCtxSetCurrent", d.cu.cuCtxSetCurrent(d.ctx)); err != nil {
 		return err
 	}
-	if err := d.check("cuStreamCreate", d.cu.cuStreamCreate(&d.stream, 0)); err != nil {
-		return err
-	}
-	if err := d.blasCheck("cublasCreate_v2", d.bl.cublasCreate_v2(&d.blas)); err != nil {
-		return err
-	}
-	if err := d.blasCheck("cublasSetStream_v2", d.bl.cublasSetStream_v2(d.blas, d.stream)); err != nil {
-		return err
-	}
-	if err := d.blasCheck("cublasSetPointerMode_v2", d.bl.cublasSetPointerMode_v2(d.blas, 0)); err != nil { // CUBLAS_POINTER_MODE_HOST
-		return err
-	}
+	return d.check("cuStreamCreate", d.cu.cuStreamCreate(&d.stream, 0))
+}
+
+// setupKernels loads the module and looks up its kernels, on the calling (locked)
+// thread with the context current.
+func (d *realDevice) setupKernels() error {
 	if err := d.loadModule(); err != nil {
 		return err
 	}
@@ -259,25 +357,51 @@ func (d *realDevice) setup() error {
 	return nil
 }
 
-// loadModule JIT-compiles the embedded PTX, returning the JIT's error log with a
-// failure.
-func (d *realDevice) loadModule() error {
+// jitLogBytes is the size of each of the JIT's two log buffers.
+const jitLogBytes = 8192
+
+// jitOptions are cuModuleLoadDataEx's options: the JIT's info and error log buffers
+// and their sizes. The driver writes into the buffers through addresses passed as
+// integers, which the Go runtime does not track: they must not be on a goroutine's
+// stack (which moves when it grows, as it may inside purego's call path), so
+// newJITOptions allocates them on the heap and pins them.
+type jitOptions struct {
+	opts       [4]int32
+	vals       [4]uintptr
+	info, elog [jitLogBytes]byte
+	pin        runtime.Pinner
+}
+
+// newJITOptions returns the options with their buffers pinned on the heap; the caller
+// calls unpin after the driver call.
+func newJITOptions() *jitOptions {
 	const (
 		jitInfoLogBuffer       = 3 // CU_JIT_INFO_LOG_BUFFER
 		jitInfoLogBufferBytes  = 4
 		jitErrorLogBuffer      = 5 // CU_JIT_ERROR_LOG_BUFFER
 		jitErrorLogBufferBytes = 6
 	)
-	var info, elog [8192]byte
-	opts := []int32{jitInfoLogBuffer, jitInfoLogBufferBytes, jitErrorLogBuffer, jitErrorLogBufferBytes}
-	vals := []uintptr{uintptr(unsafe.Pointer(&info[0])), uintptr(len(info)), uintptr(unsafe.Pointer(&elog[0])), uintptr(len(elog))}
+	j := new(jitOptions)
+	j.pin.Pin(j) // escapes: j is on the heap, and stays put until unpin
+	j.opts = [4]int32{jitInfoLogBuffer, jitInfoLogBufferBytes, jitErrorLogBuffer, jitErrorLogBufferBytes}
+	j.vals = [4]uintptr{uintptr(unsafe.Pointer(&j.info[0])), jitLogBytes, uintptr(unsafe.Pointer(&j.elog[0])), jitLogBytes}
+	return j
+}
+
+// unpin releases the buffers to the garbage collector.
+func (j *jitOptions) unpin() { j.pin.Unpin() }
+
+// loadModule JIT-compiles the embedded PTX, returning the JIT's error log with a
+// failure.
+func (d *realDevice) loadModule() error {
+	j := newJITOptions()
+	defer j.unpin()
 	image := append([]byte(ptx), 0)
-	r := d.cu.cuModuleLoadDataEx(&d.module, unsafe.Pointer(&image[0]), uint32(len(opts)), &opts[0], &vals[0])
+	r := d.cu.cuModuleLoadDataEx(&d.module, unsafe.Pointer(&image[0]), uint32(len(j.opts)), &j.opts[0], &j.vals[0])
 	runtime.KeepAlive(image)
-	runtime.KeepAlive(&info)
-	runtime.KeepAlive(&elog)
+	runtime.KeepAlive(j)
 	if r != 0 {
-		return &Error{Call: "cuModuleLoadDataEx (loading the PTX kernels)", Msg: d.errString(r) + "; JIT log: " + cString(elog[:]) + " " + cString(info[:])}
+		return &Error{Call: "cuModuleLoadDataEx (loading the PTX kernels)", Msg: d.errString(r) + "; JIT log: " + cString(j.elog[:]) + " " + cString(j.info[:])}
 	}
 	return nil
 }
@@ -406,6 +530,26 @@ func (d *realDevice) dtoh(dst unsafe.Pointer, dpitch int64, src dptr, spitch, wi
 		widthInBytes: uint64(width), height: uint64(height),
 	})
 }
+
+// htodLinear is a synchronous cuMemcpyHtoD (ordered as copy2D is).
+func (d *realDevice) htodLinear(dst dptr, src unsafe.Pointer, bytes int64) error {
+	defer d.enter()()
+	return d.check("cuMemcpyHtoD_v2", d.cu.cuMemcpyHtoD_v2(uint64(dst), src, uint64(bytes)))
+}
+
+// dtohLinear is a synchronous cuMemcpyDtoH (ordered as copy2D is).
+func (d *realDevice) dtohLinear(dst unsafe.Pointer, src dptr, bytes int64) error {
+	defer d.enter()()
+	return d.check("cuMemcpyDtoH_v2", d.cu.cuMemcpyDtoH_v2(dst, uint64(src), uint64(bytes)))
+}
+
+// memset is cuMemsetD8 of zero (on the legacy default stream, ordered as copy2D is).
+func (d *realDevice) memset(p dptr, bytes int64) error {
+	defer d.enter()()
+	return d.check("cuMemsetD8_v2", d.cu.cuMemsetD8_v2(uint64(p), 0, uint64(bytes)))
+}
+
+func (d *realDevice) maxPitch() int64 { return d.pitchMax }
 
 func (d *realDevice) sync() error {
 	defer d.enter()()

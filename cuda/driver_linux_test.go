@@ -3,8 +3,14 @@
 package cuda
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestBindings checks that every symbol the loader resolves has a func field of its
@@ -38,17 +44,68 @@ func TestBindings(t *testing.T) {
 	}
 }
 
-// TestMissingLibrary checks the reason given when the driver library is absent.
-func TestMissingLibrary(t *testing.T) {
-	old := libCUDA
-	libCUDA = "libcuda-aucopt-test-missing.so.1"
-	defer func() { libCUDA = old }()
-	_, err := New()
-	if err == nil {
-		t.Fatal("New() with a missing driver library succeeded")
+// TestMissingDriver runs the real loader with the driver searched for in an empty
+// file system but for a file named libcuda.so.1 that is not a library: where the
+// loader's path has no driver either, New's error must list both attempts with
+// dlopen's reasons, and the cuBLAS candidates must be listed as not tried.
+func TestMissingDriver(t *testing.T) {
+	root := t.TempDir()
+	bogus := filepath.Join(root, "usr", "lib64", "libcuda.so.1")
+	if err := os.MkdirAll(filepath.Dir(bogus), 0o755); err != nil {
+		t.Fatal(err)
 	}
-	want := "cuda: unavailable: cannot load libcuda-aucopt-test-missing.so.1 (no NVIDIA driver?): "
-	if got := err.Error(); len(got) <= len(want) || got[:len(want)] != want {
-		t.Errorf("New() error = %q, want it to start %q and give dlopen's message", got, want)
+	if err := os.WriteFile(bogus, []byte("not a library"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := searchEnv{getenv: func(string) string { return "" }, root: root, arch: "x86_64"}
+	dev, disc, err := openDeviceIn(env)
+	if err == nil {
+		dev.close()
+		t.Skipf("a driver is in the loader's path: %s", disc.Driver.Loaded)
+	}
+	want := "cuda: unavailable: no usable CUDA driver (no NVIDIA driver?): libcuda.so.1 (loader path): "
+	if got := err.Error(); !strings.HasPrefix(got, want) || !strings.Contains(got, bogus+" (driver directories): ") {
+		t.Errorf("error = %q, want it to start %q and name %s", got, want, bogus)
+	}
+	if !errors.Is(err, ErrUnavailable) {
+		t.Errorf("error %q does not wrap ErrUnavailable", err)
+	}
+	if n := len(disc.Driver.Attempts); n != 2 || disc.Driver.Loaded != "" {
+		t.Fatalf("driver attempts %+v, want the soname and %s, none loaded", disc.Driver.Attempts, bogus)
+	}
+	for _, a := range disc.Driver.Attempts {
+		if a.Error == "" {
+			t.Errorf("attempt %+v gives no reason", a)
+		}
+	}
+	if len(disc.CUBLAS.Attempts) != len(cublasMajors) {
+		t.Errorf("cuBLAS attempts %+v, want the %d sonames", disc.CUBLAS.Attempts, len(cublasMajors))
+	}
+	for _, a := range disc.CUBLAS.Attempts {
+		if a.Error != "not tried: no usable CUDA driver" {
+			t.Errorf("cuBLAS attempt %+v, want not tried for want of a driver", a)
+		}
+	}
+}
+
+// TestJITOptionsOnHeap checks that the JIT's log buffers, which the driver writes
+// through integer addresses, are allocated on the heap (not on the moving goroutine
+// stack) and that the option values point into them.
+func TestJITOptionsOnHeap(t *testing.T) {
+	const n = 20
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range n {
+		newJITOptions().unpin()
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got < n*2*jitLogBytes {
+		t.Errorf("%d calls of newJITOptions allocated %d heap bytes, want at least %d: its log buffers must be on the heap", n, got, n*2*jitLogBytes)
+	}
+	j := newJITOptions()
+	defer j.unpin()
+	if j.vals[0] != uintptr(unsafe.Pointer(&j.info[0])) || j.vals[2] != uintptr(unsafe.Pointer(&j.elog[0])) ||
+		j.vals[1] != jitLogBytes || j.vals[3] != jitLogBytes || j.opts != [4]int32{3, 4, 5, 6} {
+		t.Errorf("options %v / %v do not describe the two pinned buffers", j.opts, j.vals)
 	}
 }

@@ -17,13 +17,14 @@ type fakeDevice struct {
 	mem    map[dptr][]uint64 // base → memory
 	next   dptr
 	limit  int64 // bytes the device holds; 0 for no limit
+	pitch  int64 // the largest pitch of a 2D copy (CU_DEVICE_ATTRIBUTE_MAX_PITCH)
 	used   int64
 	calls  map[string]int
 	closed bool
 }
 
 func newFakeDevice() *fakeDevice {
-	return &fakeDevice{mem: map[dptr][]uint64{}, next: 1, calls: map[string]int{}}
+	return &fakeDevice{mem: map[dptr][]uint64{}, next: 1, calls: map[string]int{}, pitch: 1<<31 - 1}
 }
 
 const fakeShift = 40
@@ -37,7 +38,11 @@ func (f *fakeDevice) alloc(bytes int64) (dptr, error) {
 	}
 	base := f.next << fakeShift
 	f.next++
-	f.mem[base] = make([]uint64, (bytes+7)/8)
+	m := make([]uint64, (bytes+7)/8)
+	for i := range m {
+		m[i] = ^uint64(0) // cuMemAlloc does not clear: fresh memory reads as NaN here
+	}
+	f.mem[base] = m
 	f.used += bytes
 	return base, nil
 }
@@ -99,8 +104,20 @@ func (f *fakeDevice) mat(a dptr, m, n, lda int) []float64 {
 	return f.f64(a, (n-1)*lda+m)
 }
 
+// copy2DArgs is cuMemcpy2D's argument check: pitches at most the maximum, the width
+// within both.
+func (f *fakeDevice) copy2DArgs(call string, dpitch, spitch, width int64) error {
+	if dpitch > f.pitch || spitch > f.pitch || width > dpitch || width > spitch {
+		return &Error{Call: call, Msg: fmt.Sprintf("CUDA_ERROR_INVALID_VALUE (1): pitches %d and %d, width %d, max pitch %d", dpitch, spitch, width, f.pitch)}
+	}
+	return nil
+}
+
 func (f *fakeDevice) htod(dst dptr, dpitch int64, src unsafe.Pointer, spitch, width, height int64) error {
 	f.calls["htod"]++
+	if err := f.copy2DArgs("cuMemcpy2D_v2 (upload)", dpitch, spitch, width); err != nil {
+		return err
+	}
 	for r := range height {
 		copy(f.bytes(dst+dptr(r*dpitch), width), unsafe.Slice((*byte)(unsafe.Add(src, r*spitch)), width))
 	}
@@ -109,9 +126,32 @@ func (f *fakeDevice) htod(dst dptr, dpitch int64, src unsafe.Pointer, spitch, wi
 
 func (f *fakeDevice) dtoh(dst unsafe.Pointer, dpitch int64, src dptr, spitch, width, height int64) error {
 	f.calls["dtoh"]++
+	if err := f.copy2DArgs("cuMemcpy2D_v2 (download)", dpitch, spitch, width); err != nil {
+		return err
+	}
 	for r := range height {
 		copy(unsafe.Slice((*byte)(unsafe.Add(dst, r*dpitch)), width), f.bytes(src+dptr(r*spitch), width))
 	}
+	return nil
+}
+
+func (f *fakeDevice) maxPitch() int64 { return f.pitch }
+
+func (f *fakeDevice) htodLinear(dst dptr, src unsafe.Pointer, bytes int64) error {
+	f.calls["htodLinear"]++
+	copy(f.bytes(dst, bytes), unsafe.Slice((*byte)(src), bytes))
+	return nil
+}
+
+func (f *fakeDevice) dtohLinear(dst unsafe.Pointer, src dptr, bytes int64) error {
+	f.calls["dtohLinear"]++
+	copy(unsafe.Slice((*byte)(dst), bytes), f.bytes(src, bytes))
+	return nil
+}
+
+func (f *fakeDevice) memset(p dptr, bytes int64) error {
+	f.calls["memset"]++
+	clear(f.bytes(p, bytes))
 	return nil
 }
 
@@ -120,6 +160,12 @@ func (f *fakeDevice) sync() error { return nil }
 func (f *fakeDevice) close() error {
 	f.closed = true
 	return nil
+}
+
+// errUndocumentedK0 is the fake's answer to a k = 0 call with beta ≠ 1, where the
+// reference BLAS scales C but cuBLAS documents nothing: the backend must not rely on it.
+func errUndocumentedK0(call string) error {
+	return &Error{Call: call, Msg: "fake device: k = 0 with beta ≠ 1 has no documented cuBLAS result"}
 }
 
 // blasArg is the error cuBLAS returns for an invalid argument.
@@ -298,6 +344,9 @@ func (f *fakeDevice) dsyrk(uplo blasFill, trans blasOp, n, k int, alpha float64,
 	if n == 0 || ((alpha == 0 || k == 0) && beta == 1) {
 		return nil
 	}
+	if k == 0 {
+		return errUndocumentedK0("cublasDsyrk_v2")
+	}
 	ar, ac := n, k
 	if trans == opT {
 		ar, ac = k, n
@@ -388,6 +437,9 @@ func (f *fakeDevice) dgemm(transA, transB blasOp, m, n, k int, alpha float64, a 
 	}
 	if m == 0 || n == 0 || ((alpha == 0 || k == 0) && beta == 1) {
 		return nil
+	}
+	if k == 0 {
+		return errUndocumentedK0("cublasDgemm_v2")
 	}
 	A, B, C := f.mat(a, nrowa, ncola, lda), f.mat(b, nrowb, ncolb, ldb), f.mat(c, m, n, ldc)
 	for j := range n {

@@ -25,7 +25,9 @@ import (
 //	          operands swapped, transB for the first and transA for the second, m=n, n=m
 //
 // cuBLAS returns early when alpha = 0 (and gemv when an inner dimension is 0, without
-// scaling y); kernels wants the IEEE products, so those calls run on the host.
+// scaling y); kernels wants the IEEE products, so those calls run on the host. So do
+// Syrk and Gemm with k = 0, where the reference BLAS sets C = beta·C (zero for beta = 0)
+// and cuBLAS documents nothing.
 
 // Copy sets dst = src.
 func (b *Backend) Copy(dst, src kernels.Vec) {
@@ -92,7 +94,7 @@ func (b *Backend) sparseOperands(op string, x kernels.Sparse, yv *Vec) (idx, val
 	idx = b.uploadInt32(x.Idx)[0]
 	vs := b.scratch(&b.fscr, 8*int64(len(x.Val)))
 	n := 8 * int64(len(x.Val))
-	must(b.dev.htod(vs.ptr, n, unsafe.Pointer(&x.Val[0]), n, n, 1))
+	b.put(vs.ptr, n, unsafe.Pointer(&x.Val[0]), n, n, 1)
 	return idx, vs.ptr
 }
 
@@ -254,7 +256,8 @@ func (b *Backend) Syrk(alpha float64, a kernels.Mat, beta float64, c kernels.Mat
 	}
 	switch {
 	case d == 0:
-	case alpha == 0:
+	case am.rows == 0 && beta == 1: // the reference BLAS's quick return
+	case alpha == 0 || am.rows == 0: // k = 0: C = beta·C (0 for beta = 0) on the host, not cuBLAS's undocumented k = 0
 		ha, hc := b.hostMat(am), b.hostMat(cm)
 		b.host.Syrk(alpha, ha, beta, hc)
 		b.upload(cm, hc.Data)
@@ -289,7 +292,7 @@ func (b *Backend) Gemm(transA, transB bool, alpha float64, a, bm kernels.Mat, be
 	m, n, k := fallback.CheckGemm(transA, transB, shape(am), shape(bv), shape(cm))
 	switch {
 	case m == 0 || n == 0:
-	case alpha == 0:
+	case alpha == 0 || k == 0:
 		ha, hb, hc := b.hostMat(am), b.hostMat(bv), b.hostMat(cm)
 		b.host.Gemm(transA, transB, alpha, ha, hb, beta, hc)
 		b.upload(cm, hc.Data)

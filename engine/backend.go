@@ -83,6 +83,11 @@ func BackendFromEnv(name string) (kernels.Backend, error) {
 	return b, nil
 }
 
+// CUDALibraries reports where the CUDA backend looks for the driver and cuBLAS, which
+// files it loads and why each other file it tried failed (it opens and closes the
+// device to find out).
+func CUDALibraries() cuda.Discovery { return cuda.Discover() }
+
 // BackendStatus describes one concrete backend on this machine.
 type BackendStatus struct {
 	Name      string `json:"name"`             // selector name: cuda, avx2 or generic

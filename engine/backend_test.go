@@ -16,6 +16,10 @@ func TestBackend(t *testing.T) {
 	if asmErr != nil {
 		wantAuto = "generic"
 	}
+	cudaOK, _ := cuda.Available()
+	if cudaOK {
+		wantAuto = "cuda"
+	}
 	type testCase struct {
 		name     string
 		want     string // backend name, or "" for an error
@@ -27,8 +31,12 @@ func TestBackend(t *testing.T) {
 		{" Generic ", "generic", nil, ""},
 		{"auto", wantAuto, nil, ""},
 		{"", wantAuto, nil, ""},
-		{"cuda", "", cuda.ErrUnavailable, "backend cuda: unavailable"}, // the name once
 		{"tpu", "", ErrUnknownBackend, `unknown backend "tpu" (want auto, cuda, avx2, generic)`},
+	}
+	if cudaOK {
+		tests = append(tests, testCase{"cuda", "cuda", nil, ""})
+	} else {
+		tests = append(tests, testCase{"cuda", "", cuda.ErrUnavailable, "backend cuda: unavailable"}) // the name once
 	}
 	if asmErr == nil {
 		tests = append(tests, testCase{"avx2", "avx2", nil, ""})

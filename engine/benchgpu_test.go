@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/cuda"
+	"github.com/aucopt/aucopt/cuda/cudatest"
 )
 
 // TestGPUBenchmarkSmall runs the GPU benchmark's workloads on small data with the CPU
@@ -65,6 +66,24 @@ func TestAutoSkipsUnavailableCUDA(t *testing.T) {
 	for _, s := range Backends() {
 		if s.Name == "cuda" && (s.Available || s.Auto || s.Reason == "") {
 			t.Errorf("cuda status %+v: want unavailable with a reason", s)
+		}
+	}
+}
+
+// TestGPUBenchmarkCUDA runs the GPU benchmark's workloads small on the CUDA backend
+// against a CPU backend: the checks (trace of Σ_S, training AUCs) must agree. It
+// skips without a GPU, or fails where $AUCOPT_REQUIRE_CUDA=1.
+func TestGPUBenchmarkCUDA(t *testing.T) {
+	if ok, why := cuda.Available(); !ok {
+		cudatest.Unavailable(t, why)
+	}
+	rep, err := GPUBenchmark(context.Background(), GPUBenchConfig{Backends: []string{"generic", "cuda"}, Rows: 3000, Dim: 50, PassRows: 500, Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Rows {
+		if math.Abs(r.Check[0]-r.Check[1]) > 1e-9*math.Abs(r.Check[0]) || r.Check[0] <= 0 {
+			t.Errorf("%s: generic and cuda disagree: %v", r.Op, r.Check)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"strconv"
@@ -148,7 +147,10 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		res.Passes = 0
 	}
 	cfg.Scale = resolveScale(spec, cfg.Scale)
-	sum := fingerprint(cfg.Data)
+	var sum pendingSum // a streamed file's fingerprint comes from prepare's scan
+	if spec.IsBatch() || !streamable(cfg) {
+		sum = fingerprint(cfg.Data)
+	}
 	src, test, err := prepare(ctx, cfg, spec.IsBatch(), res)
 	if err != nil {
 		return nil, err
@@ -166,8 +168,14 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if cfg.Started != nil {
 		cfg.Started(res.TrainRows, res.Passes)
 	}
-	if cfg.Checkpoint != "" {
+	if cfg.Checkpoint != "" && sum != nil {
 		sum.wait(res) // the checkpoint records the training data's fingerprint
+	}
+	if ds, ok := src.(solver.DatasetSource); ok && spec.IsBatch() && cfg.Shuffle && ds.D.IsDense() {
+		// The data were loaded for this run alone: a dense matrix is shuffled in place
+		// (the rows fit's Subset would copy, in the same order) instead of held twice.
+		ds.D = ds.D.Permuted(data.Shuffle(ds.D.Rows(), cfg.Seed))
+		src, cfg.Shuffle = ds, false
 	}
 	start := time.Now()
 	if res.Weights, err = fit(ctx, spec, b, params, src, cfg, res); err != nil {
@@ -178,7 +186,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		return nil, err
 	}
 	res.Seconds = time.Since(start).Seconds()
-	if cfg.Checkpoint == "" {
+	if cfg.Checkpoint == "" && sum != nil {
 		sum.wait(res)
 	}
 	if test != nil {
@@ -253,15 +261,22 @@ func runSettings(params any, cfg TrainConfig, res *TrainResult) []solver.Setting
 // prepare resolves the training source and the test data, filling res's TrainRows,
 // Features, Scale (and the fitted transformation) and Notes. A file read in its own
 // order without scaling is streamed from disk (streamable), one row in memory at a
-// time, after a constant-memory scan for its dimension; anything else is loaded and
-// transformed in memory.
+// time, after a constant-memory byte scan (data.ScanFile) that gives its dimension,
+// rows and fingerprint (res.TrainSHA256) in one read without parsing a number;
+// anything else is loaded and transformed in memory, a batch algorithm's data in the
+// dense layout when the file is dense (it would make a dense copy of it otherwise).
 func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
 	var test *data.Dataset
 	if !inMemory && streamable(cfg) {
-		dim, rows, err := scanDim(ctx, cfg.Data)
+		info, err := data.ScanFile(ctx, cfg.Data)
 		if err != nil {
 			return nil, nil, err
 		}
+		if info.Rows == 0 {
+			return nil, nil, fmt.Errorf("%s: %w", cfg.Data, data.ErrEmpty)
+		}
+		dim, rows := info.Dim, info.Rows
+		res.TrainSHA256 = info.SHA256
 		if cfg.Test != "" {
 			if test, err = loadTest(ctx, cfg.Test, cfg.Seed); err != nil {
 				return nil, nil, err
@@ -271,7 +286,11 @@ func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResu
 		noteWiderTest(res, test)
 		return solver.FileSource{Path: cfg.Data}, test, nil
 	}
-	train, test, err := loadData(ctx, cfg)
+	layout := data.LayoutSparse
+	if spec, err := solver.Lookup(cfg.Algo); err == nil && spec.IsBatch() {
+		layout = data.LayoutAuto
+	}
+	train, test, err := loadDataLayout(ctx, cfg, layout)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -323,16 +342,22 @@ func Score(w []float64, d *data.Dataset) []float64 {
 
 // loadData resolves the training and test data: registry names or files.
 func loadData(ctx context.Context, cfg TrainConfig) (train, test *data.Dataset, err error) {
+	return loadDataLayout(ctx, cfg, data.LayoutSparse)
+}
+
+// loadDataLayout is loadData reading files in the given layout (registered datasets
+// are loaded sparse).
+func loadDataLayout(ctx context.Context, cfg TrainConfig, layout data.Layout) (train, test *data.Dataset, err error) {
 	if cfg.Data == "" {
 		return nil, nil, inputErrorf("no training data given")
 	}
-	train, splitTest, err := load(ctx, cfg.Data, cfg.Seed)
+	train, splitTest, err := loadLayout(ctx, cfg.Data, cfg.Seed, layout)
 	if err != nil {
 		return nil, nil, err
 	}
 	test = splitTest
 	if cfg.Test != "" {
-		if test, err = loadTest(ctx, cfg.Test, cfg.Seed); err != nil {
+		if test, err = loadTestLayout(ctx, cfg.Test, cfg.Seed, layout); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -342,7 +367,12 @@ func loadData(ctx context.Context, cfg TrainConfig) (train, test *data.Dataset, 
 // loadTest reads test data named by name: a file, or a registered dataset's test part
 // when it has a train/test split (all its rows otherwise), as Predict reads it.
 func loadTest(ctx context.Context, name string, seed uint64) (*data.Dataset, error) {
-	all, test, err := load(ctx, name, seed)
+	return loadTestLayout(ctx, name, seed, data.LayoutSparse)
+}
+
+// loadTestLayout is loadTest reading a file in the given layout.
+func loadTestLayout(ctx context.Context, name string, seed uint64, layout data.Layout) (*data.Dataset, error) {
+	all, test, err := loadLayout(ctx, name, seed, layout)
 	if err != nil {
 		return nil, err
 	}
@@ -355,11 +385,22 @@ func loadTest(ctx context.Context, name string, seed uint64) (*data.Dataset, err
 // load reads a file when path names one, else a registered dataset (its training part,
 // and its test part when it has a split). Reading stops once ctx is done.
 func load(ctx context.Context, name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
+	return loadLayout(ctx, name, seed, data.LayoutSparse)
+}
+
+// loadLayout is load reading a file in the given layout (data.ReadFileContext: on all
+// cores, into arrays allocated once; LayoutSparse keeps a cache's own layout); a
+// registered dataset is loaded sparse.
+func loadLayout(ctx context.Context, name string, seed uint64, layout data.Layout) (*data.Dataset, *data.Dataset, error) {
 	if st, err := os.Stat(name); err == nil {
 		if st.IsDir() {
 			return nil, nil, inputErrorf("%s is a directory, not a data file", name)
 		}
-		d, err := data.ReadFile(name, data.Options{Context: ctx})
+		if layout == data.LayoutSparse {
+			d, err := data.ReadFile(name, data.Options{Context: ctx}) // a cache keeps its layout
+			return d, nil, err
+		}
+		d, err := data.ReadFileContext(ctx, name, data.Options{}, data.ReadConfig{Layout: layout})
 		return d, nil, err
 	}
 	if _, err := data.Lookup(name); err != nil {
@@ -423,26 +464,4 @@ func streamable(cfg TrainConfig) bool {
 	}
 	st, err := os.Stat(cfg.Data)
 	return err == nil && st.Mode().IsRegular()
-}
-
-// scanDim streams a file once to find its number of features and rows.
-func scanDim(ctx context.Context, path string) (dim, rows int, err error) {
-	r, err := data.Open(path, data.Options{Context: ctx})
-	if err != nil {
-		return 0, 0, err
-	}
-	defer r.Close()
-	for {
-		_, err := r.Next()
-		if err == io.EOF && rows == 0 {
-			return 0, 0, fmt.Errorf("%s: %w", path, data.ErrEmpty)
-		}
-		if err == io.EOF {
-			return r.MaxIndex(), rows, nil
-		}
-		if err != nil {
-			return 0, 0, err
-		}
-		rows++
-	}
 }

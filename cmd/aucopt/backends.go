@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/aucopt/aucopt/engine"
@@ -36,6 +37,7 @@ func runBackends(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		selected = b.Name()
 		b.Close()
 	}
+	libs := engine.CUDALibraries()
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -45,7 +47,8 @@ func runBackends(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			Requested string                 `json:"requested"`
 			Selected  string                 `json:"selected,omitempty"`
 			Error     string                 `json:"error,omitempty"`
-		}{statuses, cpu, requested, selected, ""}
+			CUDALibs  any                    `json:"cuda_libraries"`
+		}{statuses, cpu, requested, selected, "", libs}
 		if selErr != nil {
 			report.Error = selErr.Error()
 		}
@@ -68,6 +71,7 @@ func runBackends(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	tw.Flush()
 	fmt.Fprintf(stdout, "\nCPU: %s (%s, %d cores): %s\n", cpu.Brand, cpu.Arch, cpu.Cores, cpu.FeatureList())
+	fmt.Fprintf(stdout, "\nCUDA libraries:\n  %s\n\n", strings.Join(libs.Lines(), "\n  "))
 	if requested == "" {
 		requested = "auto"
 	}

@@ -95,17 +95,15 @@ func reliabilityDrill(t *testing.T, e *e2e) {
 	if runtime.GOOS == "windows" {
 		t.Skip("links, devices and signals of the drill are unix ones")
 	}
-	// german.json is the german model the bad-input table trained (an a9a model refuses
-	// german's 24 features).
 	t.Run("out through a link", func(t *testing.T) {
-		want := e.ok("predict", "--model", "german.json", "--data", "german")
+		want := e.ok("predict", "--model", "opauc.json", "--data", "a9a")
 		if err := os.WriteFile(e.path("real.tsv"), []byte("old\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.Symlink("real.tsv", e.path("link.tsv")); err != nil {
 			t.Fatal(err)
 		}
-		e.ok("predict", "--model", "german.json", "--data", "german", "--out", "link.tsv")
+		e.ok("predict", "--model", "opauc.json", "--data", "a9a", "--out", "link.tsv")
 		if st, err := os.Lstat(e.path("link.tsv")); err != nil || st.Mode()&fs.ModeSymlink == 0 {
 			t.Errorf("predict --out LINK replaced the link: %v", err)
 		}
@@ -114,14 +112,14 @@ func reliabilityDrill(t *testing.T, e *e2e) {
 		}
 	})
 	t.Run("out to stdout", func(t *testing.T) {
-		want := e.ok("predict", "--model", "german.json", "--data", "german")
-		if got := e.ok("predict", "--model", "german.json", "--data", "german", "--out", "/dev/stdout"); got != want {
+		want := e.ok("predict", "--model", "opauc.json", "--data", "a9a")
+		if got := e.ok("predict", "--model", "opauc.json", "--data", "a9a", "--out", "/dev/stdout"); got != want {
 			t.Errorf("predict --out /dev/stdout wrote %d bytes to stdout, want the %d of the scores", len(got), len(want))
 		}
 	})
 	t.Run("model to a full device", func(t *testing.T) {
 		dev := fullDevice(t, e.dir)
-		out, errOut, status := e.run("train", "--data", "german", "--quiet", "--model", dev)
+		out, errOut, status := e.run("train", "--data", "a9a", "--quiet", "--model", dev)
 		if status != 1 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "no space left") {
 			t.Errorf("train --model %s: exit %d, stdout %q, stderr %q; want exit 1 and one line saying the device is full", dev, status, out, errOut)
 		}

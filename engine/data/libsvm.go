@@ -104,39 +104,77 @@ func NewReader(r io.Reader, path string, opts Options) (*Reader, error) {
 	if IsCache(head) {
 		// A binary cache is read whole (that is its point: memory speed) and streamed
 		// from memory; labels are as stored, Options do not apply.
-		b, err := io.ReadAll(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+		var d *Dataset
+		var err error
+		if st, serr := statOf(r); serr == nil {
+			d, err = readCache(br, st.Size())
+		} else {
+			var b []byte
+			if b, err = io.ReadAll(br); err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			d, err = DecodeCache(b)
 		}
-		d, err := DecodeCache(b)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		rd.cached, rd.maxIdx = d, d.Dim
 		return rd, nil
 	}
-	var dec io.Reader
-	switch {
-	case bytes.HasPrefix(head, magicGzip):
-		z, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: gzip: %w: %w", path, ErrCorrupt, err)
-		}
-		dec = z
-	case bytes.HasPrefix(head, magicBzip2):
-		dec = bzip2.NewReader(br)
-	case bytes.HasPrefix(head, magicXz):
-		z, err := xz.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: xz: %w: %w", path, ErrCorrupt, err)
-		}
-		dec = z
+	dec, err := decompressor(br, path)
+	if err != nil {
+		return nil, err
 	}
 	if dec != nil {
 		br = bufio.NewReaderSize(dec, 1<<16)
 	}
 	rd.br = br
 	return rd, nil
+}
+
+// statOf returns the file information of r when it is a regular file read from its
+// start (as Open gives it).
+func statOf(r io.Reader) (os.FileInfo, error) {
+	f, ok := r.(*os.File)
+	if !ok {
+		return nil, errors.New("not a file")
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if off, err := f.Seek(0, io.SeekCurrent); err != nil || off != 0 || !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file read from its start")
+	}
+	return st, nil
+}
+
+// decompressor returns the decompressing reader of br's gzip, bzip2 or xz stream,
+// recognised by its magic bytes, or nil for an uncompressed one.
+func decompressor(br *bufio.Reader, path string) (io.Reader, error) {
+	head, _ := br.Peek(len(magicXz))
+	switch {
+	case bytes.HasPrefix(head, magicGzip):
+		z, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: gzip: %w: %w", path, ErrCorrupt, err)
+		}
+		return z, nil
+	case bytes.HasPrefix(head, magicBzip2):
+		return bzip2.NewReader(br), nil
+	case bytes.HasPrefix(head, magicXz):
+		z, err := xz.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: xz: %w: %w", path, ErrCorrupt, err)
+		}
+		return z, nil
+	}
+	return nil, nil
+}
+
+// isCompressed reports whether head starts a gzip, bzip2 or xz stream.
+func isCompressed(head []byte) bool {
+	return bytes.HasPrefix(head, magicGzip) || bytes.HasPrefix(head, magicBzip2) || bytes.HasPrefix(head, magicXz)
 }
 
 // Close closes the underlying file when the Reader came from Open.
