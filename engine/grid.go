@@ -341,7 +341,7 @@ func checkSelection(folds int, holdout float64) error {
 	case folds < 0 || folds == 1:
 		return inputErrorf("grid selection: %d folds, want 0 (a held-out split) or at least 2", folds)
 	case !(holdout >= 0 && holdout < 1):
-		return inputErrorf("grid selection: hold-out share %g, want a share in (0, 1)", holdout)
+		return inputErrorf("grid selection: held-out share %g, want a share in (0, 1)", holdout)
 	}
 	return nil
 }

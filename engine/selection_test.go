@@ -16,9 +16,9 @@ func TestGridSelectionSettings(t *testing.T) {
 		holdout float64
 		want    string
 	}{
-		{"holdout above 1", 0, 1.5, "hold-out share 1.5"},
-		{"holdout 1", 0, 1, "hold-out share 1"},
-		{"negative holdout", 0, -0.2, "hold-out share -0.2"},
+		{"holdout above 1", 0, 1.5, "held-out share 1.5"},
+		{"holdout 1", 0, 1, "held-out share 1"},
+		{"negative holdout", 0, -0.2, "held-out share -0.2"},
 		{"negative folds", -3, 0, "-3 folds"},
 		{"one fold", 1, 0, "1 folds"},
 	}
