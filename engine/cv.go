@@ -147,7 +147,7 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	if cfg.Data == "" {
 		return nil, inputErrorf("no data given")
 	}
-	ds, splitTest, err := load(ctx, cfg.Data, cfg.Seed)
+	ds, splitTest, _, err := loadWith(ctx, cfg.Data, cfg.Seed, data.LayoutSparse, cfg.readOptions())
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+
+	"github.com/aucopt/aucopt/engine/data"
 
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/model"
@@ -48,7 +51,7 @@ func Predict(m *model.Model, data string, opts PredictOptions) (*Prediction, err
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ds, test, err := load(ctx, data, m.Seed)
+	ds, test, err := loadModelData(ctx, m, data)
 	if err != nil {
 		return nil, err
 	}
@@ -170,4 +173,18 @@ func tprAt(pts []metric.Point, f float64) float64 {
 		}
 	}
 	return 1
+}
+
+// loadModelData loads name as Predict does: a file of a model trained on a table is
+// read with the model's table schema (and must have its columns).
+func loadModelData(ctx context.Context, m *model.Model, name string) (*data.Dataset, *data.Dataset, error) {
+	if m.Table == nil {
+		return load(ctx, name, m.Seed)
+	}
+	st, err := os.Stat(name)
+	if err != nil || st.IsDir() || data.TableFormat(name) == "" && !data.IsParquet(name) {
+		return nil, nil, inputErrorf("%s: the model was trained on a table (label %q): give a CSV, TSV or Parquet file with its columns", name, m.Table.Label)
+	}
+	ds, _, _, err := loadWith(ctx, name, m.Seed, data.LayoutSparse, data.Options{Table: &data.TableOptions{Schema: m.Table}})
+	return ds, nil, err
 }

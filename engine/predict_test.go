@@ -77,7 +77,7 @@ func TestModelScoresEqualTraining(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The test set as training scored it.
-			trainDS, testDS, err := loadData(context.Background(), cfg)
+			trainDS, testDS, _, err := loadData(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -54,7 +55,13 @@ type TrainConfig struct {
 	Backend    string   // backend name; "" means $AUCOPT_BACKEND, else auto
 	Checkpoint string   // checkpoint file for resumable runs ("" for none; see Train)
 	MaxMemory  int64    // bytes the learners' state may take; 0: AvailableMemory (see Train)
-	Progress   func(solver.Progress)
+	// Positive, when set, is the label of the positive class of a data file (LIBSVM or
+	// table), every other label negative (data.Options.Positive).
+	Positive string
+	// Table says how CSV, TSV and Parquet files' columns become the label and features
+	// (nil: the defaults); the test file is read with the training file's Schema.
+	Table    *data.TableOptions
+	Progress func(solver.Progress)
 	// Started, if set, is called once the data are ready and training starts, with the
 	// number of training rows and passes (0 for a batch fit), so that a progress display
 	// can size itself.
@@ -95,6 +102,9 @@ type TrainResult struct {
 	// name, of its training file, on disk or embedded); "" when it could not be read.
 	TrainSHA256 string `json:"train_sha256,omitempty"`
 	Seed        uint64 `json:"seed"` // the run's seed
+
+	// Schema is how the training table's columns became features; nil for LIBSVM data.
+	Schema *data.Schema `json:"table,omitempty"`
 }
 
 // MarshalJSON writes the result with test_auc omitted when there was no test data
@@ -268,32 +278,45 @@ func runSettings(params any, cfg TrainConfig, res *TrainResult) []solver.Setting
 func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
 	var test *data.Dataset
 	if !inMemory && streamable(cfg) {
-		info, err := data.ScanFile(ctx, cfg.Data)
-		if err != nil {
-			return nil, nil, err
+		in := cfg.readOptions()
+		var dim, rows int
+		var sch *data.Schema
+		if data.IsTableFile(cfg.Data, in) { // a table: one streamed pass for rows and schema
+			var err error
+			if dim, rows, sch, err = scanTable(cfg.Data, in); err != nil {
+				return nil, nil, err
+			}
+			res.Schema = sch
+		} else {
+			info, err := data.ScanFile(ctx, cfg.Data)
+			if err != nil {
+				return nil, nil, err
+			}
+			if info.Rows == 0 {
+				return nil, nil, fmt.Errorf("%s: %w", cfg.Data, data.ErrEmpty)
+			}
+			dim, rows = info.Dim, info.Rows
+			res.TrainSHA256 = info.SHA256
 		}
-		if info.Rows == 0 {
-			return nil, nil, fmt.Errorf("%s: %w", cfg.Data, data.ErrEmpty)
-		}
-		dim, rows := info.Dim, info.Rows
-		res.TrainSHA256 = info.SHA256
 		if cfg.Test != "" {
-			if test, err = loadTest(ctx, cfg.Test, cfg.Seed); err != nil {
+			var err error
+			if test, err = loadTestLayout(ctx, cfg.Test, cfg.Seed, data.LayoutSparse, testOptions(in, sch)); err != nil {
 				return nil, nil, err
 			}
 		}
 		res.TrainRows, res.Features, res.Scale = rows, dim, ScaleNone
 		noteWiderTest(res, test)
-		return solver.FileSource{Path: cfg.Data}, test, nil
+		return solver.FileSource{Path: cfg.Data, Opts: in}, test, nil
 	}
 	layout := data.LayoutSparse
 	if spec, err := solver.Lookup(cfg.Algo); err == nil && spec.IsBatch() {
 		layout = data.LayoutAuto
 	}
-	train, test, err := loadDataLayout(ctx, cfg, layout)
+	train, test, sch, err := loadDataLayout(ctx, cfg, layout)
 	if err != nil {
 		return nil, nil, err
 	}
+	res.Schema = sch
 	res.TrainRows, res.Features = train.Rows(), train.Dim
 	noteWiderTest(res, test)
 	if train, test, err = scale(cfg.Scale, train, test, res); err != nil {
@@ -341,38 +364,53 @@ func Score(w []float64, d *data.Dataset) []float64 {
 }
 
 // loadData resolves the training and test data: registry names or files.
-func loadData(ctx context.Context, cfg TrainConfig) (train, test *data.Dataset, err error) {
+func loadData(ctx context.Context, cfg TrainConfig) (train, test *data.Dataset, sch *data.Schema, err error) {
 	return loadDataLayout(ctx, cfg, data.LayoutSparse)
 }
 
 // loadDataLayout is loadData reading files in the given layout (registered datasets
-// are loaded sparse).
-func loadDataLayout(ctx context.Context, cfg TrainConfig, layout data.Layout) (train, test *data.Dataset, err error) {
+// are loaded sparse), returning the training table's schema (nil for LIBSVM data).
+func loadDataLayout(ctx context.Context, cfg TrainConfig, layout data.Layout) (train, test *data.Dataset, sch *data.Schema, err error) {
 	if cfg.Data == "" {
-		return nil, nil, inputErrorf("no training data given")
+		return nil, nil, nil, inputErrorf("no training data given")
 	}
-	train, splitTest, err := loadLayout(ctx, cfg.Data, cfg.Seed, layout)
+	in := cfg.readOptions()
+	train, splitTest, sch, err := loadWith(ctx, cfg.Data, cfg.Seed, layout, in)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	test = splitTest
 	if cfg.Test != "" {
-		if test, err = loadTestLayout(ctx, cfg.Test, cfg.Seed, layout); err != nil {
-			return nil, nil, err
+		if test, err = loadTestLayout(ctx, cfg.Test, cfg.Seed, layout, testOptions(in, sch)); err != nil {
+			return nil, nil, nil, err
 		}
 	}
-	return train, test, nil
+	return train, test, sch, nil
+}
+
+// readOptions are how cfg's data files are read.
+func (cfg TrainConfig) readOptions() data.Options {
+	return data.Options{Positive: cfg.Positive, Table: cfg.Table}
+}
+
+// testOptions are how the test file of a run whose training file was read with in is
+// read: a table with the training table's schema.
+func testOptions(in data.Options, sch *data.Schema) data.Options {
+	if sch != nil {
+		return data.Options{Table: &data.TableOptions{Schema: sch}}
+	}
+	return in
 }
 
 // loadTest reads test data named by name: a file, or a registered dataset's test part
 // when it has a train/test split (all its rows otherwise), as Predict reads it.
 func loadTest(ctx context.Context, name string, seed uint64) (*data.Dataset, error) {
-	return loadTestLayout(ctx, name, seed, data.LayoutSparse)
+	return loadTestLayout(ctx, name, seed, data.LayoutSparse, data.Options{})
 }
 
-// loadTestLayout is loadTest reading a file in the given layout.
-func loadTestLayout(ctx context.Context, name string, seed uint64, layout data.Layout) (*data.Dataset, error) {
-	all, test, err := loadLayout(ctx, name, seed, layout)
+// loadTestLayout is loadTest reading a file in the given layout with options in.
+func loadTestLayout(ctx context.Context, name string, seed uint64, layout data.Layout, in data.Options) (*data.Dataset, error) {
+	all, test, _, err := loadWith(ctx, name, seed, layout, in)
 	if err != nil {
 		return nil, err
 	}
@@ -392,25 +430,67 @@ func load(ctx context.Context, name string, seed uint64) (*data.Dataset, *data.D
 // cores, into arrays allocated once; LayoutSparse keeps a cache's own layout); a
 // registered dataset is loaded sparse.
 func loadLayout(ctx context.Context, name string, seed uint64, layout data.Layout) (*data.Dataset, *data.Dataset, error) {
+	train, test, _, err := loadWith(ctx, name, seed, layout, data.Options{})
+	return train, test, err
+}
+
+// loadWith is loadLayout reading a file with options in (the positive label, how a
+// table's columns become features), returning the table schema it was read with (nil
+// for LIBSVM data). in cannot apply to a dataset name.
+func loadWith(ctx context.Context, name string, seed uint64, layout data.Layout, in data.Options) (*data.Dataset, *data.Dataset, *data.Schema, error) {
 	if st, err := os.Stat(name); err == nil {
 		if st.IsDir() {
-			return nil, nil, inputErrorf("%s is a directory, not a data file", name)
+			return nil, nil, nil, inputErrorf("%s is a directory, not a data file", name)
 		}
+		if data.IsTableFile(name, in) { // CSV, TSV, Parquet
+			in.Context = ctx
+			d, sch, err := data.ReadTableFile(name, in)
+			if err != nil {
+				return nil, nil, nil, inputError{err}
+			}
+			return d.WithLayout(layout), nil, sch, nil
+		}
+		in.Context = ctx
 		if layout == data.LayoutSparse {
-			d, err := data.ReadFile(name, data.Options{Context: ctx}) // a cache keeps its layout
-			return d, nil, err
+			d, err := data.ReadFile(name, in) // a cache keeps its layout
+			return d, nil, nil, err
 		}
-		d, err := data.ReadFileContext(ctx, name, data.Options{}, data.ReadConfig{Layout: layout})
-		return d, nil, err
+		d, err := data.ReadFileContext(ctx, name, in, data.ReadConfig{Layout: layout})
+		return d, nil, nil, err
 	}
 	if _, err := data.Lookup(name); err != nil {
-		return nil, nil, fmt.Errorf("%s is neither a file nor a known dataset: %w", name, err)
+		return nil, nil, nil, fmt.Errorf("%s is neither a file nor a known dataset: %w", name, err)
+	}
+	if in.Positive != "" || !in.Table.IsZero() {
+		return nil, nil, nil, inputErrorf("%s is a dataset name: --positive and the table options apply to data files", name)
 	}
 	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse, Context: ctx})
 	if err != nil {
-		return nil, nil, inputError{err} // its files are missing or malformed
+		return nil, nil, nil, inputError{err} // its files are missing or malformed
 	}
-	return sp.Train, sp.Test, nil
+	return sp.Train, sp.Test, nil, nil
+}
+
+// scanTable streams a table once for its number of features and rows and its schema.
+func scanTable(path string, in data.Options) (dim, rows int, sch *data.Schema, err error) {
+	r, err := data.Open(path, in)
+	if err != nil {
+		return 0, 0, nil, inputError{err}
+	}
+	defer r.Close()
+	for {
+		_, err := r.Next()
+		if err == io.EOF {
+			if rows == 0 {
+				return 0, 0, nil, inputError{fmt.Errorf("%s: %w", path, data.ErrEmpty)}
+			}
+			return r.MaxIndex(), rows, r.Schema(), nil
+		}
+		if err != nil {
+			return 0, 0, nil, inputError{err}
+		}
+		rows++
+	}
 }
 
 // scale fits the transformation on the training data and applies it to both parts.

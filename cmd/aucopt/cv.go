@@ -38,7 +38,12 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	gridHoldout := fs.Float64("grid-holdout", 0.2, "with --grid and no --grid-folds: the share of each training fold held out to choose")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	read := addReadFlags(fs)
 	if err := parse(fs, joinOptional(args, "--grid")); err != nil {
+		return err
+	}
+	positive, table, err := read.options()
+	if err != nil {
 		return err
 	}
 	if *passes < 1 {
@@ -65,7 +70,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := engine.CVConfig{
 		TrainConfig: engine.TrainConfig{Algo: *algo, Params: *params, Data: *dataArg, Passes: *passes, Shuffle: *shuffle,
-			Scale: *scale, Seed: *seed, Backend: *backend, MaxMemory: maxBytes},
+			Scale: *scale, Seed: *seed, Backend: *backend, MaxMemory: maxBytes, Positive: positive, Table: table},
 		Folds: *folds, Repeats: *repeats, Workers: *workers,
 	}
 	if fs.Changed("grid") {

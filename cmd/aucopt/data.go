@@ -1,11 +1,13 @@
 package main
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -96,13 +98,16 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 
 const convertExamples = `  aucopt convert a9a.txt.xz a9a.cache       # read once, re-read at memory speed
   aucopt convert --positive 3 letter.scale letter3.cache
+  aucopt convert clicks.csv.gz clicks.parquet                    # a table to a table: the same columns
+  aucopt convert --label click --hash-bits 14 clicks.parquet clicks.svm   # hashed features, LIBSVM text
+  aucopt convert heart.svm heart.csv                            # label, x01 … x13
 `
 
 func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("convert", "convert IN OUT [--positive LABEL] [--dim N] [--raw]", convertExamples, stderr)
-	positive := fs.String("positive", "", "label of the positive class (one-vs-rest); default: the LIBSVM conventions {+1,-1}, {1,0}, {1,2}")
-	dim := fs.Int("dim", 0, "fix the number of features (an index above it is an error); default: the largest index")
+	fs := newFlags("convert", "convert IN OUT [--positive LABEL] [--dim N] [--raw] [table flags]", convertExamples, stderr)
+	dim := fs.Int("dim", 0, "fix the number of features of LIBSVM input (an index above it is an error); default: the largest index")
 	raw := fs.Bool("raw", false, "keep multi-class labels as read (group them at training time)")
+	read := addReadFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return parseError(fs, err)
 	}
@@ -117,21 +122,88 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := checkNotInput("output", out, in); err != nil {
 		return err
 	}
-	start := time.Now()
-	d, err := data.ReadFile(in, data.Options{Positive: *positive, Dim: *dim, Raw: *raw, Context: ctx})
+	positive, table, err := read.options()
 	if err != nil {
 		return err
 	}
-	if err := data.WriteAtomicContext(ctx, out, func(w io.Writer) error { return data.WriteCache(w, d) }); err != nil {
-		return err
+	start := time.Now()
+	st, err := data.Convert(in, out, data.Options{Positive: positive, Dim: *dim, Raw: *raw, Table: table, Context: ctx})
+	if err != nil {
+		return userError{err}
 	}
-	pos, neg := d.Counts()
-	summary := fmt.Sprintf("%d positive, %d negative", pos, neg)
+	format := data.OutputFormat(out)
+	if (format == data.FormatCSV || format == data.FormatTSV || format == data.FormatParquet) && (data.TableFormat(in) != "" || data.IsParquet(in)) {
+		fmt.Fprintf(stdout, "%s → %s (%s): %d rows, %d columns, %d values in %v\n", in, out, format, st.Rows, st.Features, st.Values,
+			time.Since(start).Round(time.Millisecond))
+		return nil
+	}
+	summary := fmt.Sprintf("%d positive, %d negative", st.Pos, st.Neg)
 	if *raw {
 		summary = "raw labels"
 	}
-	fmt.Fprintf(stdout, "%s → %s: %d rows, %d features, %d values (%s) in %v\n", in, out, d.Rows(), d.Dim, d.Nnz(),
+	fmt.Fprintf(stdout, "%s → %s (%s): %d rows, %d features, %d values (%s) in %v\n", in, out, format, st.Rows, st.Features, st.Values,
 		summary, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+const genExamples = `  aucopt gen --rows 1000000 --out ctr.parquet     # Avazu-shaped click log, 17% clicks
+  aucopt gen --rows 100000 --first-row 1000000 --out ctr-test.csv.gz   # test rows of the same ground truth
+  aucopt train --algo ftrl --data ctr.parquet --label click --scale none
+`
+
+func runGen(_ context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("gen", "gen --rows N --out FILE.csv|.tsv|.parquet [--seed S] [--click-rate P]", genExamples, stderr)
+	rows := fs.Int("rows", 100_000, "rows to write")
+	out := fs.String("out", "", "output file: .csv, .tsv or .parquet (a .gz suffix compresses a CSV or TSV)")
+	seed := fs.Uint64("seed", 1, "seed of the table (its ground truth, values and clicks)")
+	first := fs.Int("first-row", 0, "index of the first row: a test table of the same --seed starts past the training rows")
+	rate := fs.Float64("click-rate", 0.17, "share of clicks")
+	rowGroup := fs.Int("row-group", 65536, "Parquet: rows per row group")
+	if err := fs.Parse(args); err != nil {
+		return parseError(fs, err)
+	}
+	switch {
+	case fs.NArg() > 0:
+		return inputErrorf("gen takes no arguments, got %q", fs.Args())
+	case *out == "":
+		return inputErrorf("give --out FILE (.csv, .tsv or .parquet)")
+	case *first < 0:
+		return inputErrorf("--first-row %d: want at least 0", *first)
+	case *rows < 1:
+		return inputErrorf("--rows %d: want at least 1", *rows)
+	case !(*rate > 0 && *rate < 1):
+		return inputErrorf("--click-rate %v: want a share in (0, 1)", *rate)
+	case *rowGroup < 1:
+		return inputErrorf("--row-group %d: want at least 1", *rowGroup)
+	}
+	format := data.TableFormat(*out)
+	if format == "" {
+		return inputErrorf("--out %s: name a .csv, .tsv or .parquet file", *out)
+	}
+	if err := checkOutput("--out", *out); err != nil {
+		return err
+	}
+	gz := strings.HasSuffix(strings.ToLower(*out), ".gz")
+	if format == data.FormatParquet && gz || !gz && data.OutputFormat(*out) != format {
+		return inputErrorf("--out %s: compression is written for .csv.gz and .tsv.gz only", *out)
+	}
+	start := time.Now()
+	c := &data.CTR{Rows: *rows, First: *first, Seed: *seed, ClickRate: *rate}
+	err := data.WriteAtomic(*out, func(w io.Writer) error {
+		if gz {
+			z := gzip.NewWriter(w)
+			if err := c.Write(z, format, *rowGroup); err != nil {
+				return err
+			}
+			return z.Close()
+		}
+		return c.Write(w, format, *rowGroup)
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d rows of a click log (label column click, %d categorical fields) in %v\n", *out, *rows,
+		len(c.Columns())-1, time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
@@ -143,4 +215,60 @@ func parseError(fs *flag.FlagSet, err error) error {
 	}
 	fmt.Fprintf(fs.Output(), "aucopt %s: %v (see aucopt %s --help)\n", fs.Name(), err, fs.Name())
 	return errUsage
+}
+
+// readFlags are the flags that say how data files are read, shared by the commands
+// that read --data/--test: the positive class (of LIBSVM files and tables alike) and
+// how a CSV, TSV or Parquet table's columns become the label and features.
+type readFlags struct {
+	fs          *flag.FlagSet
+	positive    *string
+	label       *string
+	columns     *[]string
+	ignore      *[]string
+	categorical *[]string
+	hashBits    *int
+	hashSeed    *uint32
+	missing     *string
+}
+
+// addReadFlags defines the read flags on fs.
+func addReadFlags(fs *flag.FlagSet) *readFlags {
+	return &readFlags{
+		fs:          fs,
+		positive:    fs.String("positive", "", "label of the positive class, every other label negative (LIBSVM files and tables); default: the conventions {+1,-1}, {1,0}, {1,2}"),
+		label:       fs.String("label", data.DefaultLabel, "table (CSV, TSV, Parquet): the label column"),
+		columns:     fs.StringSlice("columns", nil, "table: the feature columns, comma-separated (default: all but the label and --ignore)"),
+		ignore:      fs.StringSlice("ignore", nil, "table: columns to leave out, comma-separated"),
+		categorical: fs.StringSlice("categorical", nil, "table: numeric columns to treat as categories (text columns always are), comma-separated"),
+		hashBits:    fs.Int("hash-bits", data.DefaultHashBits, "table: categorical values are hashed (signed MurmurHash3 of column=value) into 2^B features"),
+		hashSeed:    fs.Uint32("hash-seed", 0, "table: seed of the feature hash"),
+		missing:     fs.String("missing", data.MissingError, "table: an empty cell (a Parquet null) is an error, zero (no feature), or skip (the row is left out)"),
+	}
+}
+
+// tableFlagNames are the flags of the table options.
+var tableFlagNames = []string{"label", "columns", "ignore", "categorical", "hash-bits", "hash-seed", "missing"}
+
+// options returns the positive label and the table options (nil when no table flag
+// was given).
+func (r *readFlags) options() (string, *data.TableOptions, error) {
+	changed := false
+	for _, n := range tableFlagNames {
+		changed = changed || r.fs.Changed(n)
+	}
+	if !changed {
+		return *r.positive, nil, nil
+	}
+	if *r.hashBits < 1 || *r.hashBits > data.MaxHashBits {
+		return "", nil, inputErrorf("--hash-bits %d: want 1 to %d", *r.hashBits, data.MaxHashBits)
+	}
+	switch *r.missing {
+	case data.MissingError, data.MissingZero, data.MissingSkip:
+	default:
+		return "", nil, inputErrorf("--missing %q: want %s, %s or %s", *r.missing, data.MissingError, data.MissingZero, data.MissingSkip)
+	}
+	t := &data.TableOptions{Label: *r.label, Columns: *r.columns, Ignore: *r.ignore, Categorical: *r.categorical,
+		HashBits: *r.hashBits, HashSeed: *r.hashSeed, Missing: *r.missing}
+	return *r.positive, t, nil
 }

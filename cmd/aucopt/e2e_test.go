@@ -753,6 +753,16 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("gen", func(t *testing.T) { // issue 16: a click log, trained on as a table
+		if out := e.ok("gen", "--rows", "2000", "--out", "clicks.parquet"); !strings.Contains(out, "2000 rows") {
+			t.Errorf("gen's summary: %s", out)
+		}
+		out := e.ok("train", "--algo", "ftrl", "--data", "clicks.parquet", "--label", "click", "--hash-bits", "10", "--quiet")
+		if !strings.Contains(out, "2000 rows, 1024 features") {
+			t.Errorf("train on the generated table: %s", out)
+		}
+	})
+
 	t.Run("convert", func(t *testing.T) {
 		out := e.ok("convert", a9aTrain, "a9a.cache")
 		if !strings.Contains(out, "32561 rows") || !strings.Contains(out, "123 features") {

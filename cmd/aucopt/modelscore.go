@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -22,4 +24,28 @@ func loadModelScores(path string, ds *data.Dataset) ([]float64, error) {
 		return nil, fmt.Errorf("model %s: %w", path, err)
 	}
 	return scores, nil
+}
+
+// modelsTable returns the table schema the models were trained with: nil when none was
+// trained on a table; an error when they were trained on different tables or not all
+// on tables, since one data file cannot be read both ways.
+func modelsTable(paths []string) (*data.Schema, error) {
+	var sch *data.Schema
+	var first string
+	for i, p := range paths {
+		m, err := model.Read(p)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			sch, first = m.Table, p
+			continue
+		}
+		a, _ := json.Marshal(sch)
+		b, _ := json.Marshal(m.Table)
+		if !bytes.Equal(a, b) {
+			return nil, inputErrorf("models %s and %s read their data differently (table schemas differ): draw them on separate plots", first, p)
+		}
+	}
+	return sch, nil
 }

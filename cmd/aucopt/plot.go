@@ -78,7 +78,12 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	title := fs.String("title", "", "title prefix of the panels (default: the data's name)")
 	asJSON := fs.Bool("json", false, "print the traces (every point of every algorithm) as JSON on stdout")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	read := addReadFlags(fs)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	positive, table, err := read.options()
+	if err != nil {
 		return err
 	}
 	if *out == "" && !*asJSON {
@@ -126,7 +131,7 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	for _, a := range *algos {
 		cfg := engine.TraceConfig{Every: *every, TrainConfig: engine.TrainConfig{
 			Algo: a, Params: perAlgo[a], Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
-			Scale: *scale, Seed: *seed, Backend: *backend, MaxMemory: maxBytes,
+			Scale: *scale, Seed: *seed, Backend: *backend, MaxMemory: maxBytes, Positive: positive, Table: table,
 		}}
 		if spec, _ := solver.Lookup(a); spec.IsBatch() {
 			cfg.Passes = 1

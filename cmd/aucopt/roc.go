@@ -64,7 +64,11 @@ func runROC(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := checkNotInput("--out", *out, append([]string{*dataArg}, *models...)...); err != nil {
 		return err
 	}
-	ds, note, err := loadEvalData(ctx, *dataArg, *seed)
+	sch, err := modelsTable(*models)
+	if err != nil {
+		return err
+	}
+	ds, note, err := loadEvalData(ctx, *dataArg, *seed, sch)
 	if err != nil {
 		return err
 	}
@@ -190,10 +194,14 @@ func thinROC(pts []metric.Point) []metric.Point {
 
 // loadEvalData reads the data a model is evaluated on: a file, or a registered
 // dataset's test split (its training part, with a note, when it has none).
-func loadEvalData(ctx context.Context, name string, seed uint64) (*data.Dataset, string, error) {
+func loadEvalData(ctx context.Context, name string, seed uint64, sch *data.Schema) (*data.Dataset, string, error) {
 	if st, err := os.Stat(name); err == nil {
 		if st.IsDir() {
 			return nil, "", inputErrorf("%s is a directory, not a data file", name)
+		}
+		if sch != nil { // models trained on a table: a table read with their schema
+			d, _, err := data.ReadTableFile(name, data.Options{Table: &data.TableOptions{Schema: sch}, Context: ctx})
+			return d, "", err
 		}
 		d, err := data.ReadFile(name, data.Options{Context: ctx})
 		return d, "", err

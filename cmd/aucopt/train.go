@@ -52,7 +52,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.Lookup("grid").NoOptDefVal = engine.GridPaper
 	gridFolds := fs.Int("grid-folds", 0, "with --grid: choose the best by this many stratified folds of the training data (0: a held-out split)")
 	gridHoldout := fs.Float64("grid-holdout", 0.2, "with --grid and no --grid-folds: the share of the training rows held out to choose the best")
+	read := addReadFlags(fs)
 	if err := parse(fs, joinOptional(args, "--grid")); err != nil {
+		return err
+	}
+	positive, table, err := read.options()
+	if err != nil {
 		return err
 	}
 	spec, err := solver.Lookup(*algo)
@@ -90,7 +95,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cfg := engine.TrainConfig{
 		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
-		Scale: *scale, Seed: *seed, Backend: *backend, Checkpoint: *ckpt, MaxMemory: maxBytes,
+		Scale: *scale, Seed: *seed, Backend: *backend, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table,
 	}
 	if fs.Changed("grid") {
 		if *ckpt != "" {

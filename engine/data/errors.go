@@ -8,7 +8,7 @@ import (
 // ParseError is a malformed line of a data file.
 type ParseError struct {
 	Path   string // file name as given
-	Line   int    // 1-based line number
+	Line   int    // 1-based line number (a Parquet table's row; 0 when the error is at no line)
 	Column int    // 1-based byte column of the token, 0 when the whole line is at fault
 	Token  string // the offending token, quoted in the message; may be empty
 	Err    error  // what is wrong: one of the Err* sentinels, wrapped with detail
@@ -16,8 +16,14 @@ type ParseError struct {
 
 // Error formats the error as "path:line:column: what (token "…")".
 func (e *ParseError) Error() string {
-	pos := fmt.Sprintf("%s:%d", e.Path, e.Line)
-	if e.Column > 0 {
+	pos := e.Path
+	switch {
+	case e.Line == 0 && e.Column > 0: // not at a line: a Parquet file's schema
+		pos += fmt.Sprintf(": column %d", e.Column)
+	case e.Line > 0:
+		pos += fmt.Sprintf(":%d", e.Line)
+	}
+	if e.Line > 0 && e.Column > 0 {
 		pos += fmt.Sprintf(":%d", e.Column)
 	}
 	if e.Token != "" {

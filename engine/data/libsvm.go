@@ -34,6 +34,9 @@ type Options struct {
 	Raw bool
 	// Dim, when positive, fixes the number of features: an index above it is an error.
 	Dim int
+	// Table, when set, says how a CSV, TSV or Parquet table's columns become the label
+	// and features (table.go); nil means the defaults.
+	Table *TableOptions
 	// Context, when set, is checked every CheckLines lines: once it is done, reading
 	// stops with an error wrapping its error (Ctrl-C while a large file loads).
 	Context context.Context
@@ -64,6 +67,8 @@ type Reader struct {
 	ex     Example
 	long   []byte   // a line longer than the buffer, assembled
 	cached *Dataset // a binary cache being streamed, when the input was one
+
+	table tableSource // a CSV, TSV or Parquet table being streamed (table.go)
 }
 
 // Open opens path for reading, decompressing gzip, bzip2 or xz by their magic bytes.
@@ -71,6 +76,16 @@ func Open(path string, opts Options) (*Reader, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	// Tables (table.go): a Parquet file is read by offsets, not as a stream.
+	if t, err := openParquet(f, path, opts); t != nil || err != nil {
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		o := opts
+		o.Dim = t.schema().Dim()
+		return &Reader{path: path, opts: o, closer: f, table: t, maxIdx: o.Dim}, nil
 	}
 	r, err := NewReader(f, path, opts)
 	if err != nil {
@@ -92,7 +107,7 @@ var (
 // bytes. path names the source in errors.
 func NewReader(r io.Reader, path string, opts Options) (*Reader, error) {
 	rd := &Reader{path: path, opts: opts}
-	if opts.Positive != "" {
+	if opts.Positive != "" && opts.Table.IsZero() && TableFormat(path) == "" { // tables: table.go
 		v, err := strconv.ParseFloat(opts.Positive, 64)
 		if err != nil || math.IsNaN(v) {
 			return nil, fmt.Errorf("positive label %q is not a number", opts.Positive)
@@ -129,6 +144,9 @@ func NewReader(r io.Reader, path string, opts Options) (*Reader, error) {
 		br = bufio.NewReaderSize(dec, 1<<16)
 	}
 	rd.br = br
+	if _, err := openTable(rd, path, opts); err != nil { // CSV and TSV tables: table.go
+		return nil, err
+	}
 	return rd, nil
 }
 
@@ -179,6 +197,9 @@ func isCompressed(head []byte) bool {
 
 // Close closes the underlying file when the Reader came from Open.
 func (r *Reader) Close() error {
+	if r.table != nil {
+		r.table.close()
+	}
 	if r.closer != nil {
 		return r.closer.Close()
 	}
@@ -195,6 +216,9 @@ func (r *Reader) Path() string { return r.path }
 // io.EOF after the last one, a *ParseError for a malformed line, or the I/O or
 // decompression error.
 func (r *Reader) Next() (*Example, error) {
+	if r.table != nil {
+		return r.table.next()
+	}
 	if d := r.cached; d != nil {
 		if r.line >= d.Rows() {
 			return nil, io.EOF

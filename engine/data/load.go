@@ -44,6 +44,13 @@ const defaultChunk = 8 << 20
 // read by one sequential read into its arrays. ctx (and opts.Context, when set) is
 // checked between chunks.
 func ReadFileContext(ctx context.Context, path string, opts Options, rc ReadConfig) (*Dataset, error) {
+	if isTableFile(path, opts) { // CSV, TSV and Parquet tables: table.go
+		d, _, err := readTableContext(ctx, path, opts)
+		if err != nil {
+			return nil, err
+		}
+		return d.WithLayout(rc.Layout), nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -64,6 +64,11 @@ type Model struct {
 	TestAUC     float64 // AUC on the test data at training time; NaN when unknown
 	TestRows    int     // rows of that test data, 0 when none
 	Weights     []float64
+
+	// Table, for a model trained on a CSV, TSV or Parquet table, is how its columns
+	// became features (label, numeric columns, hashed categorical columns): new files
+	// are read with it, and refused when their columns do not match. nil for LIBSVM data.
+	Table *data.Schema
 }
 
 // Scaling is the fitted transformation of a model (data.Scaler, data.RowNormalizer).
@@ -89,6 +94,7 @@ type file struct {
 	Seed        uint64          `json:"seed"`
 	TestAUC     *float64        `json:"test_auc,omitempty"`
 	TestRows    int             `json:"test_rows,omitempty"`
+	Table       *data.Schema    `json:"table,omitempty"`
 	Weights     json.RawMessage `json:"weights"`
 }
 
@@ -115,7 +121,7 @@ func (m *Model) encode(nl, indent string) ([]byte, error) {
 	}
 	f := file{Format: Format, Version: m.Version, Algo: m.Algo, Params: m.Params, Features: m.Features,
 		Scaling: m.Scaling, Backend: m.Backend, TrainData: m.TrainData, TrainRows: m.TrainRows,
-		TrainSHA256: m.TrainSHA256, Seed: m.Seed, TestRows: m.TestRows}
+		TrainSHA256: m.TrainSHA256, Seed: m.Seed, TestRows: m.TestRows, Table: m.Table}
 	if f.Params == nil {
 		f.Params = map[string]any{}
 	}
@@ -237,7 +243,7 @@ func Decode(b []byte, name string) (*Model, error) {
 	}
 	m := &Model{Version: f.Version, Algo: f.Algo, Params: f.Params, Features: f.Features, Scaling: f.Scaling,
 		Backend: f.Backend, TrainData: f.TrainData, TrainRows: f.TrainRows, TrainSHA256: f.TrainSHA256,
-		Seed: f.Seed, TestAUC: math.NaN(), TestRows: f.TestRows}
+		Seed: f.Seed, TestAUC: math.NaN(), TestRows: f.TestRows, Table: f.Table}
 	if f.TestAUC != nil {
 		m.TestAUC = *f.TestAUC
 	}
@@ -336,6 +342,14 @@ func (m *Model) Validate() error {
 	}
 	if len(m.Weights) != m.Features {
 		return fail("%d weights for %d features", len(m.Weights), m.Features)
+	}
+	if t := m.Table; t != nil {
+		if err := t.Validate(); err != nil {
+			return fail("%v", err)
+		}
+		if t.Dim() != m.Features {
+			return fail("the table schema makes %d features, the model has %d", t.Dim(), m.Features)
+		}
 	}
 	if j := nonFinite(m.Weights); j >= 0 {
 		return fail("weight %d (feature %d) is %v", j, j+1, m.Weights[j])

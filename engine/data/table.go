@@ -1,0 +1,551 @@
+package data
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/twmb/murmur3"
+)
+
+// Tables (CSV, TSV, Parquet) become labelled sparse rows through a Schema: one column is
+// the label, numeric feature columns keep their values at features 0..len(Numeric)−1 in
+// the order of their names, and categorical columns (strings, or columns named in
+// TableOptions.Categorical) are one-hot encoded by signed feature hashing into 2^HashBits
+// buckets that follow the numeric features. The hash is MurmurHash3 (x86, 32 bit) of
+// "column=value" with the schema's seed, as scikit-learn's FeatureHasher does with seed
+// 0: bucket |h| mod 2^HashBits, sign + for h ≥ 0 and − otherwise. Values of one row that
+// share a bucket are summed.
+
+// The missing-value policies of TableOptions.Missing.
+const (
+	MissingError = "error" // a missing value is an error naming file, line and column (default)
+	MissingZero  = "zero"  // a missing numeric value is 0, a missing category no feature
+	MissingSkip  = "skip"  // a row with a missing value is skipped
+)
+
+// DefaultHashBits is the number of hash bits when TableOptions.HashBits is 0: 2^18
+// buckets, few collisions for up to some ten thousand distinct categories.
+const DefaultHashBits = 18
+
+// MaxHashBits is the largest TableOptions.HashBits.
+const MaxHashBits = 28
+
+// HashMurmur3 names the feature hash in a Schema.
+const HashMurmur3 = "murmur3_32"
+
+// DefaultLabel is the label column when TableOptions.Label is empty.
+const DefaultLabel = "label"
+
+// The kinds of table errors, for errors.Is (besides ErrLabel and ErrValue).
+var (
+	// ErrColumn: a named column is absent, or the file's columns do not match the schema.
+	ErrColumn = errors.New("bad columns")
+	// ErrRagged: a row has another number of fields than the header.
+	ErrRagged = errors.New("wrong number of fields")
+	// ErrMissing: a value is missing (with TableOptions.Missing "error").
+	ErrMissing = errors.New("missing value")
+	// ErrColumnType: a Parquet column has a type that cannot be a feature or label.
+	ErrColumnType = errors.New("unsupported column type")
+)
+
+// TableOptions say how a table's columns become a label and features.
+type TableOptions struct {
+	Label       string   // the label column; "" means DefaultLabel
+	Columns     []string // the feature columns; empty means every column but the label and Ignore
+	Ignore      []string // columns left out
+	Categorical []string // numeric columns to hash as categories (string columns always are)
+	HashBits    int      // hash buckets 2^HashBits; 0 means DefaultHashBits
+	HashSeed    uint32   // seed of the feature hash
+	Missing     string   // MissingError (""), MissingZero or MissingSkip
+	// Schema, when set, fixes the mapping (a model's): the file must have its columns,
+	// and the other options must be zero.
+	Schema *Schema
+}
+
+// IsZero reports whether o is the zero value (all defaults).
+func (o *TableOptions) IsZero() bool {
+	return o == nil || o.Label == "" && len(o.Columns) == 0 && len(o.Ignore) == 0 && len(o.Categorical) == 0 &&
+		o.HashBits == 0 && o.HashSeed == 0 && o.Missing == "" && o.Schema == nil
+}
+
+// Schema is the mapping of a table's columns to the label and features, recorded in a
+// model so that new files are read the same way.
+type Schema struct {
+	Label       string   `json:"label"`
+	Positive    string   `json:"positive,omitempty"`
+	Numeric     []string `json:"numeric,omitempty"`     // feature j is Numeric[j], sorted by name
+	Categorical []string `json:"categorical,omitempty"` // hashed after the numeric features
+	Ignored     []string `json:"ignored,omitempty"`     // columns of the training file left out
+	Hash        string   `json:"hash"`                  // HashMurmur3
+	HashBits    int      `json:"hash_bits"`
+	HashSeed    uint32   `json:"hash_seed"`
+	Missing     string   `json:"missing"`
+}
+
+// Dim is the number of features: the numeric columns, then 2^HashBits buckets when there
+// are categorical columns.
+func (s *Schema) Dim() int {
+	d := len(s.Numeric)
+	if len(s.Categorical) > 0 {
+		d += 1 << s.HashBits
+	}
+	return d
+}
+
+// Validate reports whether s can be applied.
+func (s *Schema) Validate() error {
+	if s.Label == "" {
+		return errors.New("table schema: no label column")
+	}
+	if s.Hash != HashMurmur3 {
+		return fmt.Errorf("table schema: unknown hash %q (want %s)", s.Hash, HashMurmur3)
+	}
+	if s.HashBits < 1 || s.HashBits > MaxHashBits {
+		return fmt.Errorf("table schema: hash_bits %d outside [1, %d]", s.HashBits, MaxHashBits)
+	}
+	if err := checkMissing(s.Missing); err != nil {
+		return fmt.Errorf("table schema: %w", err)
+	}
+	if len(s.Numeric)+len(s.Categorical) == 0 {
+		return errors.New("table schema: no feature columns")
+	}
+	seen := map[string]bool{s.Label: true}
+	for _, c := range slices.Concat(s.Numeric, s.Categorical, s.Ignored) {
+		if seen[c] {
+			return fmt.Errorf("table schema: column %q named twice", c)
+		}
+		seen[c] = true
+	}
+	return nil
+}
+
+func checkMissing(m string) error {
+	switch m {
+	case MissingError, MissingZero, MissingSkip:
+		return nil
+	}
+	return fmt.Errorf("missing-value policy %q: want %s, %s or %s", m, MissingError, MissingZero, MissingSkip)
+}
+
+// TableFormat returns "csv", "tsv" or "parquet" for a file name that names a table by its
+// extension (a compression extension .gz, .bz2, .xz after csv or tsv allowed), else "".
+// Parquet files are also recognised by their magic bytes whatever their name.
+func TableFormat(path string) string {
+	p := strings.ToLower(path)
+	for _, z := range []string{".gz", ".bz2", ".xz"} {
+		p = strings.TrimSuffix(p, z)
+	}
+	switch filepath.Ext(p) {
+	case ".csv":
+		return "csv"
+	case ".tsv", ".tab":
+		return "tsv"
+	case ".parquet", ".pq":
+		return "parquet"
+	}
+	return ""
+}
+
+// colKind is what a column's values are, as seen in the file.
+type colKind int8
+
+const (
+	kindNumber colKind = iota // numbers (CSV: the first row's value parses as one)
+	kindString                // text
+	kindOther                 // a Parquet type that cannot be used
+)
+
+// column roles in a rowBuilder.
+const (
+	roleIgnore int8 = iota
+	roleLabel
+	roleNumeric
+	roleCategorical
+)
+
+// resolveSchema maps a table's header to a Schema under opts (and Options.Positive).
+// kinds are the columns' kinds; typeName names a column's type in errors (Parquet).
+func resolveSchema(path string, header []string, kinds []colKind, typeName func(int) string, o Options) (*Schema, error) {
+	topt := o.Table
+	if topt == nil {
+		topt = &TableOptions{}
+	}
+	colErr := func(format string, args ...any) error {
+		return &ParseError{Path: path, Line: 1, Err: fmt.Errorf("%w: %s", ErrColumn, fmt.Sprintf(format, args...))}
+	}
+	index := make(map[string]int, len(header))
+	for i, h := range header {
+		if _, dup := index[h]; dup {
+			return nil, colErr("column %q appears twice in the header", h)
+		}
+		index[h] = i
+	}
+	if s := topt.Schema; s != nil {
+		if !(&TableOptions{Schema: s}).equal(topt) {
+			return nil, fmt.Errorf("%s: table options cannot change the schema recorded in a model", path)
+		}
+		if err := s.Validate(); err != nil {
+			return nil, err
+		}
+		known := map[string]bool{s.Label: true}
+		for _, c := range slices.Concat(s.Numeric, s.Categorical, s.Ignored) {
+			known[c] = true
+			if _, ok := index[c]; !ok && !slices.Contains(s.Ignored, c) {
+				return nil, colErr("no column %q, which the model was trained on (the file has %s)", c, quoteList(header))
+			}
+		}
+		if _, ok := index[s.Label]; !ok {
+			return nil, colErr("no label column %q (the file has %s)", s.Label, quoteList(header))
+		}
+		for _, h := range header {
+			if !known[h] {
+				return nil, colErr("column %q was not in the model's training data (its columns: label %q, features %s)", h, s.Label, quoteList(slices.Concat(s.Numeric, s.Categorical)))
+			}
+		}
+		for _, c := range s.Numeric {
+			if i := index[c]; kinds[i] != kindNumber {
+				return nil, colErr("column %q is numeric in the model but holds %s here", c, typeName(i))
+			}
+		}
+		return s, nil
+	}
+	s := &Schema{Label: topt.Label, Positive: o.Positive, Hash: HashMurmur3, HashBits: topt.HashBits, HashSeed: topt.HashSeed, Missing: topt.Missing}
+	if s.Label == "" {
+		s.Label = DefaultLabel
+	}
+	if s.HashBits == 0 {
+		s.HashBits = DefaultHashBits
+	}
+	if s.Missing == "" {
+		s.Missing = MissingError
+	}
+	if err := checkMissing(s.Missing); err != nil {
+		return nil, err
+	}
+	if s.HashBits < 1 || s.HashBits > MaxHashBits {
+		return nil, fmt.Errorf("hash bits %d: want 1 to %d", s.HashBits, MaxHashBits)
+	}
+	li, ok := index[s.Label]
+	if !ok {
+		return nil, colErr("no label column %q (the file has %s; name it with --label)", s.Label, quoteList(header))
+	}
+	if kinds[li] == kindOther {
+		return nil, &ParseError{Path: path, Line: 1, Column: li + 1, Err: fmt.Errorf("%w: label column %q is %s", ErrColumnType, s.Label, typeName(li))}
+	}
+	for _, lists := range [][]string{topt.Columns, topt.Ignore, topt.Categorical} {
+		for _, c := range lists {
+			if _, ok := index[c]; !ok {
+				return nil, colErr("no column %q (the file has %s)", c, quoteList(header))
+			}
+			if c == s.Label {
+				return nil, colErr("%q is the label column, it cannot also be a feature or be ignored", c)
+			}
+		}
+	}
+	features := topt.Columns
+	if len(features) == 0 {
+		for _, h := range header {
+			if h != s.Label {
+				features = append(features, h)
+			}
+		}
+	}
+	for _, c := range topt.Categorical {
+		if !slices.Contains(features, c) || slices.Contains(topt.Ignore, c) {
+			return nil, colErr("--categorical %q is not among the feature columns", c)
+		}
+	}
+	for _, h := range header {
+		i := index[h]
+		switch {
+		case h == s.Label:
+		case !slices.Contains(features, h) || slices.Contains(topt.Ignore, h):
+			s.Ignored = append(s.Ignored, h)
+		case kinds[i] == kindOther:
+			return nil, &ParseError{Path: path, Line: 1, Column: i + 1, Err: fmt.Errorf("%w: column %q is %s (want numbers, booleans or strings; --ignore it)", ErrColumnType, h, typeName(i))}
+		case kinds[i] == kindString || slices.Contains(topt.Categorical, h):
+			s.Categorical = append(s.Categorical, h)
+		default:
+			s.Numeric = append(s.Numeric, h)
+		}
+	}
+	// Numeric features in the order of their names, so that one table gives the same
+	// features whatever the order its writer put the columns in (Parquet writers often
+	// sort them).
+	slices.Sort(s.Numeric)
+	slices.Sort(s.Categorical)
+	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// equal reports whether o and p are the same options.
+func (o *TableOptions) equal(p *TableOptions) bool {
+	return o.Label == p.Label && slices.Equal(o.Columns, p.Columns) && slices.Equal(o.Ignore, p.Ignore) &&
+		slices.Equal(o.Categorical, p.Categorical) && o.HashBits == p.HashBits && o.HashSeed == p.HashSeed &&
+		o.Missing == p.Missing && o.Schema == p.Schema
+}
+
+func quoteList(names []string) string {
+	const most = 12
+	q := make([]string, 0, min(len(names), most)+1)
+	for i, n := range names {
+		if i == most {
+			q = append(q, fmt.Sprintf("… %d more", len(names)-most))
+			break
+		}
+		q = append(q, strconv.Quote(n))
+	}
+	return strings.Join(q, ", ")
+}
+
+// rowBuilder turns a table row's cells into an Example under a Schema.
+type rowBuilder struct {
+	s      *Schema
+	path   string
+	header []string
+	role   []int8 // per file column
+	slot   []int  // numeric: feature index; categorical: index into prefix
+	nNum   int
+	mask   uint32
+	prefix [][]byte // "column=" of each categorical column
+	key    []byte
+	raw    bool
+	posSet bool
+	posNum float64 // the positive label as a number, when it is one
+	posIsN bool
+	seen   []float64 // labels seen, for the LIBSVM conventions
+	ex     Example
+}
+
+func newRowBuilder(path string, header []string, s *Schema, o Options) *rowBuilder {
+	b := &rowBuilder{s: s, path: path, header: header, role: make([]int8, len(header)), slot: make([]int, len(header)),
+		nNum: len(s.Numeric), mask: 1<<s.HashBits - 1, raw: o.Raw}
+	for i, h := range header {
+		switch {
+		case h == s.Label:
+			b.role[i] = roleLabel
+		case slices.Contains(s.Numeric, h):
+			b.role[i], b.slot[i] = roleNumeric, slices.Index(s.Numeric, h)
+		case slices.Contains(s.Categorical, h):
+			b.role[i], b.slot[i] = roleCategorical, len(b.prefix)
+			b.prefix = append(b.prefix, []byte(h+"="))
+		}
+	}
+	if s.Positive != "" {
+		b.posSet = true
+		if v, err := strconv.ParseFloat(s.Positive, 64); err == nil {
+			b.posNum, b.posIsN = v, true
+		}
+	}
+	return b
+}
+
+// cellError is a ParseError at a cell: line (CSV) or row (Parquet), 1-based column.
+func (b *rowBuilder) cellError(line, col int, tok []byte, format string, args ...any) *ParseError {
+	const maxToken = 40
+	t := string(tok)
+	if len(tok) > maxToken {
+		t = string(tok[:maxToken]) + "…"
+	}
+	return &ParseError{Path: b.path, Line: line, Column: col, Token: t,
+		Err: fmt.Errorf("column %q: %w", b.header[col-1], fmt.Errorf(format, args...))}
+}
+
+// label maps a label cell to the example's Y and Label.
+func (b *rowBuilder) label(line, col int, cell []byte, num float64, isNum bool) error {
+	ex := &b.ex
+	if !isNum {
+		v, err := parseFloat(cell)
+		isNum = err == nil && !math.IsNaN(v) && !math.IsInf(v, 0)
+		num = v
+	}
+	if b.raw {
+		if !isNum {
+			return b.cellError(line, col, cell, "%w: not a number", ErrLabel)
+		}
+		ex.Y, ex.Label = 0, num
+		return nil
+	}
+	if b.posSet {
+		pos := string(cell) == b.s.Positive || isNum && b.posIsN && num == b.posNum
+		ex.Y, ex.Label = -1, -1
+		if pos {
+			ex.Y, ex.Label = 1, 1
+		}
+		if isNum {
+			ex.Label = num
+		}
+		return nil
+	}
+	if !isNum {
+		return b.cellError(line, col, cell, "%w: not a number; name the positive class with --positive", ErrLabel)
+	}
+	if !slices.Contains(b.seen, num) {
+		fits := false
+		for _, c := range conventions {
+			all := num == c[0] || num == c[1]
+			for _, s := range b.seen {
+				all = all && (s == c[0] || s == c[1])
+			}
+			fits = fits || all
+		}
+		if !fits {
+			return b.cellError(line, col, cell, "%w: %v does not make a binary problem with the labels seen before (%v); name the positive class with --positive", ErrLabel, num, b.seen)
+		}
+		b.seen = append(b.seen, num)
+	}
+	ex.Label, ex.Y = num, -1
+	if num == 1 {
+		ex.Y = 1
+	}
+	return nil
+}
+
+// start begins a row.
+func (b *rowBuilder) start(line int) {
+	b.ex.X.Idx, b.ex.X.Val = b.ex.X.Idx[:0], b.ex.X.Val[:0]
+	b.ex.Line = line
+}
+
+// numeric adds numeric feature slot's value v.
+func (b *rowBuilder) numeric(slot int, v float64) {
+	if v != 0 {
+		b.ex.X.Idx = append(b.ex.X.Idx, int32(slot))
+		b.ex.X.Val = append(b.ex.X.Val, v)
+	}
+}
+
+// category adds the hashed one-hot feature of categorical column slot's value.
+func (b *rowBuilder) category(slot int, value []byte) {
+	b.key = append(append(b.key[:0], b.prefix[slot]...), value...)
+	h := int32(murmur3.SeedSum32(b.s.HashSeed, b.key))
+	sign, u := 1.0, uint32(h)
+	if h < 0 {
+		sign, u = -1, uint32(-int64(h))
+	}
+	b.ex.X.Idx = append(b.ex.X.Idx, int32(b.nNum)+int32(u&b.mask))
+	b.ex.X.Val = append(b.ex.X.Val, sign)
+}
+
+// finish sorts the row's features by index (the numeric ones arrive in order, the
+// hashed ones anywhere) and sums the values of a bucket hit twice.
+func (b *rowBuilder) finish() *Example {
+	x := &b.ex.X
+	idx, val := x.Idx, x.Val
+	for i := 1; i < len(idx); i++ { // insertion sort: a row has a few dozen features
+		for j := i; j > 0 && idx[j] < idx[j-1]; j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
+			val[j], val[j-1] = val[j-1], val[j]
+		}
+	}
+	k := 0
+	for i := range idx {
+		if k > 0 && idx[k-1] == idx[i] {
+			val[k-1] += val[i]
+			continue
+		}
+		idx[k], val[k] = idx[i], val[i]
+		k++
+	}
+	// Colliding opposite signs can cancel: drop the zeros as the numeric ones are.
+	n := 0
+	for i := range k {
+		if val[i] != 0 {
+			idx[n], val[n] = idx[i], val[i]
+			n++
+		}
+	}
+	x.Idx, x.Val = idx[:n], val[:n]
+	return &b.ex
+}
+
+// tableSource streams the rows of a table.
+type tableSource interface {
+	next() (*Example, error)
+	schema() *Schema
+	close() error
+}
+
+// Schema is the table schema of the file being read, nil for LIBSVM text or a cache.
+func (r *Reader) Schema() *Schema {
+	if r.table == nil {
+		return nil
+	}
+	return r.table.schema()
+}
+
+// ReadTableFile reads a whole file as ReadFile does and returns the table schema it was
+// read with (nil for LIBSVM text or a cache).
+func ReadTableFile(path string, opts Options) (*Dataset, *Schema, error) {
+	if !isTableFile(path, opts) {
+		d, err := ReadFile(path, opts)
+		return d, nil, err
+	}
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return readTableContext(ctx, path, opts)
+}
+
+// isTableFile reports whether path is read as a table: a table's name or Parquet
+// content, or table options given (which Open refuses for another file).
+func isTableFile(path string, opts Options) bool {
+	return !opts.Table.IsZero() || TableFormat(path) != "" || isParquetFile(path)
+}
+
+// readTableContext streams a table into memory, checking ctx every few thousand rows.
+func readTableContext(ctx context.Context, path string, opts Options) (*Dataset, *Schema, error) {
+	r, err := Open(path, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer r.Close()
+	d, err := readAllContext(ctx, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if d.Rows() == 0 {
+		return nil, nil, fmt.Errorf("%s: %w", path, ErrEmpty)
+	}
+	return d, r.Schema(), nil
+}
+
+// openTable returns the table source of a text table (CSV or TSV by path) or nil.
+func openTable(rd *Reader, path string, opts Options) (bool, error) {
+	format := TableFormat(path)
+	if format == "" || format == "parquet" {
+		if opts.Table.IsZero() {
+			return false, nil
+		}
+		if format == "" {
+			return false, fmt.Errorf("%s: table options (--label, --columns, …) given, but the file is not a table: name CSV files .csv, TSV files .tsv, Parquet files .parquet", path)
+		}
+	}
+	if opts.Dim > 0 {
+		return false, fmt.Errorf("%s: a table's dimension follows from its columns and --hash-bits: --dim does not apply", path)
+	}
+	sep := byte(',')
+	if format == "tsv" {
+		sep = '\t'
+	}
+	t, err := newCSVSource(rd.br, path, sep, opts)
+	if err != nil {
+		return false, err
+	}
+	rd.table = t
+	rd.opts.Dim, rd.maxIdx = t.schema().Dim(), t.schema().Dim()
+	return true, nil
+}
+
+// IsTableFile reports whether path is read as a table (CSV, TSV or Parquet by name,
+// Parquet by content, or table options given).
+func IsTableFile(path string, opts Options) bool { return isTableFile(path, opts) }
