@@ -579,7 +579,7 @@ func (r *Reader) mapLabel(v float64) (int8, error) {
 		if !fits {
 			m.seen = m.seen[:len(m.seen)-1]
 			return 0, fmt.Errorf("%w: %v does not make a binary problem with the labels seen before (%v); "+
-				"name the positive class (Options.Positive; on the command line, aucopt convert --positive LABEL IN OUT.cache, then use the cache) "+
+				"name the positive class (Options.Positive; on the command line, --positive LABEL with train, cv, plot or convert) "+
 				"or group the classes", ErrLabel, v, m.seen)
 		}
 	}
