@@ -84,13 +84,6 @@ func TestFakeCalls(t *testing.T) {
 			be.Download(out, m)
 			return out
 		}},
-		{"dgemm", func(be kernels.Backend) []float64 {
-			m := up(be, r, r, vals(r*r, 1))
-			be.Gemm(false, true, 0.5, up(be, r, c, vals(r*c, 2)), up(be, r, c, vals(r*c, 3)), 2, m)
-			out := make([]float64, r*r)
-			be.Download(out, m)
-			return out
-		}},
 		{"dger", func(be kernels.Backend) []float64 {
 			m := up(be, r, c, vals(r*c, 1))
 			be.Ger(0.5, upv(be, vals(r, 2)), upv(be, vals(c, 3)), m)
@@ -164,7 +157,7 @@ func TestFakeCalls(t *testing.T) {
 func TestUnavailable(t *testing.T) {
 	b, err := New()
 	if err == nil {
-		t.Logf("a GPU is here: %s", b.ISA())
+		t.Logf("a GPU is here: %s", b.Detail())
 		b.Close()
 		return
 	}
@@ -275,6 +268,6 @@ func TestDeviceConformance(t *testing.T) {
 		t.Skipf("no GPU: %v", err)
 	}
 	defer b.Close()
-	t.Logf("device: %s", b.ISA())
+	t.Logf("device: %s", b.Detail())
 	kerneltest.Run(t, b)
 }
