@@ -472,3 +472,39 @@ func appendSize(s []byte, n uint16) []byte {
 	}
 	return binary.LittleEndian.AppendUint16(s, n<<2)
 }
+
+// halfBuilt is a backend under construction: tensors and the level-1 group only (the
+// suite's naive loops), not a kernels.Backend.
+type halfBuilt struct {
+	host.Memory
+	kernels.Level1
+}
+
+func (halfBuilt) Name() string { return "half-built" }
+
+// TestHalfBuilt: the per-operation tests take the narrow group, so a backend with only
+// some groups is tested op by op.
+func TestHalfBuilt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the suite itself is run by each backend's tests")
+	}
+	f := fallback.New()
+	defer f.Close()
+	var b Level1 = halfBuilt{Level1: naive{f}}
+	if _, full := b.(kernels.Backend); full {
+		t.Fatal("halfBuilt is a whole Backend; the test would not show that a part is enough")
+	}
+	for _, c := range []struct {
+		name string
+		test func(*testing.T, Level1)
+	}{
+		{"Dot", TestDot},
+		{"Axpy", TestAxpy},
+		{"Scal", TestScal},
+		{"DotSparse", TestDotSparse},
+		{"AxpySparse", TestAxpySparse},
+	} {
+		t.Run(c.name, func(t *testing.T) { c.test(t, b) })
+	}
+	t.Run("Copy", func(t *testing.T) { TestCopy(t, b) })
+}
