@@ -32,6 +32,15 @@ var ErrUnknownBackend = errors.New("unknown backend")
 //	cuda     the GPU backend; needs the CUDA driver, cuBLAS and a device
 //	auto     cuda if available, else avx2 if available, else generic
 //
+// backendError names the backend in err once: "backend cuda: unavailable: …", whether
+// or not err's message starts with the name already ("cuda: unavailable: …").
+func backendError(name string, err error) error {
+	if strings.HasPrefix(err.Error(), name+": ") {
+		return fmt.Errorf("backend %w", err)
+	}
+	return fmt.Errorf("backend %s: %w", name, err)
+}
+
 // An empty name means auto. Asking for an unavailable backend by name is an error that
 // says why it is unavailable. The caller closes the backend.
 func Backend(name string) (kernels.Backend, error) {
@@ -41,13 +50,13 @@ func Backend(name string) (kernels.Backend, error) {
 	case "avx2":
 		b, err := asm.New()
 		if err != nil {
-			return nil, fmt.Errorf("backend avx2: %w", err)
+			return nil, backendError("avx2", err)
 		}
 		return b, nil
 	case "cuda":
 		b, err := cuda.New()
 		if err != nil {
-			return nil, fmt.Errorf("backend cuda: %w", err)
+			return nil, backendError("cuda", err)
 		}
 		return b, nil
 	case "auto", "":

@@ -29,13 +29,13 @@ func TestBackend(t *testing.T) {
 		{" Generic ", "generic", nil, ""},
 		{"auto", wantAuto, nil, ""},
 		{"", wantAuto, nil, ""},
-		{"cuda", "", cuda.ErrUnavailable, "backend cuda: cuda: unavailable"},
+		{"cuda", "", cuda.ErrUnavailable, "backend cuda: unavailable"}, // the name once
 		{"tpu", "", ErrUnknownBackend, `unknown backend "tpu" (want auto, cuda, avx2, generic)`},
 	}
 	if asmErr == nil {
 		tests = append(tests, testCase{"avx2", "avx2", nil, ""})
 	} else {
-		tests = append(tests, testCase{"avx2", "", nil, "backend avx2: " + asmErr.Error()})
+		tests = append(tests, testCase{"avx2", "", nil, backendError("avx2", asmErr).Error()})
 	}
 	for _, tt := range tests {
 		b, err := Backend(tt.name)

@@ -94,6 +94,7 @@ type CVResult struct {
 // so); its test part is not used.
 func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	defer recoverDevice(&err)
+	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, err
@@ -115,10 +116,12 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 		return nil, fmt.Errorf("cross-validation: %w: %d folds, want at least 2", solver.ErrParam, k)
 	case repeats < 1:
 		return nil, fmt.Errorf("cross-validation: %w: %d repeats, want at least 1", solver.ErrParam, repeats)
+	case cfg.Grid != "" && checkSelection(cfg.GridFolds, cfg.GridHoldout) != nil:
+		return nil, checkSelection(cfg.GridFolds, cfg.GridHoldout)
 	case cfg.Test != "":
-		return nil, fmt.Errorf("cross-validation scores held-out folds of the training data: it takes no test data (%s)", cfg.Test)
+		return nil, inputErrorf("cross-validation scores held-out folds of the training data: it takes no test data (%s)", cfg.Test)
 	case cfg.Checkpoint != "":
-		return nil, fmt.Errorf("cross-validation takes no checkpoint")
+		return nil, inputErrorf("cross-validation takes no checkpoint")
 	case spec.IsBatch() && cfg.Passes > 1:
 		return nil, fmt.Errorf("%s is a batch algorithm: it sees the whole training set, so passes do not apply", spec.Name)
 	}
@@ -142,9 +145,9 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 		res.Passes = 0
 	}
 	if cfg.Data == "" {
-		return nil, fmt.Errorf("no data given")
+		return nil, inputErrorf("no data given")
 	}
-	ds, splitTest, err := load(cfg.Data, cfg.Seed)
+	ds, splitTest, err := load(ctx, cfg.Data, cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -158,10 +161,10 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 		f, err := data.StratifiedKFold(ds.Y, k, cfg.Seed)
 		folds = [][]data.Fold{f}
 		if err != nil {
-			return nil, fmt.Errorf("cross-validation on %s: %w", cfg.Data, err)
+			return nil, inputErrorf("cross-validation on %s: %w", cfg.Data, err)
 		}
 	} else if folds, err = data.RepeatedKFold(ds.Y, k, repeats, cfg.Seed); err != nil {
-		return nil, fmt.Errorf("cross-validation on %s: %w", cfg.Data, err)
+		return nil, inputErrorf("cross-validation on %s: %w", cfg.Data, err)
 	}
 
 	b, err := BackendFromEnv(cfg.Backend)
@@ -190,6 +193,18 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	inner := 1 // a grid's goroutines per fold: the folds already fill the cores
 	if workers == 1 && ConcurrentSafe(b) {
 		inner = runtime.GOMAXPROCS(0)
+	}
+	// Memory: workers folds at once, each one learner or one grid search.
+	foldRows := ds.Rows() - ds.Rows()/k
+	need, what := spec.StateBytes(ds.Dim, foldRows, base), featuresOf(ds.Dim)
+	if params != nil {
+		need, what = gridStateBytes(spec, params, ds.Dim, foldRows, inner)
+	}
+	if workers > 1 {
+		need, what = float64(workers)*need, fmt.Sprintf("%s, %d folds at once", what, workers)
+	}
+	if err := checkMemory(spec, need, what, ds.Dim, foldRows, memoryLimit(cfg.MaxMemory)); err != nil {
+		return nil, err
 	}
 
 	// Each fold's scaling kind is the same (it depends only on Dim), so the first

@@ -128,6 +128,7 @@ func parseGridValues(v string) ([]float64, error) {
 // fits the points one after another (each using the cores itself).
 func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	defer recoverDevice(&err)
+	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, inputError{err}
@@ -135,6 +136,9 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	params, points, err := gridParams(spec, cfg)
 	if err != nil {
 		return nil, inputError{err}
+	}
+	if err := checkSelection(cfg.Folds, cfg.Holdout); err != nil {
+		return nil, err
 	}
 	if cfg.Checkpoint != "" {
 		return nil, inputErrorf("--grid does not take --checkpoint")
@@ -145,7 +149,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	}
 	cfg.Scale = resolveScale(spec, cfg.Scale)
 	sum := fingerprint(cfg.Data)
-	src, test, err := prepare(cfg.TrainConfig, true, res.TrainResult)
+	src, test, err := prepare(ctx, cfg.TrainConfig, true, res.TrainResult)
 	if err != nil {
 		return nil, err
 	}
@@ -162,6 +166,10 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	}
 	if !ConcurrentSafe(b) {
 		workers = 1 // a device backend is not promised to be safe for concurrent use
+	}
+	need, what := gridStateBytes(spec, params, train.Dim, train.Rows(), workers)
+	if err := checkMemory(spec, need, what, train.Dim, train.Rows(), memoryLimit(cfg.MaxMemory)); err != nil {
+		return nil, err
 	}
 	if err := search(ctx, spec, b, train, params, cfg, workers, res); err != nil {
 		return nil, err
@@ -184,6 +192,31 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 		}
 	}
 	return res, nil
+}
+
+// gridStateBytes is the memory of a grid search over params on dim features and rows
+// rows, and what it is for: an online grid trains every point at once, in one learner
+// with shared statistics where the algorithm has one (solver.NewMulti: one state and two
+// d-vectors per point, OPAUC's) or one learner per point; a batch grid fits up to
+// workers points at once. The refit of the best point needs one state, no more.
+func gridStateBytes(spec solver.Spec, params []any, dim, rows, workers int) (float64, string) {
+	var one float64
+	for _, p := range params {
+		one = max(one, spec.StateBytes(dim, rows, p))
+	}
+	n := len(params)
+	switch {
+	case n == 1:
+		return one, featuresOf(dim)
+	case spec.IsBatch() && min(workers, n) == 1:
+		return one, featuresOf(dim) // the points are fitted one by one
+	case spec.IsBatch():
+		k := min(workers, n)
+		return float64(k) * one, fmt.Sprintf("for %d grid points fitted at once on %s features", k, groupDigits(dim))
+	case spec.NewMulti != nil:
+		return one + float64(n)*16*float64(dim), fmt.Sprintf("for %d grid points on %s features", n, groupDigits(dim))
+	}
+	return float64(n) * one, fmt.Sprintf("for %d grid points on %s features", n, groupDigits(dim))
 }
 
 // gridParams returns a parameter struct (spec.Params, cfg.Params, then the point) for
@@ -304,11 +337,28 @@ func search(ctx context.Context, spec solver.Spec, b kernels.Backend, train *dat
 	return nil
 }
 
-// gridFolds returns the selection folds over the training labels y.
+// checkSelection checks a grid's selection settings: folds 0 (a held-out split) or at
+// least 2, a held-out share in (0, 1) or 0 (the default, 0.2).
+func checkSelection(folds int, holdout float64) error {
+	switch {
+	case folds < 0 || folds == 1:
+		return inputErrorf("grid selection: %d folds, want 0 (a held-out split) or at least 2", folds)
+	case !(holdout >= 0 && holdout < 1):
+		return inputErrorf("grid selection: held-out share %g, want a share in (0, 1)", holdout)
+	}
+	return nil
+}
+
+// gridFolds returns the selection folds over the training labels y; data too small for
+// them is an input error.
 func gridFolds(y []int8, cfg GridConfig, res *GridResult) ([]data.Fold, error) {
 	if cfg.Folds >= 2 {
 		res.Selection = fmt.Sprintf("%d-fold stratified cross-validation", cfg.Folds)
-		return data.StratifiedKFold(y, cfg.Folds, cfg.Seed)
+		f, err := data.StratifiedKFold(y, cfg.Folds, cfg.Seed)
+		if err != nil {
+			return nil, inputErrorf("grid selection: %w", err)
+		}
+		return f, nil
 	}
 	h := cfg.Holdout
 	if h == 0 {
@@ -317,7 +367,7 @@ func gridFolds(y []int8, cfg GridConfig, res *GridResult) ([]data.Fold, error) {
 	res.Selection = fmt.Sprintf("stratified %g%% held-out split", 100*h)
 	f, err := data.TrainTestSplit(y, 1-h, cfg.Seed)
 	if err != nil {
-		return nil, fmt.Errorf("grid hold-out %g: %w", h, err)
+		return nil, inputErrorf("grid hold-out %g: %w", h, err)
 	}
 	return []data.Fold{f}, nil
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math"
 
@@ -15,6 +16,13 @@ type PredictOptions struct {
 	// it such data is refused with an error wrapping model.ErrFeatureSpace: it is more
 	// often data of another feature space than a wider test file.
 	AllowExtraFeatures bool
+	// AllowFewerFeatures scores data with fewer features than the model, the missing
+	// ones counting 0 (a sparse file whose last features never occur), with a note.
+	// Without it such data is refused with an error wrapping model.ErrFeatureSpace: it
+	// is most often data of another feature space.
+	AllowFewerFeatures bool
+	// Context, when set, stops reading the data once done (Ctrl-C); nil reads to the end.
+	Context context.Context
 }
 
 // Prediction is a model's scores of a dataset.
@@ -36,7 +44,11 @@ func Predict(m *model.Model, data string, opts PredictOptions) (*Prediction, err
 	if data == "" {
 		return nil, inputErrorf("no data to score")
 	}
-	ds, test, err := load(data, m.Seed)
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ds, test, err := load(ctx, data, m.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -46,6 +58,10 @@ func Predict(m *model.Model, data string, opts PredictOptions) (*Prediction, err
 	}
 	if ds.Dim > m.Features && opts.AllowExtraFeatures {
 		p.Notes = append(p.Notes, fmt.Sprintf("the data has %d features, the model %d: the extra features get weight 0", ds.Dim, m.Features))
+		ds = ds.Truncate(m.Features)
+	}
+	if ds.Dim < m.Features && opts.AllowFewerFeatures {
+		p.Notes = append(p.Notes, fmt.Sprintf("the data has %d features, the model %d: the missing features count 0", ds.Dim, m.Features))
 		ds = ds.Truncate(m.Features)
 	}
 	if p.Scores, err = m.Score(ds); err != nil {

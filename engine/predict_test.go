@@ -77,7 +77,7 @@ func TestModelScoresEqualTraining(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The test set as training scored it.
-			trainDS, testDS, err := loadData(cfg)
+			trainDS, testDS, err := loadData(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -97,6 +97,13 @@ func TestModelScoresEqualTraining(t *testing.T) {
 				}
 				if p, err = Predict(m, testName, PredictOptions{AllowExtraFeatures: true}); err != nil || len(p.Notes) != 1 {
 					t.Fatalf("Predict allowing extra features: %v, %+v", err, p)
+				}
+			} else if testDS.Dim < res.Features {
+				if !errors.Is(err, model.ErrFeatureSpace) {
+					t.Fatalf("Predict on narrower data: %v, want ErrFeatureSpace", err)
+				}
+				if p, err = Predict(m, testName, PredictOptions{AllowFewerFeatures: true}); err != nil || len(p.Notes) != 1 {
+					t.Fatalf("Predict allowing fewer features: %v, %+v", err, p)
 				}
 			} else if err != nil {
 				t.Fatal(err)

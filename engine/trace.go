@@ -76,6 +76,7 @@ func (r *TraceResult) MarshalJSON() ([]byte, error) {
 // Trace needs test data (cfg.Test or the dataset's own split).
 func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 	defer recoverDevice(&err)
+	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, err
@@ -98,12 +99,16 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 		}
 		res.Passes = 0
 	}
-	src, test, err := prepare(cfg.TrainConfig, spec.IsBatch(), res)
+	src, test, err := prepare(ctx, cfg.TrainConfig, spec.IsBatch(), res)
 	if err != nil {
 		return nil, err
 	}
 	if test == nil {
 		return nil, fmt.Errorf("trace %s on %s: no test data (give a test file, or a dataset with a test split)", spec.Name, cfg.Data)
+	}
+	if err := checkMemory(spec, spec.StateBytes(res.Features, res.TrainRows, params), featuresOf(res.Features),
+		res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {
+		return nil, err
 	}
 	res.TestRows = test.Rows()
 	b, err := BackendFromEnv(cfg.Backend)

@@ -3,10 +3,11 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -45,18 +46,31 @@ type TrainConfig struct {
 	Algo       string   // registered algorithm name (solver.Names)
 	Params     []string // key=value hyper-parameters over the algorithm's defaults
 	Data       string   // training data: a registry name (data.Sources) or a file
-	Test       string   // test data: a name or a file; "" uses the dataset's own split, if any
+	Test       string   // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
 	Passes     int      // passes over the training data (default 1)
 	Shuffle    bool     // visit the training rows in a seeded random order each pass
 	Scale      string   // ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
-	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness
+	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
 	Backend    string   // backend name; "" means $AUCOPT_BACKEND, else auto
-	Checkpoint string   // checkpoint file for resumable runs ("" for none)
+	Checkpoint string   // checkpoint file for resumable runs ("" for none; see Train)
+	MaxMemory  int64    // bytes the learners' state may take; 0: AvailableMemory (see Train)
 	Progress   func(solver.Progress)
 	// Started, if set, is called once the data are ready and training starts, with the
 	// number of training rows and passes (0 for a batch fit), so that a progress display
 	// can size itself.
 	Started func(rows, passes int)
+}
+
+// DefaultSeed is the seed of a run whose TrainConfig.Seed is 0: the zero value gives the
+// same run as the command line's default --seed 1 (and its committed results).
+const DefaultSeed = 1
+
+// seedOrDefault is seed, or DefaultSeed for 0.
+func seedOrDefault(seed uint64) uint64 {
+	if seed == 0 {
+		return DefaultSeed
+	}
+	return seed
 }
 
 // TrainResult is what a run produced.
@@ -99,8 +113,21 @@ func (r *TrainResult) MarshalJSON() ([]byte, error) {
 
 // Train trains cfg.Algo on cfg.Data and scores cfg.Test (or the dataset's own test
 // split) with the result.
+//
+// A checkpoint (cfg.Checkpoint) records the run's algorithm, parameters, passes, seed,
+// shuffling, scaling, training data (fingerprint, rows, features) and backend. An
+// unfinished one is resumed when all of these are the same and refused otherwise (an
+// error wrapping ErrInput and solver.ErrCheckpoint that names the difference), as is a
+// corrupt one; a complete run marks it finished, and a finished one is replaced by a
+// new run.
+//
+// Before the learner is made, its state size (solver.Spec.StateBytes) is compared with
+// cfg.MaxMemory, or without one with AvailableMemory: a run that would not fit is
+// refused with an error wrapping ErrMemory and ErrInput that names the algorithms that
+// would.
 func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	defer recoverDevice(&err)
+	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
 		return nil, inputError{err}
@@ -120,9 +147,16 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		res.Passes = 0
 	}
 	cfg.Scale = resolveScale(spec, cfg.Scale)
-	sum := fingerprint(cfg.Data)
-	src, test, err := prepare(cfg, spec.IsBatch(), res)
+	var sum pendingSum // a streamed file's fingerprint comes from prepare's scan
+	if spec.IsBatch() || !streamable(cfg) {
+		sum = fingerprint(cfg.Data)
+	}
+	src, test, err := prepare(ctx, cfg, spec.IsBatch(), res)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkMemory(spec, spec.StateBytes(res.Features, res.TrainRows, params), featuresOf(res.Features),
+		res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {
 		return nil, err
 	}
 	b, err := BackendFromEnv(cfg.Backend)
@@ -134,12 +168,27 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if cfg.Started != nil {
 		cfg.Started(res.TrainRows, res.Passes)
 	}
+	if cfg.Checkpoint != "" && sum != nil {
+		sum.wait(res) // the checkpoint records the training data's fingerprint
+	}
+	if ds, ok := src.(solver.DatasetSource); ok && spec.IsBatch() && cfg.Shuffle && ds.D.IsDense() {
+		// The data were loaded for this run alone: a dense matrix is shuffled in place
+		// (the rows fit's Subset would copy, in the same order) instead of held twice.
+		ds.D = ds.D.Permuted(data.Shuffle(ds.D.Rows(), cfg.Seed))
+		src, cfg.Shuffle = ds, false
+	}
 	start := time.Now()
 	if res.Weights, err = fit(ctx, spec, b, params, src, cfg, res); err != nil {
-		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
+		err = fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
+		if errors.Is(err, solver.ErrCheckpoint) {
+			err = inputError{err} // a checkpoint that cannot be resumed is the caller's input
+		}
+		return nil, err
 	}
 	res.Seconds = time.Since(start).Seconds()
-	sum.wait(res)
+	if cfg.Checkpoint == "" && sum != nil {
+		sum.wait(res)
+	}
 	if test != nil {
 		res.TestRows = test.Rows()
 		if res.TestAUC, err = metric.AUC(Score(res.Weights, test), test.Y); err != nil {
@@ -172,7 +221,7 @@ func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params any, s
 	}
 	_, err = solver.Run(ctx, learner, src, solver.RunOptions{
 		Passes: cfg.Passes, Progress: cfg.Progress, Checkpoint: cfg.Checkpoint, Resume: cfg.Checkpoint != "",
-		Algo: spec.Name, Dim: res.Features,
+		Algo: spec.Name, Settings: runSettings(params, cfg, res), Dim: res.Features,
 	})
 	if err != nil {
 		return nil, err
@@ -180,20 +229,56 @@ func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params any, s
 	return learner.Weights(), nil
 }
 
+// runSettings lists what determines an online run besides its algorithm and passes,
+// for its checkpoint: every parameter, the seed, shuffling, the scaling in effect, the
+// training data (its SHA-256, else its name) with its rows and features, and the
+// backend (whose rounding the weights carry).
+func runSettings(params any, cfg TrainConfig, res *TrainResult) []solver.Setting {
+	vals := solver.Values(params)
+	var out []solver.Setting
+	for _, k := range solver.Keys(params) {
+		v := fmt.Sprint(vals[k])
+		if f, ok := vals[k].(float64); ok {
+			v = strconv.FormatFloat(f, 'g', -1, 64)
+		}
+		out = append(out, solver.Setting{Key: "parameter " + k, Value: v})
+	}
+	trainData := "sha256:" + res.TrainSHA256
+	if res.TrainSHA256 == "" {
+		trainData = cfg.Data + " (no fingerprint)"
+	}
+	return append(out,
+		solver.Setting{Key: "seed", Value: strconv.FormatUint(cfg.Seed, 10)},
+		solver.Setting{Key: "shuffle", Value: strconv.FormatBool(cfg.Shuffle)},
+		solver.Setting{Key: "scaling", Value: res.Scale},
+		solver.Setting{Key: "training data", Value: trainData},
+		solver.Setting{Key: "training rows", Value: strconv.Itoa(res.TrainRows)},
+		solver.Setting{Key: "features", Value: strconv.Itoa(res.Features)},
+		solver.Setting{Key: "backend", Value: res.Backend},
+	)
+}
+
 // prepare resolves the training source and the test data, filling res's TrainRows,
 // Features, Scale (and the fitted transformation) and Notes. A file read in its own
 // order without scaling is streamed from disk (streamable), one row in memory at a
-// time, after a constant-memory scan for its dimension; anything else is loaded and
-// transformed in memory.
-func prepare(cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
+// time, after a constant-memory byte scan (data.ScanFile) that gives its dimension,
+// rows and fingerprint (res.TrainSHA256) in one read without parsing a number;
+// anything else is loaded and transformed in memory, a batch algorithm's data in the
+// dense layout when the file is dense (it would make a dense copy of it otherwise).
+func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
 	var test *data.Dataset
 	if !inMemory && streamable(cfg) {
-		dim, rows, err := scanDim(cfg.Data)
+		info, err := data.ScanFile(ctx, cfg.Data)
 		if err != nil {
 			return nil, nil, err
 		}
+		if info.Rows == 0 {
+			return nil, nil, fmt.Errorf("%s: %w", cfg.Data, data.ErrEmpty)
+		}
+		dim, rows := info.Dim, info.Rows
+		res.TrainSHA256 = info.SHA256
 		if cfg.Test != "" {
-			if test, _, err = load(cfg.Test, cfg.Seed); err != nil {
+			if test, err = loadTest(ctx, cfg.Test, cfg.Seed); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -201,7 +286,11 @@ func prepare(cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *
 		noteWiderTest(res, test)
 		return solver.FileSource{Path: cfg.Data}, test, nil
 	}
-	train, test, err := loadData(cfg)
+	layout := data.LayoutSparse
+	if spec, err := solver.Lookup(cfg.Algo); err == nil && spec.IsBatch() {
+		layout = data.LayoutAuto
+	}
+	train, test, err := loadDataLayout(ctx, cfg, layout)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -252,37 +341,72 @@ func Score(w []float64, d *data.Dataset) []float64 {
 }
 
 // loadData resolves the training and test data: registry names or files.
-func loadData(cfg TrainConfig) (train, test *data.Dataset, err error) {
+func loadData(ctx context.Context, cfg TrainConfig) (train, test *data.Dataset, err error) {
+	return loadDataLayout(ctx, cfg, data.LayoutSparse)
+}
+
+// loadDataLayout is loadData reading files in the given layout (registered datasets
+// are loaded sparse).
+func loadDataLayout(ctx context.Context, cfg TrainConfig, layout data.Layout) (train, test *data.Dataset, err error) {
 	if cfg.Data == "" {
 		return nil, nil, inputErrorf("no training data given")
 	}
-	train, splitTest, err := load(cfg.Data, cfg.Seed)
+	train, splitTest, err := loadLayout(ctx, cfg.Data, cfg.Seed, layout)
 	if err != nil {
 		return nil, nil, err
 	}
 	test = splitTest
 	if cfg.Test != "" {
-		if test, _, err = load(cfg.Test, cfg.Seed); err != nil {
+		if test, err = loadTestLayout(ctx, cfg.Test, cfg.Seed, layout); err != nil {
 			return nil, nil, err
 		}
 	}
 	return train, test, nil
 }
 
+// loadTest reads test data named by name: a file, or a registered dataset's test part
+// when it has a train/test split (all its rows otherwise), as Predict reads it.
+func loadTest(ctx context.Context, name string, seed uint64) (*data.Dataset, error) {
+	return loadTestLayout(ctx, name, seed, data.LayoutSparse)
+}
+
+// loadTestLayout is loadTest reading a file in the given layout.
+func loadTestLayout(ctx context.Context, name string, seed uint64, layout data.Layout) (*data.Dataset, error) {
+	all, test, err := loadLayout(ctx, name, seed, layout)
+	if err != nil {
+		return nil, err
+	}
+	if test != nil {
+		return test, nil
+	}
+	return all, nil
+}
+
 // load reads a file when path names one, else a registered dataset (its training part,
-// and its test part when it has a split).
-func load(name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
+// and its test part when it has a split). Reading stops once ctx is done.
+func load(ctx context.Context, name string, seed uint64) (*data.Dataset, *data.Dataset, error) {
+	return loadLayout(ctx, name, seed, data.LayoutSparse)
+}
+
+// loadLayout is load reading a file in the given layout (data.ReadFileContext: on all
+// cores, into arrays allocated once; LayoutSparse keeps a cache's own layout); a
+// registered dataset is loaded sparse.
+func loadLayout(ctx context.Context, name string, seed uint64, layout data.Layout) (*data.Dataset, *data.Dataset, error) {
 	if st, err := os.Stat(name); err == nil {
 		if st.IsDir() {
 			return nil, nil, inputErrorf("%s is a directory, not a data file", name)
 		}
-		d, err := data.ReadFile(name, data.Options{})
+		if layout == data.LayoutSparse {
+			d, err := data.ReadFile(name, data.Options{Context: ctx}) // a cache keeps its layout
+			return d, nil, err
+		}
+		d, err := data.ReadFileContext(ctx, name, data.Options{}, data.ReadConfig{Layout: layout})
 		return d, nil, err
 	}
 	if _, err := data.Lookup(name); err != nil {
 		return nil, nil, fmt.Errorf("%s is neither a file nor a known dataset: %w", name, err)
 	}
-	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse})
+	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse, Context: ctx})
 	if err != nil {
 		return nil, nil, inputError{err} // its files are missing or malformed
 	}
@@ -340,23 +464,4 @@ func streamable(cfg TrainConfig) bool {
 	}
 	st, err := os.Stat(cfg.Data)
 	return err == nil && st.Mode().IsRegular()
-}
-
-// scanDim streams a file once to find its number of features and rows.
-func scanDim(path string) (dim, rows int, err error) {
-	r, err := data.Open(path, data.Options{})
-	if err != nil {
-		return 0, 0, err
-	}
-	defer r.Close()
-	for {
-		_, err := r.Next()
-		if err == io.EOF {
-			return r.MaxIndex(), rows, nil
-		}
-		if err != nil {
-			return 0, 0, err
-		}
-		rows++
-	}
 }

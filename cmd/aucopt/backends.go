@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -16,7 +17,7 @@ const backendsExamples = `  aucopt backends
   aucopt backends --json
 `
 
-func runBackends(args []string, stdout, stderr io.Writer) error {
+func runBackends(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("backends", "backends [--backend NAME] [--json]", backendsExamples, stderr)
 	name := fs.String("backend", "", "the backend to resolve: auto, cuda, avx2 or generic (default $"+engine.EnvBackend+", else auto)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime"
 	"strings"
 	"text/tabwriter"
@@ -23,7 +21,7 @@ const benchExamples = `  aucopt bench                        # every available b
   aucopt bench --gpu --rows 20000 --dim 500 --backends generic,avx2   # the same, small, without a GPU
 `
 
-func runBench(args []string, stdout, stderr io.Writer) error {
+func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench", "bench [--quick] [--backends LIST] [--algos LIST] [--json]", benchExamples, stderr)
 	quick := fs.Bool("quick", false, "smaller sizes (Syrk d=500 k=1024, 1000×100 data) and 10 ms per measurement")
 	backends := fs.StringSlice("backends", nil, "backends to compare, comma-separated (default: every available one; ratios are against generic)")
@@ -43,13 +41,11 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		if *rows < 0 || *dim < 0 || *passRows < 0 {
 			return inputErrorf("--rows, --dim and --pass-rows must be ≥ 0")
 		}
-		return runGPUBench(engine.GPUBenchConfig{Backends: *backends, Rows: *rows, Dim: *dim, PassRows: *passRows, Seed: *seed}, *asJSON, *quiet, stdout, stderr)
+		return runGPUBench(ctx, engine.GPUBenchConfig{Backends: *backends, Rows: *rows, Dim: *dim, PassRows: *passRows, Seed: *seed}, *asJSON, *quiet, stdout, stderr)
 	}
 	if *minTime < 0 {
 		return inputErrorf("--min-time %v: want a positive duration", *minTime)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	cfg := engine.BenchConfig{Backends: *backends, Algos: *algos, Quick: *quick, MinTime: *minTime, Seed: *seed}
 	if !*quiet {
 		cfg.Progress = func(op, size, backend string) {
@@ -124,9 +120,7 @@ func formatDuration(s float64) string {
 }
 
 // runGPUBench runs engine.GPUBenchmark and prints its table (or JSON).
-func runGPUBench(cfg engine.GPUBenchConfig, asJSON, quiet bool, stdout, stderr io.Writer) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+func runGPUBench(ctx context.Context, cfg engine.GPUBenchConfig, asJSON, quiet bool, stdout, stderr io.Writer) error {
 	if !quiet {
 		cfg.Progress = func(op, backend string) { fmt.Fprintf(stderr, "bench: %s on %s\n", op, backend) }
 	}

@@ -97,7 +97,7 @@ func TestBenchGPUCommand(t *testing.T) {
 	}
 	out.Reset()
 	errOut.Reset()
-	if status := run([]string{"bench", "--gpu", "--rows", "100", "--dim", "5", "--backends", "generic,cuda"}, &out, &errOut); status != 2 || !strings.Contains(errOut.String(), "backend cuda: cuda: unavailable:") {
+	if status := run([]string{"bench", "--gpu", "--rows", "100", "--dim", "5", "--backends", "generic,cuda"}, &out, &errOut); status != 2 || !strings.Contains(errOut.String(), "backend cuda: unavailable:") {
 		t.Errorf("bench --gpu without a GPU: status %d, stderr %q; want 2 and the reason", status, errOut.String())
 	}
 }

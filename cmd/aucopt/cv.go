@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/aucopt/aucopt/engine"
@@ -20,7 +18,7 @@ const cvExamples = `  aucopt cv                                      # OPAUC, 5-
   aucopt cv --algo ls-auc --data german --grid 'lambda=10^[-4..0]' --grid-folds 3
 `
 
-func runCV(args []string, stdout, stderr io.Writer) error {
+func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("cv", "cv [--algo NAME] [--data DATA] [--folds K] [--repeats R] [-p key=value …] [--grid [SPEC]] [flags]", cvExamples, stderr)
 	algo := fs.String("algo", defaultAlgo, "algorithm: "+strings.Join(solver.Names(), ", "))
 	dataArg := fs.String("data", "a9a", "data: a file (LIBSVM text, .gz/.bz2/.xz, or an aucopt cache) or a dataset name (aucopt datasets); a dataset with a fixed split is cross-validated on its training part")
@@ -29,6 +27,7 @@ func runCV(args []string, stdout, stderr io.Writer) error {
 	shuffle := fs.Bool("shuffle", true, "visit the training rows in a seeded random order each pass")
 	scale := fs.String("scale", engine.ScaleAuto, "feature scaling, fitted on each training fold alone: auto (minmax up to 1000 features, else none), none, minmax, norm")
 	seed := fs.Uint64("seed", 1, "random seed (the folds, shuffling, the algorithm's own randomness; repeat r uses seed+r-1 for its folds)")
+	maxMemory := maxMemoryFlag(fs)
 	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
 	folds := fs.Int("folds", 5, "number of stratified folds k")
 	repeats := fs.Int("repeats", 1, "repetitions of the k-fold split with different seeds (repeated k-fold)")
@@ -54,11 +53,19 @@ func runCV(args []string, stdout, stderr io.Writer) error {
 	if *workers < 0 {
 		return inputErrorf("--workers %d: want 0 (one per core) or more", *workers)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	if err := checkGridFlags(fs); err != nil {
+		return err
+	}
+	if err := checkSeed(*seed); err != nil {
+		return err
+	}
+	maxBytes, err := parseMaxMemory(*maxMemory)
+	if err != nil {
+		return err
+	}
 	cfg := engine.CVConfig{
 		TrainConfig: engine.TrainConfig{Algo: *algo, Params: *params, Data: *dataArg, Passes: *passes, Shuffle: *shuffle,
-			Scale: *scale, Seed: *seed, Backend: *backend},
+			Scale: *scale, Seed: *seed, Backend: *backend, MaxMemory: maxBytes},
 		Folds: *folds, Repeats: *repeats, Workers: *workers,
 	}
 	if fs.Changed("grid") {

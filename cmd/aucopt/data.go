@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,7 +31,7 @@ type datasetInfo struct {
 	Doc       string `json:"doc"`
 }
 
-func runDatasets(args []string, stdout, stderr io.Writer) error {
+func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("datasets", "datasets [NAME...] [--json]", datasetsExamples, stderr)
 	asJSON := fs.Bool("json", false, "print the list as JSON")
 	seed := fs.Uint64("seed", 1, "seed of the random grouping of multi-class datasets' classes")
@@ -51,7 +52,10 @@ func runDatasets(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		info := datasetInfo{Name: src.Name, Classes: src.Classes, Doc: src.Doc}
-		sp, err := data.Load(n, data.LoadOptions{Seed: *seed})
+		sp, err := data.Load(n, data.LoadOptions{Seed: *seed, Context: ctx})
+		if errors.Is(err, context.Canceled) {
+			return err
+		}
 		if err != nil {
 			info.Error = err.Error()
 			info.Where = "not found"
@@ -94,7 +98,7 @@ const convertExamples = `  aucopt convert a9a.txt.xz a9a.cache       # read once
   aucopt convert --positive 3 letter.scale letter3.cache
 `
 
-func runConvert(args []string, stdout, stderr io.Writer) error {
+func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("convert", "convert IN OUT [--positive LABEL] [--dim N] [--raw]", convertExamples, stderr)
 	positive := fs.String("positive", "", "label of the positive class (one-vs-rest); default: the LIBSVM conventions {+1,-1}, {1,0}, {1,2}")
 	dim := fs.Int("dim", 0, "fix the number of features (an index above it is an error); default: the largest index")
@@ -107,18 +111,18 @@ func runConvert(args []string, stdout, stderr io.Writer) error {
 		return errUsage
 	}
 	in, out := fs.Arg(0), fs.Arg(1)
-	if in == out {
-		return inputErrorf("input and output are the same file %s", in)
-	}
 	if err := checkOutput("output", out); err != nil {
 		return err
 	}
+	if err := checkNotInput("output", out, in); err != nil {
+		return err
+	}
 	start := time.Now()
-	d, err := data.ReadFile(in, data.Options{Positive: *positive, Dim: *dim, Raw: *raw})
+	d, err := data.ReadFile(in, data.Options{Positive: *positive, Dim: *dim, Raw: *raw, Context: ctx})
 	if err != nil {
 		return err
 	}
-	if err := data.SaveCache(out, d); err != nil {
+	if err := data.WriteAtomicContext(ctx, out, func(w io.Writer) error { return data.WriteCache(w, d) }); err != nil {
 		return err
 	}
 	pos, neg := d.Counts()

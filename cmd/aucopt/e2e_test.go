@@ -504,8 +504,12 @@ func TestEndToEnd(t *testing.T) {
 		if len(scores) != 16281 {
 			t.Fatalf("predict on a9a: %d scores, want one per row of its test split (16281)", len(scores))
 		}
-		// The a9a model scores the german file too: fewer features is the same space.
-		if g, _ := parseScores(t, e.ok("predict", "--model", "opauc.json", "--data", germanFile)); len(g) != 1000 {
+		// The a9a model refuses the german file (fewer features: another space), unless
+		// told that the missing features count 0.
+		if _, errOut, status := e.run("predict", "--model", "opauc.json", "--data", germanFile); status != 2 || !strings.Contains(errOut, "the data has 24 features, the model 123") {
+			t.Errorf("predict an a9a model on german: exit %d, %q; want 2 naming both feature counts", status, errOut)
+		}
+		if g, _ := parseScores(t, e.ok("predict", "--model", "opauc.json", "--data", germanFile, "--allow-fewer-features")); len(g) != 1000 {
 			t.Errorf("predict on german_scale.txt.xz: %d scores, want 1000", len(g))
 		}
 	})
@@ -837,7 +841,7 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("version", func(t *testing.T) {
 		out := e.ok("version")
 		m := readModel(t, e.path("opauc.json"))
-		if out != "aucopt "+m.Version+"\n" || m.Version == "" {
+		if !strings.HasPrefix(out, "aucopt "+m.Version+" (go") || strings.Count(out, "\n") != 1 || m.Version == "" {
 			t.Errorf("version prints %q; the model records version %q", out, m.Version)
 		}
 	})
@@ -965,6 +969,13 @@ func TestEndToEnd(t *testing.T) {
 			{"datasets unknown name", []string{"datasets", "nope"}, []string{`"nope"`}},
 			{"stray argument", []string{"eval", "--model", "opauc.json", "--data", "a9a", "extra"}, []string{`"extra"`}},
 		}
+		for _, c := range reliabilityCases(t, e, germanFile) { // issue 18's cases and the testdata/bad corpus
+			tests = append(tests, struct {
+				name string
+				args []string
+				want []string
+			}{c.name, c.args, c.want})
+		}
 		if os.Geteuid() != 0 { // root reads any file
 			if err := os.WriteFile(e.path("unreadable.json"), []byte("{}"), 0o000); err != nil {
 				t.Fatal(err)
@@ -1004,6 +1015,8 @@ func TestEndToEnd(t *testing.T) {
 			})
 		}
 	})
+
+	t.Run("reliability drill", func(t *testing.T) { reliabilityDrill(t, e) })
 
 	t.Run("divergence", func(t *testing.T) {
 		out, errOut, status := e.run("train", "-p", "eta=1e300", "--quiet", "--model", "diverged.json")

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -19,7 +18,7 @@ const experimentExamples = `  aucopt experiment --protocol opauc --datasets a9a 
   aucopt experiment --protocol thesis --datasets german --grid 'spam-l2=beta=10^[-5..0]'
 `
 
-func runExperiment(args []string, stdout, stderr io.Writer) error {
+func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("experiment", "experiment --protocol "+strings.Join(eval.Names(), "|")+" [--datasets a,b,…] [--algos a,b,…] [--trials T] [--folds K] [--out FILE.md] [flags]", experimentExamples, stderr)
 	protocol := fs.String("protocol", "", "the paper's protocol: "+strings.Join(eval.Names(), ", ")+" (required)")
 	datasets := fs.String("datasets", "", "comma-separated datasets (default: every dataset of the protocol's tables; aucopt datasets lists them)")
@@ -33,6 +32,7 @@ func runExperiment(args []string, stdout, stderr io.Writer) error {
 	grids := fs.StringArray("grid", nil, "ALGO=SPEC: a grid for ALGO instead of its paper grid, SPEC as in 'aucopt cv --grid' (repeatable)")
 	seed := fs.Uint64("seed", 1, "random seed: class grouping, splits, subsets, shuffling, the learners")
 	workers := fs.Int("workers", 0, "jobs (an algorithm on one split) run at once (0: one per core)")
+	maxMemory := maxMemoryFlag(fs)
 	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
 	out := fs.String("out", "", "write the Markdown tables to FILE (default: stdout)")
 	jsonOut := fs.String("json", "", "write every run's numbers and parameters as JSON to FILE (default: beside --out, .json)")
@@ -42,6 +42,11 @@ func runExperiment(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *render != "" {
+		for _, o := range []struct{ flag, path string }{{"--out", *out}, {"--json", *jsonOut}} {
+			if err := checkNotInput(o.flag, o.path, *render); err != nil {
+				return err
+			}
+		}
 		return renderReport(*render, *out, *jsonOut, stdout)
 	}
 	if *protocol == "" {
@@ -67,6 +72,9 @@ func runExperiment(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := eval.Config{Protocol: p, Trials: *trials, Folds: *folds, Runs: *runs, InnerFolds: *innerFolds, Holdout: *holdout,
 		MaxTrain: *maxTrain, Seed: *seed, Workers: *workers, Backend: *backend}
+	if cfg.MaxMemory, err = parseMaxMemory(*maxMemory); err != nil {
+		return err
+	}
 	if *datasets != "" {
 		cfg.Datasets = splitList(*datasets)
 		if p.Split != eval.SplitSimulation {
@@ -99,13 +107,14 @@ func runExperiment(args []string, stdout, stderr io.Writer) error {
 	if err := checkOutput("--json", *jsonOut); err != nil {
 		return err
 	}
+	if err := checkNotInput("--json", *jsonOut, *out); err != nil {
+		return err
+	}
 	if !*quiet {
 		cfg.Progress = func(done, total int, what string) {
 			fmt.Fprintf(stderr, "[%d/%d] %s\n", done, total, what)
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	rep, err := eval.Experiment(ctx, cfg)
 	if err != nil {
 		return err

@@ -15,6 +15,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -33,7 +35,7 @@ const version = engine.Version
 type command struct {
 	name    string
 	summary string
-	run     func(args []string, stdout, stderr io.Writer) error
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 // commands lists the subcommands in help order.
@@ -62,7 +64,8 @@ var errUsage = errors.New("usage")
 // Exit statuses: 0 success (and --help); 1 the computation failed (it diverged, a
 // solver or device failed); 2 the user's input is at fault (flags, files, models,
 // parameters, output paths), said in one line "aucopt <command>: …"; 130 when Ctrl-C
-// stopped the command (it stops at the next check, leaving no partial output file).
+// stopped the command (it stops at the next check, leaving no partial output file), 143
+// when SIGTERM did (signalError.status: 128 + the signal). exitTable prints the rule.
 const (
 	exitOK          = 0
 	exitFailure     = 1
@@ -97,6 +100,7 @@ func exitStatus(err error) int {
 		errors.Is(err, solver.ErrParam), errors.Is(err, solver.ErrOneClass), errors.Is(err, solver.ErrUnknownAlgorithm),
 		errors.Is(err, metric.ErrOneClass), errors.Is(err, metric.ErrLabel),
 		errors.Is(err, data.ErrUnknownDataset), errors.Is(err, data.ErrCache),
+		errors.Is(err, data.ErrCorrupt), errors.Is(err, data.ErrEmpty), errors.Is(err, data.ErrNotRegular),
 		errors.Is(err, model.ErrModel), errors.Is(err, model.ErrFeatureSpace),
 		errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission),
 		errors.Is(err, syscall.EISDIR), errors.Is(err, syscall.ENOTDIR):
@@ -105,15 +109,57 @@ func exitStatus(err error) int {
 	return exitFailure
 }
 
+// checkGridFlags checks the grid-selection flags of train and cv: they need --grid,
+// --grid-folds is 0 (a held-out split) or at least 2, --grid-holdout a share in (0, 1)
+// that only a held-out split uses. A setting that cannot take effect is an error.
+func checkGridFlags(fs *flag.FlagSet) error {
+	folds, _ := fs.GetInt("grid-folds")
+	holdout, _ := fs.GetFloat64("grid-holdout")
+	switch {
+	case !fs.Changed("grid") && (fs.Changed("grid-folds") || fs.Changed("grid-holdout")):
+		return inputErrorf("--grid-folds and --grid-holdout choose among the points of a --grid: give --grid")
+	case folds < 0 || folds == 1:
+		return inputErrorf("--grid-folds %d: want 0 (a held-out split) or at least 2", folds)
+	case !(holdout > 0 && holdout < 1):
+		return inputErrorf("--grid-holdout %g: want a share of the rows in (0, 1), e.g. 0.2", holdout)
+	case folds >= 2 && fs.Changed("grid-holdout"):
+		return inputErrorf("--grid-holdout %g: with --grid-folds %d the best is chosen by cross-validation, no rows are held out", holdout, folds)
+	}
+	return nil
+}
+
+// checkSeed refuses --seed 0, which the library takes for its default seed 1
+// (engine.DefaultSeed): it would silently run seed 1.
+func checkSeed(seed uint64) error {
+	if seed == 0 {
+		return inputErrorf("--seed 0: 0 stands for the default seed %d; give a seed of 1 or more", engine.DefaultSeed)
+	}
+	return nil
+}
+
 // run executes the command line args and returns the process exit status.
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" && (len(args) == 1 || args[1] == "help") {
 		usage(stdout)
 		return 0
 	}
+	if args[0] == "--version" {
+		args = []string{"version"}
+	}
+	if args[0] == "help" {
+		// aucopt help CMD [KIND]: the command's own help, as CMD [KIND] --help.
+		if !slices.Contains(commandNames(), args[1]) {
+			fmt.Fprintf(stderr, "aucopt help: unknown command %q (commands: %s)\n", args[1], strings.Join(commandNames(), ", "))
+			return exitInput
+		}
+		args = append(slices.Clone(args[1:]), "--help")
+	}
 	for _, c := range commands {
 		if c.name == args[0] {
-			err := c.run(args[1:], stdout, stderr)
+			ctx, stop := signalContext(context.Background())
+			err := c.run(ctx, args[1:], stdout, stderr)
+			stop()
+			var sig signalError
 			switch {
 			case err == nil:
 				return exitOK
@@ -121,6 +167,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 				return exitOK
 			case errors.Is(err, errUsage):
 				return exitInput // the message was printed
+			case errors.Is(err, context.Canceled) && errors.As(context.Cause(ctx), &sig):
+				fmt.Fprintf(stderr, "aucopt %s: %s (%s)\n", c.name, sig.verb(), oneLine(err.Error()))
+				return sig.status()
 			case errors.Is(err, context.Canceled):
 				fmt.Fprintf(stderr, "aucopt %s: interrupted (%s)\n", c.name, oneLine(err.Error()))
 				return exitInterrupted
@@ -154,8 +203,23 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nRun 'aucopt <command> --help' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'aucopt help <command>' or 'aucopt <command> --help' for a command's flags.")
+	fmt.Fprint(w, exitTable)
 }
+
+// exitTable is the exit-status rule, as `aucopt help` and the README print it.
+const exitTable = `
+Exit status (every command):
+  0    success, and --help
+  1    the computation failed: training diverged, a solver, device or the disk failed
+       (a full disk: ENOSPC); nothing partial is written
+  2    the input is at fault: flags, parameters, names, data, model or checkpoint files
+       (missing, empty, malformed, truncated), output paths that cannot be written or would
+       overwrite an input; one line "aucopt <command>: …", nothing written
+  130  interrupted (Ctrl-C, SIGINT): stopped at the next check, no partial output file;
+       train --checkpoint writes its checkpoint first
+  143  terminated (SIGTERM): as 130
+`
 
 // newFlags returns a flag set for a command that prints its usage, with examples, to
 // stderr and reports parse errors as usage errors.
@@ -185,11 +249,41 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-func runVersion(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("version", "version", "  aucopt version                  # e.g. aucopt 0.1.0\n", stderr)
+func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("version", "version", "  aucopt version      # e.g. aucopt 0.1.0 (go1.26.0, commit 1f43576a6d2b, 2026-11-23T20:41:07Z)\n  aucopt --version    # the same\n", stderr)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "aucopt %s\n", version)
+	info, _ := debug.ReadBuildInfo()
+	fmt.Fprintf(stdout, "aucopt %s (%s)\n", version, buildDetails(info))
 	return nil
+}
+
+// buildDetails describes the build from its build information: the Go version, the
+// module version when installed as a module, and the VCS revision, time and whether the
+// work tree had changes (go build in a clone stamps them).
+func buildDetails(info *debug.BuildInfo) string {
+	if info == nil {
+		return "no build information"
+	}
+	parts := []string{info.GoVersion}
+	if v := info.Main.Version; v != "" && v != "(devel)" {
+		parts = append(parts, "module "+v)
+	}
+	settings := map[string]string{}
+	for _, s := range info.Settings {
+		settings[s.Key] = s.Value
+	}
+	if rev := settings["vcs.revision"]; rev != "" {
+		parts = append(parts, "commit "+rev[:min(12, len(rev))])
+		if t := settings["vcs.time"]; t != "" {
+			parts = append(parts, t)
+		}
+		if settings["vcs.modified"] == "true" {
+			parts = append(parts, "modified")
+		}
+	} else {
+		parts = append(parts, "no VCS information")
+	}
+	return strings.Join(parts, ", ")
 }

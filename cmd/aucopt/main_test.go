@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -19,14 +20,19 @@ func TestRun(t *testing.T) {
 		{"no args prints help", nil, "", 0, []string{"Commands:", "backends"}, nil},
 		{"help", []string{"help"}, "", 0, []string{"backends"}, nil},
 		{"unknown command", []string{"trian"}, "", 2, nil, []string{`unknown command "trian" (commands: train, predict, eval,`}},
-		{"version", []string{"version"}, "", 0, []string{"aucopt " + version}, nil},
+		{"version", []string{"version"}, "", 0, []string{"aucopt " + version + " (go"}, nil},
+		{"--version", []string{"--version"}, "", 0, []string{"aucopt " + version + " (go"}, nil},
+		{"help command", []string{"help", "train"}, "", 0, nil, []string{"Usage: aucopt train", "--algo"}},
+		{"help plot kind", []string{"help", "plot", "convergence"}, "", 0, nil, []string{"Usage: aucopt plot convergence"}},
+		{"help unknown command", []string{"help", "nosuch"}, "", 2, nil, []string{`aucopt help: unknown command "nosuch"`}},
+		{"help lists exit statuses", []string{"help"}, "", 0, []string{"Exit status", "130", "143"}, nil},
 		{"backends lists all", []string{"backends"}, "", 0, []string{"cuda", "avx2", "generic", "CPU:", "selected:"}, nil},
 		{"backends generic", []string{"backends", "--backend", "generic"}, "", 0, []string{"selected: generic (asked for generic)"}, nil},
 		{"backends from env", []string{"backends"}, "generic", 0, []string{"selected: generic (asked for generic)"}, nil},
 		{"flag beats env", []string{"backends", "--backend=generic"}, "bogus", 0, []string{"selected: generic"}, nil},
 		{"unknown backend", []string{"backends", "--backend", "tpu"}, "", 2, nil, []string{`unknown backend "tpu"`, "auto, cuda, avx2, generic"}},
 		{"unknown backend from env", []string{"backends"}, "tpu", 2, nil, []string{`unknown backend "tpu"`}},
-		{"cuda says why", []string{"backends", "--backend", "cuda"}, "", 2, nil, []string{"backend cuda: cuda: unavailable:"}},
+		{"cuda says why", []string{"backends", "--backend", "cuda"}, "", 2, nil, []string{"aucopt backends: backend cuda: unavailable:"}},
 		{"bad flag", []string{"backends", "--bogus"}, "", 2, nil, []string{"aucopt backends: unknown flag: --bogus (see aucopt backends --help)"}},
 		{"stray argument", []string{"backends", "extra"}, "", 2, nil, []string{`unexpected argument "extra"`}},
 		{"command help", []string{"backends", "--help"}, "", 0, nil, []string{"Usage: aucopt backends", "Examples:"}},
@@ -98,4 +104,26 @@ func runFailing(t *testing.T, cmd string, args []string, status int, want string
 		t.Errorf("stderr is not one line: %q", stderr.String())
 	}
 	return stdout.String()
+}
+
+func TestBuildDetails(t *testing.T) {
+	tests := []struct {
+		name string
+		info *debug.BuildInfo
+		want string
+	}{
+		{"none", nil, "no build information"},
+		{"no vcs", &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "(devel)"}}, "go1.26.0, no VCS information"},
+		{"module", &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "v0.2.0"}}, "go1.26.0, module v0.2.0, no VCS information"},
+		{"clone", &debug.BuildInfo{GoVersion: "go1.26.0", Settings: []debug.BuildSetting{
+			{Key: "vcs.revision", Value: "1f43576a6d2b0123456789abcdef0123456789ab"}, {Key: "vcs.time", Value: "2026-11-23T20:41:07Z"},
+			{Key: "vcs.modified", Value: "true"}}}, "go1.26.0, commit 1f43576a6d2b, 2026-11-23T20:41:07Z, modified"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := buildDetails(tt.info); got != tt.want {
+				t.Errorf("buildDetails = %q, want %q", got, tt.want)
+			}
+		})
+	}
 }

@@ -9,7 +9,9 @@ import (
 
 // loadModelScores reads the model file at path and returns its score of every row of
 // ds, with the training scaling applied (model.Model.Score). It refuses a model it
-// cannot read and data with features beyond the model's (another feature space).
+// cannot read (an unknown algorithm, non-finite or overflowing weights), data with
+// another number of features than the model's (another feature space), and scores that
+// overflow to ±Inf.
 func loadModelScores(path string, ds *data.Dataset) ([]float64, error) {
 	m, err := model.Read(path)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"image/color"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -36,9 +35,9 @@ const plotExamples = `  aucopt plot convergence --out conv.png                  
   aucopt plot convergence --algo olr,ftrl --data train.svm --test test.svm --every 5000 --json > traces.json
 `
 
-func runPlot(args []string, stdout, stderr io.Writer) error {
+func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "convergence" {
-		return runConvergence(args[1:], stdout, stderr)
+		return runConvergence(ctx, args[1:], stdout, stderr)
 	}
 	plotUsage := func(w io.Writer) {
 		fmt.Fprintln(w, "Usage: aucopt plot convergence [flags]")
@@ -58,7 +57,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	return errUsage
 }
 
-func runConvergence(args []string, stdout, stderr io.Writer) error {
+func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("plot convergence", "plot convergence [--algo A,B,…] [--data TRAIN] [--test TEST] [-p algo:key=value …] --out conv.png|svg|pdf [flags]", plotExamples, stderr)
 	algos := fs.StringSlice("algo", []string{"opauc", "spam-net", "olr"}, "algorithms, comma-separated or repeated; one line each: "+strings.Join(solver.Names(), ", "))
 	dataArg := fs.String("data", "a9a", "training data: a file or a dataset name (aucopt datasets)")
@@ -69,6 +68,7 @@ func runConvergence(args []string, stdout, stderr io.Writer) error {
 	shuffle := fs.Bool("shuffle", true, "visit the training rows in a seeded random order each pass")
 	scale := fs.String("scale", engine.ScaleAuto, "feature scaling: auto, none, minmax or norm (as in train)")
 	seed := fs.Uint64("seed", 1, "random seed (shuffling, class grouping, the algorithms' own randomness)")
+	maxMemory := maxMemoryFlag(fs)
 	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
 	out := fs.String("out", "", "plot file; the format follows the extension: .png, .svg or .pdf")
 	xAxis := fs.String("x", "both", "horizontal axis: examples (seen), seconds (of training), or both (two panels)")
@@ -90,6 +90,9 @@ func runConvergence(args []string, stdout, stderr io.Writer) error {
 	if *passes < 1 {
 		return inputErrorf("--passes %d: want at least 1", *passes)
 	}
+	if err := checkSeed(*seed); err != nil {
+		return err
+	}
 	if *width == "" {
 		*width = "10in"
 		if *xAxis != "both" {
@@ -106,19 +109,24 @@ func runConvergence(args []string, stdout, stderr io.Writer) error {
 		if w, h, err = plotSize(*width, *height); err != nil {
 			return err
 		}
+		if err := checkNotInput("--out", *out, *dataArg, *test); err != nil {
+			return err
+		}
 	}
 	perAlgo, err := splitParams(*algos, *params)
 	if err != nil {
 		return err
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	maxBytes, err := parseMaxMemory(*maxMemory)
+	if err != nil {
+		return err
+	}
 	traces := make([]*engine.TraceResult, 0, len(*algos))
 	for _, a := range *algos {
 		cfg := engine.TraceConfig{Every: *every, TrainConfig: engine.TrainConfig{
 			Algo: a, Params: perAlgo[a], Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
-			Scale: *scale, Seed: *seed, Backend: *backend,
+			Scale: *scale, Seed: *seed, Backend: *backend, MaxMemory: maxBytes,
 		}}
 		if spec, _ := solver.Lookup(a); spec.IsBatch() {
 			cfg.Passes = 1
@@ -303,6 +311,9 @@ func plotFormat(path string) (string, error) {
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return "", inputErrorf("--out %s is a directory", path)
+	}
+	if err := checkOutput("--out", path); err != nil {
+		return "", err
 	}
 	return ext[1:], nil
 }

@@ -2,12 +2,12 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 
 	"github.com/aucopt/aucopt/engine"
@@ -32,18 +32,19 @@ const evalExamples = `  aucopt eval --model m.json --data test.svm
 
 // scoringFlags are the flags predict and eval share.
 type scoringFlags struct {
-	model, data string
-	allowExtra  bool
+	model, data            string
+	allowExtra, allowFewer bool
 }
 
 func (s *scoringFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.model, "model", "", "model file written by aucopt train --model (required)")
 	fs.StringVar(&s.data, "data", "", "data to score: a file (LIBSVM text, .gz/.bz2/.xz, or an aucopt cache) or a dataset name, meaning its test part when it has one (required)")
 	fs.BoolVar(&s.allowExtra, "allow-extra-features", false, "score data with more features than the model, giving the extra ones weight 0 (LIBLINEAR's rule); without it such data is refused")
+	fs.BoolVar(&s.allowFewer, "allow-fewer-features", false, "score data with fewer features than the model, the missing ones counting 0 (a sparse file whose last features never occur); without it such data is refused")
 }
 
 // score reads the model and scores the data.
-func (s *scoringFlags) score() (*model.Model, *engine.Prediction, error) {
+func (s *scoringFlags) score(ctx context.Context) (*model.Model, *engine.Prediction, error) {
 	if s.model == "" {
 		return nil, nil, inputErrorf("--model is required (a file written by aucopt train --model)")
 	}
@@ -54,9 +55,12 @@ func (s *scoringFlags) score() (*model.Model, *engine.Prediction, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := engine.Predict(m, s.data, engine.PredictOptions{AllowExtraFeatures: s.allowExtra})
+	p, err := engine.Predict(m, s.data, engine.PredictOptions{AllowExtraFeatures: s.allowExtra, AllowFewerFeatures: s.allowFewer, Context: ctx})
 	if errors.Is(err, model.ErrFeatureSpace) {
-		return nil, nil, fmt.Errorf("model %s: %w (if it is the same feature space, --allow-extra-features gives the extra ones weight 0)", s.model, err)
+		return nil, nil, fmt.Errorf("model %s: %w (if it is the same feature space, --allow-extra-features gives extra ones weight 0 and --allow-fewer-features lets missing ones count 0)", s.model, err)
+	}
+	if errors.Is(err, model.ErrModel) {
+		return nil, nil, fmt.Errorf("model %s: %w", s.model, err)
 	}
 	if err != nil {
 		return nil, nil, err
@@ -64,7 +68,7 @@ func (s *scoringFlags) score() (*model.Model, *engine.Prediction, error) {
 	return m, p, nil
 }
 
-func runPredict(args []string, stdout, stderr io.Writer) error {
+func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("predict", "predict --model M --data D [--out FILE]", predictExamples, stderr)
 	var sf scoringFlags
 	sf.register(fs)
@@ -76,14 +80,10 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if err := checkOutput("--out", *out); err != nil {
 		return err
 	}
-	for _, in := range []string{sf.model, sf.data} {
-		if a, err1 := os.Stat(in); err1 == nil && *out != "" {
-			if b, err2 := os.Stat(*out); err2 == nil && os.SameFile(a, b) {
-				return inputErrorf("--out %s would overwrite the input %s", *out, in)
-			}
-		}
+	if err := checkNotInput("--out", *out, sf.model, sf.data); err != nil {
+		return err
 	}
-	_, p, err := sf.score()
+	_, p, err := sf.score(ctx)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 		}
 		return bw.Flush()
 	}
-	return data.WriteAtomic(*out, write)
+	return data.WriteAtomicContext(ctx, *out, write)
 }
 
 // writeScores writes "label<TAB>score" lines.
@@ -148,7 +148,7 @@ type evalReport struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-func runEval(args []string, stdout, stderr io.Writer) error {
+func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval", "eval --model M --data D [--json]", evalExamples, stderr)
 	var sf scoringFlags
 	sf.register(fs)
@@ -156,7 +156,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	m, p, err := sf.score()
+	m, p, err := sf.score(ctx)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"image/color"
 	"io"
@@ -24,7 +25,7 @@ const rocExamples = `  aucopt train --algo opauc --model opauc.json && aucopt tr
   aucopt roc --model m.json --label "OPAUC, 3 passes" --data test.svm --out roc.pdf --width 4in --height 4in
 `
 
-func runROC(args []string, stdout, stderr io.Writer) error {
+func runROC(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("roc", "roc --model M [--model M2 …] --data TEST --out roc.png|svg|pdf [flags]", rocExamples, stderr)
 	models := fs.StringSlice("model", nil, "model file(s) written by train --model, repeatable or comma-separated; one curve each")
 	labels := fs.StringArray("label", nil, "legend name of each model, repeatable, in --model order (default: the file name without .json)")
@@ -60,7 +61,10 @@ func runROC(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("model: %w", err)
 		}
 	}
-	ds, note, err := loadEvalData(*dataArg, *seed)
+	if err := checkNotInput("--out", *out, append([]string{*dataArg}, *models...)...); err != nil {
+		return err
+	}
+	ds, note, err := loadEvalData(ctx, *dataArg, *seed)
 	if err != nil {
 		return err
 	}
@@ -186,18 +190,18 @@ func thinROC(pts []metric.Point) []metric.Point {
 
 // loadEvalData reads the data a model is evaluated on: a file, or a registered
 // dataset's test split (its training part, with a note, when it has none).
-func loadEvalData(name string, seed uint64) (*data.Dataset, string, error) {
+func loadEvalData(ctx context.Context, name string, seed uint64) (*data.Dataset, string, error) {
 	if st, err := os.Stat(name); err == nil {
 		if st.IsDir() {
 			return nil, "", inputErrorf("%s is a directory, not a data file", name)
 		}
-		d, err := data.ReadFile(name, data.Options{})
+		d, err := data.ReadFile(name, data.Options{Context: ctx})
 		return d, "", err
 	}
 	if _, err := data.Lookup(name); err != nil {
 		return nil, "", inputErrorf("%s is neither a file nor a known dataset (aucopt datasets)", name)
 	}
-	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse})
+	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse, Context: ctx})
 	if err != nil {
 		return nil, "", err
 	}

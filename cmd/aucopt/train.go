@@ -9,12 +9,13 @@ import (
 	"io/fs"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
 )
 
@@ -30,11 +31,11 @@ const trainExamples = `  aucopt train                                   # the de
   aucopt train --algo spam-l2 --grid 'eta=2^[-8..0];beta=10^[-5..-1]' --grid-folds 5
 `
 
-func runTrain(args []string, stdout, stderr io.Writer) error {
+func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train", "train [--algo NAME] [--data TRAIN] [--test TEST] [-p key=value …] [flags]", trainExamples, stderr)
 	algo := fs.String("algo", defaultAlgo, "algorithm: "+strings.Join(solver.Names(), ", "))
 	dataArg := fs.String("data", "a9a", "training data: a file (LIBSVM text, .gz/.bz2/.xz, or an aucopt cache) or a dataset name (aucopt datasets)")
-	test := fs.String("test", "", "test data, file or name (default: the dataset's own test split, if any)")
+	test := fs.String("test", "", "test data: a file, or a dataset name meaning its test part (default: the training dataset's own test split, if any)")
 	params := fs.StringArrayP("param", "p", nil, "hyper-parameter key=value, repeatable (keys per algorithm: aucopt train --algo NAME --help-params)")
 	helpParams := fs.Bool("help-params", false, "list the algorithm's parameters, defaults and paper grid, and exit")
 	passes := fs.Int("passes", 1, "passes over the training data")
@@ -43,9 +44,10 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "random seed (shuffling, class grouping, the algorithm's own randomness)")
 	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
 	model := fs.String("model", "", "write the trained model (JSON) to this file")
-	ckpt := fs.String("checkpoint", "", "checkpoint file: written during training and on Ctrl-C; an existing one is resumed")
+	ckpt := fs.String("checkpoint", "", "checkpoint file: written during training and on Ctrl-C; an unfinished one of the same run (algorithm, parameters, passes, seed, shuffling, scaling, data) is resumed, one of another run refused; a finished run marks it finished, so a rerun trains again")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
+	maxMemory := maxMemoryFlag(fs)
 	grid := fs.String("grid", "", "train a whole grid in one pass and keep the best: 'paper' (the default when the flag is bare) or 'key=v1,v2,b^[lo..hi];key2=…'")
 	fs.Lookup("grid").NoOptDefVal = engine.GridPaper
 	gridFolds := fs.Int("grid-folds", 0, "with --grid: choose the best by this many stratified folds of the training data (0: a held-out split)")
@@ -64,21 +66,31 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if *passes < 1 {
 		return inputErrorf("--passes %d: want at least 1", *passes)
 	}
+	if err := checkGridFlags(fs); err != nil {
+		return err
+	}
+	if err := checkSeed(*seed); err != nil {
+		return err
+	}
 	if err := checkOutput("--model", *model); err != nil {
+		return err
+	}
+	maxBytes, err := parseMaxMemory(*maxMemory)
+	if err != nil {
 		return err
 	}
 	if err := checkOutput("--checkpoint", *ckpt); err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	go func() {
-		<-ctx.Done()
-		stop() // a second Ctrl-C (while data still load, say) kills at once
-	}()
+	if err := checkNotInput("--model", *model, *dataArg, *test, *ckpt); err != nil {
+		return err
+	}
+	if err := checkNotInput("--checkpoint", *ckpt, *dataArg, *test); err != nil {
+		return err
+	}
 	cfg := engine.TrainConfig{
 		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
-		Scale: *scale, Seed: *seed, Backend: *backend, Checkpoint: *ckpt,
+		Scale: *scale, Seed: *seed, Backend: *backend, Checkpoint: *ckpt, MaxMemory: maxBytes,
 	}
 	if fs.Changed("grid") {
 		if *ckpt != "" {
@@ -165,10 +177,73 @@ func checkOutput(flag, path string) error {
 	case !st.IsDir():
 		return inputErrorf("%s %s: %s is not a directory", flag, path, dir)
 	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
+	_, lerr := os.Lstat(path)
+	st, err = os.Stat(path)
+	switch {
+	case lerr != nil:
+		return nil // a new file
+	case err != nil:
+		return inputErrorf("%s %s: a symbolic link to a missing file (%v)", flag, path, err)
+	case st.IsDir():
 		return inputErrorf("%s %s: is a directory", flag, path)
+	case !st.Mode().IsRegular() && st.Mode()&(fs.ModeCharDevice|fs.ModeNamedPipe) == 0:
+		return inputErrorf("%s %s: %w, which aucopt does not replace", flag, path, data.ErrNotRegular)
 	}
 	return nil
+}
+
+// checkNotInput refuses an output path that names one of the inputs (the same file,
+// through any link or path): writing it would destroy the input. A dataset name stands
+// for its files in the data directory; "" is skipped; two paths of files that do not
+// exist yet are compared by their cleaned absolute form.
+func checkNotInput(flag, out string, inputs ...string) error {
+	if out == "" || isStream(out) {
+		return nil
+	}
+	ost, oerr := os.Stat(out)
+	for _, in := range inputs {
+		if in == "" {
+			continue
+		}
+		for _, file := range inputFiles(in) {
+			ist, ierr := os.Stat(file)
+			same := oerr == nil && ierr == nil && os.SameFile(ost, ist)
+			if oerr != nil && ierr != nil {
+				a, err1 := filepath.Abs(out)
+				b, err2 := filepath.Abs(file)
+				same = err1 == nil && err2 == nil && a == b
+			}
+			if same {
+				return inputErrorf("%s %s would overwrite the input %s", flag, out, in)
+			}
+		}
+	}
+	return nil
+}
+
+// inputFiles are the files an input names: itself when it is a file (or no dataset),
+// a dataset's training and test files in the data directory otherwise.
+func inputFiles(in string) []string {
+	if _, err := os.Stat(in); err == nil {
+		return []string{in}
+	}
+	src, err := data.Lookup(in)
+	dir := data.DataDir()
+	if err != nil || dir == "" {
+		return []string{in}
+	}
+	files := []string{filepath.Join(dir, src.Train)}
+	if src.Test != "" {
+		files = append(files, filepath.Join(dir, src.Test))
+	}
+	return files
+}
+
+// isStream reports whether path names a standard stream, a device or a pipe: written
+// through, never replaced, so it is no input's file however often it is named.
+func isStream(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode()&(fs.ModeCharDevice|fs.ModeNamedPipe) != 0
 }
 
 // reportGrid prints a grid search's outcome: the best points, the refit and its test
@@ -184,14 +259,11 @@ func reportGrid(res *engine.GridResult, model string, asJSON bool, stdout io.Wri
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
-	var failed int
 	order := make([]int, 0, len(res.Points))
 	for g, p := range res.Points {
-		if p.ValAUC == nil {
-			failed++
-			continue
+		if p.ValAUC != nil {
+			order = append(order, g)
 		}
-		order = append(order, g)
 	}
 	sort.SliceStable(order, func(i, j int) bool { return *res.Points[order[i]].ValAUC > *res.Points[order[j]].ValAUC })
 	shared := "independent learners"
@@ -202,8 +274,8 @@ func reportGrid(res *engine.GridResult, model string, asJSON bool, stdout io.Wri
 	if res.Passes == 0 {
 		how = "batch fits"
 	}
-	fmt.Fprintf(stdout, "%s grid on %s: %d points (%d failed) in %.3fs, %s, %s; %s; backend %s\n",
-		res.Algo, res.Data, len(res.Points), failed, res.GridSeconds, how, shared, res.Selection, res.Backend)
+	fmt.Fprintf(stdout, "%s grid on %s: %d points (%s) in %.3fs, %s, %s; %s; backend %s\n",
+		res.Algo, res.Data, len(res.Points), failureSummary(res.Points), res.GridSeconds, how, shared, res.Selection, res.Backend)
 	for k, g := range order[:min(len(order), 5)] {
 		fmt.Fprintf(stdout, "  #%d  validation AUC %.4f  %s\n", k+1, *res.Points[g].ValAUC, formatParams(res.Points[g].Params))
 	}
@@ -211,6 +283,40 @@ func reportGrid(res *engine.GridResult, model string, asJSON bool, stdout io.Wri
 	printOutcome(stdout, res.TrainResult, model)
 	return nil
 }
+
+// failureSummary says how many grid points failed and why: the most common reason
+// (numbers in it generalised to N) with its count, and how many other reasons there are.
+func failureSummary(points []engine.GridPoint) string {
+	counts := map[string]int{}
+	failed := 0
+	for _, p := range points {
+		if p.ValAUC == nil {
+			failed++
+			counts[digits.ReplaceAllString(p.Failed, "N")]++
+		}
+	}
+	if failed == 0 {
+		return "0 failed"
+	}
+	top := ""
+	for r, n := range counts {
+		if n > counts[top] || n == counts[top] && r < top {
+			top = r
+		}
+	}
+	why := top
+	if why == "" {
+		why = "no reason given"
+	}
+	s := fmt.Sprintf("%d failed: %d %s", failed, counts[top], why)
+	if len(counts) > 1 {
+		s += fmt.Sprintf("; %d other reasons, see --json", len(counts)-1)
+	}
+	return s
+}
+
+// digits matches a run of digits.
+var digits = regexp.MustCompile(`[0-9]+`)
 
 // joinOptional rewrites "--flag VALUE" as "--flag=VALUE" for a flag whose value is
 // optional (pflag's NoOptDefVal only takes the "=" form), when VALUE is not a flag:

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aucopt/aucopt/engine"
 	aucmodel "github.com/aucopt/aucopt/engine/model"
 )
 
@@ -118,5 +119,76 @@ func TestTrainGridCommand(t *testing.T) {
 	if status := run([]string{"train", "--data", "german", "--grid", "eta=2^[-8..-7]", "--quiet"}, &out, &errOut); status != 0 ||
 		!strings.Contains(out.String(), "opauc grid on german: 2 points") || !strings.Contains(out.String(), "shared statistics") {
 		t.Errorf("bare grid output (exit %d): %s %s", status, out.String(), errOut.String())
+	}
+}
+
+func TestFailureSummary(t *testing.T) {
+	auc := 0.9
+	ok := engine.GridPoint{ValAUC: &auc}
+	bad := func(why string) engine.GridPoint { return engine.GridPoint{Failed: why} }
+	tests := []struct {
+		name   string
+		points []engine.GridPoint
+		want   string
+	}{
+		{"none failed", []engine.GridPoint{ok, ok}, "0 failed"},
+		{"one reason", []engine.GridPoint{ok, bad("diverged at example 12"), bad("diverged at example 7")}, "2 failed: 2 diverged at example N"},
+		{"most common first", []engine.GridPoint{bad("solver: out of memory"), bad("diverged at example 3"), bad("diverged at example 40")},
+			"3 failed: 2 diverged at example N; 1 other reasons, see --json"},
+		{"no reason", []engine.GridPoint{bad("")}, "1 failed: 1 no reason given"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := failureSummary(tt.points); got != tt.want {
+				t.Errorf("failureSummary = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestCheckNotInput(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("AUCOPT_DATA", dir)
+	in := filepath.Join(dir, "in.svm")
+	if err := os.WriteFile(in, []byte("+1 1:1\n-1 2:1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("in.svm", filepath.Join(dir, "link.svm")); err != nil {
+		t.Skipf("no symlinks: %v", err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "german.numer"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	german := filepath.Join(dir, "german.numer", "german_scale.txt.xz")
+	if err := os.WriteFile(german, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name    string
+		out     string
+		inputs  []string
+		refused bool
+	}{
+		{"the input itself", in, []string{in}, true},
+		{"through a link", filepath.Join(dir, "link.svm"), []string{in}, true},
+		{"the link's target by another path", in, []string{filepath.Join(dir, ".", "link.svm")}, true},
+		{"another file", filepath.Join(dir, "out.json"), []string{in}, false},
+		{"two new files of one path", filepath.Join(dir, "new.json"), []string{filepath.Join(dir, "sub", "..", "new.json")}, true},
+		{"a dataset's file in the data directory", german, []string{"german"}, true},
+		{"a dataset name elsewhere", filepath.Join(dir, "g.json"), []string{"german"}, false},
+		{"no input", in, []string{""}, false},
+		{"no output", "", []string{in}, false},
+		{"a device", os.DevNull, []string{os.DevNull}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := checkNotInput("--out", tt.out, tt.inputs...)
+			if (err != nil) != tt.refused {
+				t.Errorf("checkNotInput(%s, %q) = %v, want refused %v", tt.out, tt.inputs, err, tt.refused)
+			}
+			if err != nil && exitStatus(err) != 2 {
+				t.Errorf("exit status %d, want 2", exitStatus(err))
+			}
+		})
 	}
 }

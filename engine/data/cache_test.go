@@ -3,6 +3,7 @@ package data
 import (
 	"bytes"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -104,5 +105,40 @@ func TestLongTokenQuoted(t *testing.T) {
 	_, err := readString(t, strings.Repeat("x", 5000)+" 1:1\n", Options{})
 	if err == nil || len(err.Error()) > 200 || !strings.Contains(err.Error(), "…") {
 		t.Errorf("error for a 5000-byte token is %d bytes: %.100s", len(err.Error()), err)
+	}
+}
+
+// TestCacheNonFinite writes caches whose checksum is valid but whose content the LIBSVM
+// reader would never produce (a NaN or ±Inf value or label), sparse and dense, and
+// requires DecodeCache to refuse each with ErrCache naming the row.
+func TestCacheNonFinite(t *testing.T) {
+	base, err := readString(t, small, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nan, inf := math.NaN(), math.Inf(1)
+	cases := []struct {
+		name   string
+		mutate func(d *Dataset) *Dataset
+		want   string
+	}{
+		{"sparse NaN value", func(d *Dataset) *Dataset { d.Val[1] = nan; return d }, "row 1, feature 3: value NaN"},
+		{"sparse +Inf value", func(d *Dataset) *Dataset { d.Val[0] = inf; return d }, "row 1, feature 1: value +Inf"},
+		{"NaN label", func(d *Dataset) *Dataset { d.Labels[2] = nan; return d }, "row 3: label NaN"},
+		{"dense NaN value", func(d *Dataset) *Dataset { d = d.ToDense(); d.Dense[3] = nan; return d }, "row 1, feature 4: value NaN"},
+		{"dense bad label", func(d *Dataset) *Dataset { d = d.ToDense(); d.Y[1] = 5; return d }, "row 2: label 5"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := c.mutate(base.Subset([]int{0, 1, 2}))
+			var buf bytes.Buffer
+			if err := WriteCache(&buf, d); err != nil {
+				t.Fatal(err)
+			}
+			_, err := DecodeCache(buf.Bytes())
+			if !errors.Is(err, ErrCache) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want ErrCache with %q", err, c.want)
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -195,9 +196,17 @@ func (d *Dataset) Append(y int8, label float64, x kernels.Sparse) {
 
 // ReadAll reads every remaining example of r into a Dataset. Its Dim is the largest
 // index seen, or opts.Dim of the Reader when that is set.
-func ReadAll(r *Reader) (*Dataset, error) {
+func ReadAll(r *Reader) (*Dataset, error) { return readAllContext(context.Background(), r) }
+
+// readAllContext is ReadAll checking ctx every few thousand rows.
+func readAllContext(ctx context.Context, r *Reader) (*Dataset, error) {
 	d := &Dataset{Name: r.path, Ptr: []int64{0}}
-	for {
+	for n := 0; ; n++ {
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("%s: reading stopped: %w", r.path, err)
+			}
+		}
 		ex, err := r.Next()
 		if errors.Is(err, io.EOF) {
 			break
@@ -215,29 +224,19 @@ func ReadAll(r *Reader) (*Dataset, error) {
 
 // ReadFile reads a whole LIBSVM file (plain or compressed) into memory in the sparse
 // layout, or a binary cache (SaveCache) recognised by its magic bytes, in the layout it
-// was saved in. Options apply to text files only. WithLayout changes the layout.
+// was saved in. Options apply to text files only. WithLayout changes the layout. A plain
+// text file is parsed on all cores (ReadFileContext).
 func ReadFile(path string, opts Options) (*Dataset, error) {
+	layout := LayoutSparse
 	if f, err := os.Open(path); err == nil {
 		head := make([]byte, len(cacheMagic))
 		n, _ := io.ReadFull(f, head)
 		f.Close()
 		if IsCache(head[:n]) {
-			return ReadCache(path)
+			layout = LayoutAuto // as saved
 		}
 	}
-	r, err := Open(path, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	d, err := ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	if d.Rows() == 0 {
-		return nil, fmt.Errorf("%s: no examples", path)
-	}
-	return d, nil
+	return ReadFileContext(context.Background(), path, opts, ReadConfig{Layout: layout})
 }
 
 // Subset returns the rows listed in rows (in that order, repeats allowed) as a new
@@ -295,4 +294,45 @@ func (d *Dataset) Truncate(dim int) *Dataset {
 		return out.ToDense()
 	}
 	return out
+}
+
+// Permuted returns d's rows in the order perm (a permutation of 0..Rows()−1): the same
+// dataset as d.Subset(perm). A dense dataset is reordered in place, with one row of
+// scratch, and returned (d's own rows then follow perm), so that a large matrix is
+// never held twice; a sparse one is copied.
+func (d *Dataset) Permuted(perm []int) *Dataset {
+	if d.Dense == nil {
+		return d.Subset(perm)
+	}
+	n := d.Rows()
+	if len(perm) != n {
+		panic(fmt.Sprintf("data: Permuted: %d indices for %d rows", len(perm), n))
+	}
+	done := make([]bool, n)
+	tmp := make([]float64, d.Dim)
+	for start := range n {
+		if done[start] {
+			continue
+		}
+		// The cycle start → perm[start] → …: new row i is old row perm[i].
+		y, label := d.Y[start], d.Labels[start]
+		copy(tmp, d.DenseRow(start))
+		i := start
+		for {
+			done[i] = true
+			j := perm[i]
+			if j == start {
+				d.Y[i], d.Labels[i] = y, label
+				copy(d.DenseRow(i), tmp)
+				break
+			}
+			if done[j] {
+				panic("data: Permuted: not a permutation")
+			}
+			d.Y[i], d.Labels[i] = d.Y[j], d.Labels[j]
+			copy(d.DenseRow(i), d.DenseRow(j))
+			i = j
+		}
+	}
+	return d
 }

@@ -44,3 +44,12 @@ var (
 	// ErrLineTooLong: a line exceeds MaxLineBytes.
 	ErrLineTooLong = errors.New("line too long")
 )
+
+// The errors of a whole file, for errors.Is.
+var (
+	// ErrCorrupt: a compressed file is truncated or corrupt (its decompressor failed or
+	// the stream ended early); an I/O error of the system is not wrapped with it.
+	ErrCorrupt = errors.New("corrupt or truncated file")
+	// ErrEmpty: a data file holds no examples.
+	ErrEmpty = errors.New("no examples")
+)

@@ -5,12 +5,15 @@ import (
 	"bytes"
 	"compress/bzip2"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"strconv"
+	"syscall"
 	"unsafe"
 
 	"github.com/aucopt/aucopt/kernels"
@@ -31,7 +34,13 @@ type Options struct {
 	Raw bool
 	// Dim, when positive, fixes the number of features: an index above it is an error.
 	Dim int
+	// Context, when set, is checked every CheckLines lines: once it is done, reading
+	// stops with an error wrapping its error (Ctrl-C while a large file loads).
+	Context context.Context
 }
+
+// CheckLines is the number of lines between two checks of Options.Context.
+const CheckLines = 1024
 
 // Example is one labelled row. Its slices belong to the Reader and stay valid until
 // the next call to Next.
@@ -95,39 +104,77 @@ func NewReader(r io.Reader, path string, opts Options) (*Reader, error) {
 	if IsCache(head) {
 		// A binary cache is read whole (that is its point: memory speed) and streamed
 		// from memory; labels are as stored, Options do not apply.
-		b, err := io.ReadAll(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+		var d *Dataset
+		var err error
+		if st, serr := statOf(r); serr == nil {
+			d, err = readCache(br, st.Size())
+		} else {
+			var b []byte
+			if b, err = io.ReadAll(br); err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+			d, err = DecodeCache(b)
 		}
-		d, err := DecodeCache(b)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		rd.cached, rd.maxIdx = d, d.Dim
 		return rd, nil
 	}
-	var dec io.Reader
-	switch {
-	case bytes.HasPrefix(head, magicGzip):
-		z, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: gzip: %w", path, err)
-		}
-		dec = z
-	case bytes.HasPrefix(head, magicBzip2):
-		dec = bzip2.NewReader(br)
-	case bytes.HasPrefix(head, magicXz):
-		z, err := xz.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: xz: %w", path, err)
-		}
-		dec = z
+	dec, err := decompressor(br, path)
+	if err != nil {
+		return nil, err
 	}
 	if dec != nil {
 		br = bufio.NewReaderSize(dec, 1<<16)
 	}
 	rd.br = br
 	return rd, nil
+}
+
+// statOf returns the file information of r when it is a regular file read from its
+// start (as Open gives it).
+func statOf(r io.Reader) (os.FileInfo, error) {
+	f, ok := r.(*os.File)
+	if !ok {
+		return nil, errors.New("not a file")
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if off, err := f.Seek(0, io.SeekCurrent); err != nil || off != 0 || !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file read from its start")
+	}
+	return st, nil
+}
+
+// decompressor returns the decompressing reader of br's gzip, bzip2 or xz stream,
+// recognised by its magic bytes, or nil for an uncompressed one.
+func decompressor(br *bufio.Reader, path string) (io.Reader, error) {
+	head, _ := br.Peek(len(magicXz))
+	switch {
+	case bytes.HasPrefix(head, magicGzip):
+		z, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: gzip: %w: %w", path, ErrCorrupt, err)
+		}
+		return z, nil
+	case bytes.HasPrefix(head, magicBzip2):
+		return bzip2.NewReader(br), nil
+	case bytes.HasPrefix(head, magicXz):
+		z, err := xz.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: xz: %w: %w", path, ErrCorrupt, err)
+		}
+		return z, nil
+	}
+	return nil, nil
+}
+
+// isCompressed reports whether head starts a gzip, bzip2 or xz stream.
+func isCompressed(head []byte) bool {
+	return bytes.HasPrefix(head, magicGzip) || bytes.HasPrefix(head, magicBzip2) || bytes.HasPrefix(head, magicXz)
 }
 
 // Close closes the underlying file when the Reader came from Open.
@@ -158,6 +205,11 @@ func (r *Reader) Next() (*Example, error) {
 		return &r.ex, nil
 	}
 	for {
+		if r.line%CheckLines == CheckLines-1 && r.opts.Context != nil {
+			if err := r.opts.Context.Err(); err != nil {
+				return nil, fmt.Errorf("%s: reading stopped after line %d: %w", r.path, r.line, err)
+			}
+		}
 		line, err := r.readLine()
 		if len(line) == 0 && err != nil {
 			if err == io.EOF {
@@ -178,11 +230,15 @@ func (r *Reader) Next() (*Example, error) {
 	}
 }
 
+// ioError names the file and line of a read error; an error that is not the system's
+// (a decompressor's, an early end) means the file is corrupt: it wraps ErrCorrupt.
 func (r *Reader) ioError(err error) error {
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%s:%d: truncated file: %w", r.path, r.line, err)
+	var pe *fs.PathError
+	var errno syscall.Errno
+	if errors.As(err, &pe) || errors.As(err, &errno) {
+		return fmt.Errorf("%s: after line %d: %w", r.path, r.line, err)
 	}
-	return fmt.Errorf("%s: after line %d: %w", r.path, r.line, err)
+	return fmt.Errorf("%s:%d: %w: %w", r.path, r.line, ErrCorrupt, err)
 }
 
 // readLine returns the next line without its end of line; the slice is valid until the
@@ -499,7 +555,8 @@ func (r *Reader) mapLabel(v float64) (int8, error) {
 		if !fits {
 			m.seen = m.seen[:len(m.seen)-1]
 			return 0, fmt.Errorf("%w: %v does not make a binary problem with the labels seen before (%v); "+
-				"name the positive class (--positive) or group the classes", ErrLabel, v, m.seen)
+				"name the positive class (Options.Positive; on the command line, aucopt convert --positive LABEL IN OUT.cache, then use the cache) "+
+				"or group the classes", ErrLabel, v, m.seen)
 		}
 	}
 	if v == 1 {

@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"strconv"
@@ -59,6 +60,26 @@ func BenchmarkParse(b *testing.B) {
 			if _, err := r.Next(); err == io.EOF {
 				break
 			}
+		}
+	}
+}
+
+// BenchmarkReadFile measures ReadFileContext on the file named by $AUCOPT_LOAD_FILE
+// (skipped without it), with $AUCOPT_LOAD_WORKERS workers (0: all cores).
+func BenchmarkReadFile(b *testing.B) {
+	p := os.Getenv("AUCOPT_LOAD_FILE")
+	if p == "" {
+		b.Skip("set AUCOPT_LOAD_FILE to a data file")
+	}
+	st, err := os.Stat(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	workers, _ := strconv.Atoi(os.Getenv("AUCOPT_LOAD_WORKERS"))
+	b.SetBytes(st.Size())
+	for b.Loop() {
+		if _, err := ReadFileContext(context.Background(), p, Options{}, ReadConfig{Workers: workers}); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"context"
 	"embed"
 	"errors"
 	"fmt"
@@ -122,6 +123,8 @@ type LoadOptions struct {
 	Seed uint64
 	// Layout is the in-memory layout of both parts (LayoutAuto: dense when dense enough).
 	Layout Layout
+	// Context, when set, stops reading once done (Options.Context).
+	Context context.Context
 }
 
 // Split is a dataset loaded from the registry: its training part and, when the dataset
@@ -147,7 +150,7 @@ func Load(name string, opts LoadOptions) (*Split, error) {
 	if err != nil {
 		return nil, err
 	}
-	ropts := Options{Raw: src.Classes > 2, Positive: opts.Positive}
+	ropts := Options{Raw: src.Classes > 2, Positive: opts.Positive, Context: opts.Context}
 	if src.Classes > 2 {
 		ropts.Positive = ""
 	}

@@ -46,6 +46,9 @@ type Config struct {
 	Workers int
 	// Backend names the compute backend ("" is $AUCOPT_BACKEND, else auto).
 	Backend string
+	// MaxMemory bounds the bytes one cell's learners may take (engine.CheckMemory); 0
+	// means the memory available. A cell beyond it is not run, with a note.
+	MaxMemory int64
 	// Progress, when set, is called after each job, one call at a time.
 	Progress func(done, total int, what string)
 }
@@ -169,6 +172,10 @@ func Experiment(ctx context.Context, cfg Config) (*Report, error) {
 				params, err := gridParams(spec, gspec)
 				if err != nil {
 					return nil, err
+				}
+				if err := engine.CheckMemory(spec, params, splits[0].train.Dim, cellRows(p, cfg, spec, splits[0]), 1, cfg.MaxMemory); err != nil {
+					c.Note = "not run: " + err.Error()
+					continue
 				}
 				c.Grid = describeGrid(spec, gspec)
 				c.Runs = make([]Run, len(splits))
@@ -382,6 +389,19 @@ func cannotRun(spec solver.Spec, dim int) string {
 		}
 	}
 	return ""
+}
+
+// cellRows is the number of training rows a job of spec on split s trains on (the
+// caps of runJob applied).
+func cellRows(p Protocol, cfg Config, spec solver.Spec, s *split) int {
+	n := len(s.trainRows)
+	if p.BatchMaxRows > 0 && spec.IsBatch() {
+		n = min(n, p.BatchMaxRows)
+	}
+	if cfg.MaxTrain > 0 {
+		n = min(n, cfg.MaxTrain)
+	}
+	return n
 }
 
 // gridParams returns the parameter structs of the algorithm's grid: spec's paper

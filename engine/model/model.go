@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/solver"
 )
 
 // Format is the version of the model file format this package writes and reads.
@@ -29,8 +30,8 @@ var (
 	// model this package can apply (not JSON, another format version, a missing or
 	// inconsistent field). An unreadable file gives the os error instead.
 	ErrModel = errors.New("bad model file")
-	// ErrFeatureSpace is wrapped by Score's error for data with more features than the
-	// model: most likely data of another feature space.
+	// ErrFeatureSpace is wrapped by Transform's and Score's error for data with another
+	// number of features than the model: most likely data of another feature space.
 	ErrFeatureSpace = errors.New("data and model feature spaces differ")
 )
 
@@ -243,6 +244,9 @@ func Decode(b []byte, name string) (*Model, error) {
 	if f.Features < 0 {
 		return nil, fail("features %d is negative", f.Features)
 	}
+	if f.Features > math.MaxInt32 {
+		return nil, fail("features %d: more than the %d aucopt's data can have", f.Features, math.MaxInt32)
+	}
 	var err error
 	if m.Weights, err = decodeWeights(f.Weights, f.Features); err != nil {
 		return nil, fail("%v", err)
@@ -327,11 +331,21 @@ func (m *Model) Validate() error {
 	if m.Algo == "" {
 		return fail("no algorithm")
 	}
+	if _, err := solver.Lookup(m.Algo); err != nil {
+		return fail("%v", err)
+	}
 	if len(m.Weights) != m.Features {
 		return fail("%d weights for %d features", len(m.Weights), m.Features)
 	}
 	if j := nonFinite(m.Weights); j >= 0 {
 		return fail("weight %d (feature %d) is %v", j, j+1, m.Weights[j])
+	}
+	var l1 float64
+	for _, w := range m.Weights {
+		l1 += math.Abs(w)
+	}
+	if math.IsInf(l1, 0) {
+		return fail("the weights' magnitudes sum to %v: scores of rows in [-1, 1] would overflow", l1)
 	}
 	s := m.Scaling
 	vec := func(name string, v []float64) error {
@@ -378,17 +392,15 @@ func nonFinite(v []float64) int {
 	return slices.IndexFunc(v, func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) })
 }
 
-// Transform returns ds as the model sees it: restricted or widened to Features (values
-// of features beyond them dropped, as training dropped them from its test data) and
-// scaled as the training data was. It returns an error wrapping ErrFeatureSpace when ds
-// has more features than the model; to score such data anyway, with the extra features
-// at weight 0 (LIBLINEAR's rule), pass ds.Truncate(m.Features).
+// Transform returns ds as the model sees it: scaled as the training data was. It
+// returns an error wrapping ErrFeatureSpace when ds has another number of features
+// than the model: more or fewer features most likely mean data of another feature
+// space (an a9a model scoring german). To score such data anyway, with the extra
+// features at weight 0 (LIBLINEAR's rule) or the missing ones at value 0 (a sparse
+// file whose last features never occur), pass ds.Truncate(m.Features).
 func (m *Model) Transform(ds *data.Dataset) (*data.Dataset, error) {
-	if ds.Dim > m.Features {
-		return nil, fmt.Errorf("%w: the data has %d features, the model %d (trained on %s)", ErrFeatureSpace, ds.Dim, m.Features, m.TrainData)
-	}
 	if ds.Dim != m.Features {
-		ds = ds.Truncate(m.Features)
+		return nil, fmt.Errorf("%w: the data has %d features, the model %d (trained on %s)", ErrFeatureSpace, ds.Dim, m.Features, m.TrainData)
 	}
 	switch m.Scaling.Kind {
 	case ScaleMinMax:
@@ -400,7 +412,9 @@ func (m *Model) Transform(ds *data.Dataset) (*data.Dataset, error) {
 }
 
 // Score returns the model's score w·T(x) of every row of ds, T being the training
-// scaling (Transform, whose errors it returns).
+// scaling (Transform, whose errors it returns). A score that overflows to ±Inf or is
+// NaN is an error wrapping ErrModel naming the row: the weights or the scaling are too
+// large for the data.
 func (m *Model) Score(ds *data.Dataset) ([]float64, error) {
 	t, err := m.Transform(ds)
 	if err != nil {
@@ -412,6 +426,9 @@ func (m *Model) Score(ds *data.Dataset) ([]float64, error) {
 		var s float64
 		for k, j := range r.Idx {
 			s += m.Weights[j] * r.Val[k]
+		}
+		if math.IsNaN(s) || math.IsInf(s, 0) {
+			return nil, fmt.Errorf("%w: the score of row %d is %v: weights or scaling too large for the data", ErrModel, i+1, s)
 		}
 		scores[i] = s
 	}

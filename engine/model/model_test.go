@@ -208,11 +208,11 @@ func TestScore(t *testing.T) {
 		want []float64 // by hand: w·T(x)
 	}{
 		{"none", sample(ScaleNone, w), dataset(3, rows), []float64{1 - 4 + 1.5, 0, 4 - 1}},
-		{"none, narrower data", sample(ScaleNone, w), dataset(2, [][]float64{{1, 2}, {3, 0}}), []float64{-3, 3}},
+		{"none, narrower data widened", sample(ScaleNone, w), dataset(2, [][]float64{{1, 2}, {3, 0}}).Truncate(3), []float64{-3, 3}},
 		// T(x)_j = x_j/(j+1) − 0.1·j: row {1,2,3} → {1, 0.9, 0.8}; {0,0,0} → {0, −0.1, −0.2}; {4,0,−2} → {4, −0.1, −0.8667}
 		{"minmax", minmax, dataset(3, rows), []float64{1 - 1.8 + 0.4, 0.2 - 0.1, 4 + 0.2 - 0.4333333333333333}},
 		// a narrower dataset still gets the shift of the feature it lacks (an implicit 0)
-		{"minmax, narrower data", minmax, dataset(2, [][]float64{{1, 2}}), []float64{1 - 1.8 - 0.1}},
+		{"minmax, narrower data widened", minmax, dataset(2, [][]float64{{1, 2}}).Truncate(3), []float64{1 - 1.8 - 0.1}},
 		// (x − mean)/‖x‖, mean {0, 1/3, 2/3}: row {1,2,3}, ‖x‖ = √14
 		{"norm", norm, dataset(3, rows[:2]), []float64{(1 - 2*(2-1.0/3) + 0.5*(3-2.0/3)) / math.Sqrt(14), 0}},
 	}

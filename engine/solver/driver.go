@@ -3,11 +3,14 @@ package solver
 import (
 	"context"
 	"encoding"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -100,12 +103,20 @@ type RunOptions struct {
 	// CheckpointEvery is the number of examples between checkpoints; 0 means only at the
 	// end of passes and on cancellation.
 	CheckpointEvery int64
-	// Resume, with Checkpoint, continues from the checkpoint file when it exists: the
-	// resumed run gives bit-identical weights to an uninterrupted one.
+	// Resume, with Checkpoint, continues from the checkpoint file when it exists and
+	// holds an unfinished run with the same Algo, Passes and Settings: the resumed run
+	// gives bit-identical weights to an uninterrupted one. A checkpoint marked finished
+	// is ignored (the run trains again and replaces it); one that is corrupt, of another
+	// format, or of a run with other settings is an error wrapping ErrCheckpoint that
+	// names the first difference.
 	Resume bool
 	// Algo names the algorithm in the checkpoint, so that a resume with another
 	// algorithm is refused.
 	Algo string
+	// Settings are everything besides Algo and Passes that determines the run (the
+	// parameters, seed, shuffling, scaling, the training data's fingerprint, …), in a
+	// fixed order: the checkpoint records them, and a resume compares them one by one.
+	Settings []Setting
 	// Dim, when positive, is checked against every row: an index at or above it is an
 	// error (the solver was made for Dim features).
 	Dim int
@@ -124,10 +135,33 @@ type Result struct {
 // ErrOneClass: the training data held only one class, so there is nothing to rank.
 var ErrOneClass = errors.New("training data has only one class")
 
-// checkpoint is the driver's file format (gob).
+// Setting is one named value that determines a run, recorded in its checkpoint.
+type Setting struct {
+	Key, Value string
+}
+
+// ErrCheckpoint is wrapped by every error about a checkpoint file that cannot be
+// resumed: corrupt or truncated, of another format, or written by a run with another
+// algorithm or other settings.
+var ErrCheckpoint = errors.New("bad checkpoint")
+
+// checkpointError is an error about a checkpoint file: its message says what, and it
+// wraps ErrCheckpoint without repeating its text.
+type checkpointError struct{ msg string }
+
+func (e checkpointError) Error() string { return e.msg }
+func (e checkpointError) Unwrap() error { return ErrCheckpoint }
+
+func checkpointErrorf(format string, args ...any) error {
+	return checkpointError{fmt.Sprintf(format, args...)}
+}
+
+// checkpoint is the driver's run state, the body of a checkpoint file (gob).
 type checkpoint struct {
-	Version   int
 	Algo      string
+	Passes    int
+	Settings  []Setting
+	Finished  bool  // the run completed: nothing to resume
 	Pass      int   // the pass in progress
 	Pos       int64 // examples of that pass already observed
 	Seen      int64
@@ -135,7 +169,101 @@ type checkpoint struct {
 	Solver    []byte
 }
 
-const checkpointVersion = 1
+// The checkpoint file, little-endian:
+//
+//	magic    [8]byte "AUCOPTCK"
+//	version  uint32  (checkpointVersion)
+//	body     the gob of checkpoint
+//	crc      uint32  CRC-32C (Castagnoli) of every byte before it
+//
+// Version 1 (before the magic, the settings and the checksum) is refused as another
+// format.
+const (
+	checkpointMagic   = "AUCOPTCK"
+	checkpointVersion = 2
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// encodeCheckpoint returns the file bytes of st.
+func encodeCheckpoint(st checkpoint) ([]byte, error) {
+	body, err := encodeState(st)
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, len(checkpointMagic)+4+len(body)+4)
+	b = append(b, checkpointMagic...)
+	b = binary.LittleEndian.AppendUint32(b, checkpointVersion)
+	b = append(b, body...)
+	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
+}
+
+// decodeCheckpoint parses and verifies the bytes of a checkpoint file. Its errors wrap
+// ErrCheckpoint.
+func decodeCheckpoint(b []byte) (checkpoint, error) {
+	var st checkpoint
+	head := len(checkpointMagic) + 4
+	if len(b) < head+4 || string(b[:len(checkpointMagic)]) != checkpointMagic {
+		return st, checkpointErrorf("not an aucopt checkpoint (too short or wrong magic; checkpoints of aucopt before format %d are not read)", checkpointVersion)
+	}
+	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
+	if got := crc32.Checksum(body, castagnoli); got != sum {
+		return st, checkpointErrorf("checksum mismatch (stored %08x, computed %08x): the file is corrupt or truncated", sum, got)
+	}
+	if v := binary.LittleEndian.Uint32(b[len(checkpointMagic):]); v != checkpointVersion {
+		return st, checkpointErrorf("format version %d, this aucopt reads version %d", v, checkpointVersion)
+	}
+	return decodeCheckpointBody(body[head:])
+}
+
+// decodeCheckpointBody decodes and sanity-checks a checkpoint's body.
+func decodeCheckpointBody(body []byte) (checkpoint, error) {
+	var st checkpoint
+	if err := decodeState(body, &st); err != nil {
+		return checkpoint{}, checkpointErrorf("undecodable body: %v", err)
+	}
+	if st.Algo == "" || st.Passes < 1 || st.Pass < 0 || st.Pass > st.Passes || !st.Finished && st.Pass == st.Passes || st.Pos < 0 || st.Seen < st.Pos ||
+		st.Pos1 < 0 || st.Neg < 0 || st.Pos1+st.Neg != st.Pos {
+		return checkpoint{}, checkpointErrorf("inconsistent state (algorithm %q, pass %d of %d, position %d, seen %d)",
+			st.Algo, st.Pass, st.Passes, st.Pos, st.Seen)
+	}
+	return st, nil
+}
+
+// compareRun returns an error wrapping ErrCheckpoint naming the first difference
+// between the run recorded in st and the run described by opts, or nil.
+func compareRun(path string, st checkpoint, opts RunOptions, passes int) error {
+	differ := func(what, there, here string) error {
+		return checkpointErrorf("%s was written by another run: %s %s there, %s here (resume with the same settings, or remove the checkpoint to train afresh)",
+			path, what, there, here)
+	}
+	if st.Algo != opts.Algo {
+		return checkpointErrorf("%s holds a %s run, not %s (remove it or give another checkpoint file)", path, st.Algo, opts.Algo)
+	}
+	if st.Passes != passes {
+		return differ("passes", strconv.Itoa(st.Passes), strconv.Itoa(passes))
+	}
+	there := make(map[string]string, len(st.Settings))
+	for _, s := range st.Settings {
+		there[s.Key] = s.Value
+	}
+	for _, s := range opts.Settings {
+		v, ok := there[s.Key]
+		switch {
+		case !ok:
+			return differ(s.Key, "unset", s.Value)
+		case v != s.Value:
+			return differ(s.Key, v, s.Value)
+		}
+		delete(there, s.Key)
+	}
+	for _, s := range st.Settings {
+		if _, ok := there[s.Key]; ok {
+			return differ(s.Key, s.Value, "unset")
+		}
+	}
+	return nil
+}
 
 // Run feeds the examples of src to s for opts.Passes passes and returns a summary. It
 // stops with an error wrapping ErrDiverged, naming the pass and example, as soon as s
@@ -156,22 +284,24 @@ func Run(ctx context.Context, s Online, src Source, opts RunOptions) (Result, er
 			return res, fmt.Errorf("checkpoint: %s does not support checkpoints", algoName(opts.Algo, s))
 		}
 		if opts.Resume {
-			resumed, err := loadCheckpoint(opts.Checkpoint, opts.Algo, s)
+			resumed, err := loadCheckpoint(opts.Checkpoint, opts, passes, s)
 			switch {
-			case err == nil:
+			case err == nil && !resumed.Finished:
 				st = resumed
 				res.Resumed = true
-			case errors.Is(err, os.ErrNotExist):
+			case err == nil, errors.Is(err, os.ErrNotExist):
+				// nothing to resume: train from the start
 			default:
 				return res, err
 			}
 		}
 	}
+	st.Algo, st.Passes, st.Settings, st.Finished = opts.Algo, passes, opts.Settings, false
 	save := func() error {
 		if opts.Checkpoint == "" {
 			return nil
 		}
-		return saveCheckpoint(opts.Checkpoint, opts.Algo, s, st)
+		return saveCheckpoint(opts.Checkpoint, s, st)
 	}
 	for ; st.Pass < passes; st.Pass, st.Pos, st.Pos1, st.Neg = st.Pass+1, 0, 0, 0 {
 		stream, err := src.Pass(st.Pass)
@@ -194,13 +324,11 @@ func Run(ctx context.Context, s Online, src Source, opts RunOptions) (Result, er
 		if opts.Progress != nil {
 			opts.Progress(Progress{Pass: st.Pass, PassSeen: st.Pos, Seen: st.Seen, Elapsed: time.Since(start), Done: true})
 		}
-		if st.Pass+1 < passes || opts.Checkpoint != "" {
+		if st.Pass+1 < passes && opts.Checkpoint != "" {
 			next := st
 			next.Pass, next.Pos, next.Pos1, next.Neg = st.Pass+1, 0, 0, 0
-			if opts.Checkpoint != "" {
-				if err := saveCheckpoint(opts.Checkpoint, opts.Algo, s, next); err != nil {
-					return res, err
-				}
+			if err := saveCheckpoint(opts.Checkpoint, s, next); err != nil {
+				return res, err
 			}
 		}
 	}
@@ -211,6 +339,14 @@ func Run(ctx context.Context, s Online, src Source, opts RunOptions) (Result, er
 			return res, fmt.Errorf("%w: weight %d is %v after training; try a smaller step size", ErrDiverged, j, v)
 		}
 	}
+	if opts.Checkpoint != "" {
+		// The run is complete: mark the checkpoint finished (no solver state), so that
+		// a rerun trains again instead of returning these weights under other settings.
+		done := checkpoint{Algo: opts.Algo, Passes: passes, Settings: opts.Settings, Finished: true, Pass: passes, Seen: st.Seen}
+		if err := writeCheckpoint(opts.Checkpoint, done); err != nil {
+			return res, err
+		}
+	}
 	return res, nil
 }
 
@@ -219,7 +355,7 @@ func runPass(ctx context.Context, s Online, src Source, stream data.Stream, st *
 	every int64, start time.Time, save func() error) error {
 	for skip := st.Pos; skip > 0; skip-- {
 		if _, err := stream.Next(); err != nil {
-			return fmt.Errorf("resume: pass %d of %s ended before the checkpoint's position %d: %w", st.Pass+1, src.Name(), st.Pos, err)
+			return checkpointErrorf("resume: pass %d of %s ended before the checkpoint's position %d: %v", st.Pass+1, src.Name(), st.Pos, err)
 		}
 	}
 	for {
@@ -274,14 +410,19 @@ func algoName(algo string, s Online) string {
 	return fmt.Sprintf("%T", s)
 }
 
-// saveCheckpoint writes the run state to path atomically (temporary file, sync, rename).
-func saveCheckpoint(path, algo string, s Online, st checkpoint) error {
+// saveCheckpoint writes the run state st with s's state to path atomically.
+func saveCheckpoint(path string, s Online, st checkpoint) error {
 	blob, err := s.(encoding.BinaryMarshaler).MarshalBinary()
 	if err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
-	st.Version, st.Algo, st.Solver = checkpointVersion, algo, blob
-	file, err := encodeState(st)
+	st.Solver = blob
+	return writeCheckpoint(path, st)
+}
+
+// writeCheckpoint writes st to path atomically (temporary file, sync, rename).
+func writeCheckpoint(path string, st checkpoint) error {
+	file, err := encodeCheckpoint(st)
 	if err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
@@ -291,28 +432,34 @@ func saveCheckpoint(path, algo string, s Online, st checkpoint) error {
 	return nil
 }
 
-// loadCheckpoint restores s from path and returns the position to continue from.
-func loadCheckpoint(path, algo string, s Online) (checkpoint, error) {
-	var st checkpoint
+// loadCheckpoint reads the checkpoint at path, checks that it records the run opts
+// describes, and, unless it is finished, restores s from it. It returns the position to
+// continue from; its errors other than the file's absence or unreadability wrap
+// ErrCheckpoint.
+func loadCheckpoint(path string, opts RunOptions, passes int, s Online) (checkpoint, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return checkpoint{}, err
+		}
+		return checkpoint{}, fmt.Errorf("checkpoint: %w", err) // the os error: unreadable
+	}
+	st, err := decodeCheckpoint(b)
+	if err != nil {
+		return st, fmt.Errorf("checkpoint %s: %w", path, err) // wraps ErrCheckpoint
+	}
+	if st.Finished {
+		return st, nil
+	}
+	if err := compareRun("checkpoint "+path, st, opts, passes); err != nil {
 		return st, err
-	}
-	if err := decodeState(b, &st); err != nil {
-		return st, fmt.Errorf("checkpoint %s: not a checkpoint file: %w", path, err)
-	}
-	if st.Version != checkpointVersion {
-		return st, fmt.Errorf("checkpoint %s: format version %d, want %d", path, st.Version, checkpointVersion)
-	}
-	if st.Algo != algo {
-		return st, fmt.Errorf("checkpoint %s holds a %s run, not %s", path, st.Algo, algo)
 	}
 	u, ok := s.(encoding.BinaryUnmarshaler)
 	if !ok {
-		return st, fmt.Errorf("checkpoint: %s cannot restore a checkpoint", algoName(algo, s))
+		return st, fmt.Errorf("checkpoint: %s cannot restore a checkpoint", algoName(opts.Algo, s))
 	}
 	if err := u.UnmarshalBinary(st.Solver); err != nil {
-		return st, fmt.Errorf("checkpoint %s: %w", path, err)
+		return st, checkpointErrorf("checkpoint %s: solver state: %v", path, err)
 	}
 	return st, nil
 }

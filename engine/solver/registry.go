@@ -39,6 +39,11 @@ type Spec struct {
 	// are structs made by Params. NewMulti (the function) falls back to independent
 	// learners without it.
 	NewMulti func(b kernels.Backend, dim int, params []any, seed uint64) (Multi, error)
+	// StateBytes is the memory, in bytes, a learner made with params (a struct made by
+	// Params) holds for dim features and rows training rows: its state and the working
+	// copies it always builds, not the training data. A caller compares it with the
+	// memory available before making the learner.
+	StateBytes func(dim, rows int, params any) float64
 }
 
 // IsBatch reports whether the algorithm is a batch one (NewBatch).

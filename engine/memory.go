@@ -1,0 +1,140 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/aucopt/aucopt/engine/solver"
+)
+
+// ErrMemory is wrapped (with ErrInput) by the error of a run whose learners' state
+// would not fit in the memory available: it is refused before anything is allocated.
+var ErrMemory = errors.New("not enough memory")
+
+// MemoryLimit is the memory a run may use, in bytes, and where that number comes from.
+type MemoryLimit struct {
+	Bytes  float64 // +Inf when unknown
+	Source string  // "cgroup v2 memory.max", "physical memory available", "--max-memory", …
+}
+
+// AvailableMemory returns the memory a run may use: the least of the cgroup's limit
+// (v2 memory.max or v1 memory.limit_in_bytes), the address-space limit (ulimit -v) and
+// the physical memory available (/proc/meminfo's MemAvailable), where the system has
+// them; +Inf where it has none of them (outside Linux).
+func AvailableMemory() MemoryLimit {
+	best := MemoryLimit{Bytes: math.Inf(1), Source: "unknown"}
+	for _, l := range systemMemoryLimits() {
+		if l.Bytes > 0 && l.Bytes < best.Bytes {
+			best = l
+		}
+	}
+	return best
+}
+
+// memoryLimit resolves a run's limit: maxBytes when positive (MaxMemory, --max-memory),
+// else AvailableMemory.
+func memoryLimit(maxBytes int64) MemoryLimit {
+	if maxBytes > 0 {
+		return MemoryLimit{Bytes: float64(maxBytes), Source: "--max-memory"}
+	}
+	return AvailableMemory()
+}
+
+// ParseBytes parses a memory size: a number of bytes with an optional unit, decimal
+// (kB, MB, GB, TB; also K, M, G, T) or binary (KiB, MiB, GiB, TiB), case-insensitive:
+// "8GiB", "500MB", "1e9".
+func ParseBytes(s string) (int64, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	mult := 1.0
+	for _, u := range []struct {
+		suffix string
+		mult   float64
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"tib", 1 << 40},
+		{"kb", 1e3}, {"mb", 1e6}, {"gb", 1e9}, {"tb", 1e12}, {"k", 1e3}, {"m", 1e6}, {"g", 1e9}, {"t", 1e12}, {"b", 1}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.mult
+			break
+		}
+	}
+	x, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(x) || x*mult < 1 || x*mult >= math.MaxInt64 {
+		return 0, fmt.Errorf("memory size %q: want a positive number of bytes with an optional unit (e.g. 8GiB, 500MB)", s)
+	}
+	return int64(x * mult), nil
+}
+
+// FormatBytes writes a size in decimal units with about two significant digits:
+// "32 TB", "1.5 GB", "800 kB".
+func FormatBytes(b float64) string {
+	units := []string{"B", "kB", "MB", "GB", "TB", "PB", "EB"}
+	u := 0
+	for b >= 999.5 && u < len(units)-1 {
+		b /= 1000
+		u++
+	}
+	if b < 9.95 && u > 0 {
+		return fmt.Sprintf("%.1f %s", b, units[u])
+	}
+	return fmt.Sprintf("%.0f %s", b, units[u])
+}
+
+// groupDigits writes n with commas between groups of three digits: 2,000,001.
+func groupDigits(n int) string {
+	s := strconv.Itoa(n)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// checkMemory refuses a run of spec whose state (need bytes, what describing it, e.g.
+// "for 2,000,001 features") exceeds the limit, with one line naming the algorithm, the
+// size and the algorithms whose state (at their defaults) would fit. The error wraps
+// ErrMemory and ErrInput.
+func checkMemory(spec solver.Spec, need float64, what string, dim, rows int, limit MemoryLimit) error {
+	if need <= limit.Bytes {
+		return nil
+	}
+	var fit []string
+	for _, s := range solver.Registry() {
+		if s.Name != spec.Name && s.StateBytes(dim, rows, s.Params()) <= limit.Bytes {
+			fit = append(fit, s.Name)
+		}
+	}
+	advice := "no algorithm fits: give more memory or fewer features"
+	switch len(fit) {
+	case 0:
+	case 1:
+		advice = "use " + fit[0]
+	default:
+		advice = "use " + strings.Join(fit[:len(fit)-1], ", ") + " or " + fit[len(fit)-1]
+	}
+	return inputError{memoryError(fmt.Sprintf("%s needs %s %s, more than the %s of %s; %s",
+		spec.Name, FormatBytes(need), what, FormatBytes(limit.Bytes), limit.Source, advice))}
+}
+
+// memoryError is checkMemory's message; it wraps ErrMemory without repeating its text.
+type memoryError string
+
+func (e memoryError) Error() string { return string(e) }
+func (e memoryError) Unwrap() error { return ErrMemory }
+
+// featuresOf describes the data a state size was computed for.
+func featuresOf(dim int) string { return "for " + groupDigits(dim) + " features" }
+
+// CheckMemory refuses, before anything is allocated, a run of spec over the parameter
+// structs params (one point, or a grid) on dim features and rows training rows whose
+// learners would not fit in maxBytes, or without it (0) in AvailableMemory: a grid
+// holds its points as Grid does, workers bounding a batch grid's fits at once. Its
+// error wraps ErrMemory and ErrInput and names the algorithms that would fit.
+func CheckMemory(spec solver.Spec, params []any, dim, rows, workers int, maxBytes int64) error {
+	need, what := gridStateBytes(spec, params, dim, rows, max(workers, 1))
+	return checkMemory(spec, need, what, dim, rows, memoryLimit(maxBytes))
+}
