@@ -7,7 +7,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/aucopt/aucopt/fallback"
+	"github.com/aucopt/aucopt/internal/f64"
+	"github.com/aucopt/aucopt/internal/host"
 	"github.com/aucopt/aucopt/kernels"
 	"github.com/klauspost/cpuid/v2"
 )
@@ -18,15 +19,22 @@ const EnvNoAVX512 = "AUCOPT_NO_AVX512"
 
 // Backend is the AVX2+FMA kernels.Backend, using the AVX-512 Syrk micro-kernel when the
 // CPU has AVX-512F (the only kernel whose zmm version measured faster). Operations it
-// does not accelerate are those of the embedded fallback.Backend. It is safe for
-// concurrent use.
+// does not accelerate (tensors and memory, Copy, RowDiff, Gather, ScatterAdd) run the
+// shared host code and reference loops (packages internal/host and internal/f64). It is
+// safe for concurrent use.
 type Backend struct {
-	*fallback.Backend
+	host.Memory // NewVec, NewMat, Upload, Download, Copy on host tensors
+	pool        *host.Pool
 	// avx512 is whether the AVX-512 kernels run, decided once by newBackend.
 	avx512 bool
 }
 
-var _ kernels.Backend = (*Backend)(nil)
+var (
+	_ kernels.Backend    = (*Backend)(nil)
+	_ kernels.Splitter   = (*Backend)(nil)
+	_ kernels.Concurrent = (*Backend)(nil)
+	_ kernels.Describer  = (*Backend)(nil)
+)
 
 // opts are the choices newBackend would otherwise make from the CPU.
 type opts struct {
@@ -48,8 +56,8 @@ func newBackend(o opts) (*Backend, error) {
 		return nil, err
 	}
 	return &Backend{
-		Backend: fallback.New(),
-		avx512:  !o.noAVX512 && cpuid.CPU.Supports(cpuid.AVX512F),
+		pool:   host.NewPool(0),
+		avx512: !o.noAVX512 && cpuid.CPU.Supports(cpuid.AVX512F),
 	}, nil
 }
 
@@ -72,14 +80,19 @@ func checkCPU(has func(...cpuid.FeatureID) bool) error {
 // WithWorkers returns an assembly backend with the same kernels whose operations use
 // at most n goroutines (kernels.Splitter).
 func (b *Backend) WithWorkers(n int) kernels.Backend {
-	return &Backend{Backend: fallback.NewWorkers(n), avx512: b.avx512}
+	return &Backend{pool: host.NewPool(n), avx512: b.avx512}
 }
 
 // Name returns "avx2", the selector's name for this backend.
 func (b *Backend) Name() string { return "avx2" }
 
-// ISA describes the instruction sets the kernels use.
-func (b *Backend) ISA() string {
+// Concurrency reports that the backend may be called from any number of goroutines at
+// once (it holds no mutable state) and panics only for programmer errors
+// (kernels.Concurrent).
+func (b *Backend) Concurrency() kernels.Concurrency { return kernels.Safe }
+
+// Detail describes the instruction sets the kernels use (kernels.Describer).
+func (b *Backend) Detail() string {
 	if b.avx512 {
 		return "AVX-512F (syrk), AVX2+FMA (rest)"
 	}
@@ -87,14 +100,17 @@ func (b *Backend) ISA() string {
 }
 
 // Close stops the backend's workers.
-func (b *Backend) Close() error { return b.Backend.Close() }
+func (b *Backend) Close() error {
+	b.pool.Close()
+	return nil
+}
 
 // Dot returns
 //
 //	Σ_i x[i]·y[i]
 func (b *Backend) Dot(x, y kernels.Vec) float64 {
-	xs, ys := fallback.HostVec(x), fallback.HostVec(y)
-	fallback.CheckLen("Dot", len(xs), len(ys))
+	xs, ys := host.VecData(x), host.VecData(y)
+	host.CheckLen("Dot", len(xs), len(ys))
 	raceRead(xs)
 	raceRead(ys)
 	return dotAVX2(xs, ys)
@@ -104,27 +120,18 @@ func (b *Backend) Dot(x, y kernels.Vec) float64 {
 //
 //	y[i] += alpha·x[i]
 func (b *Backend) Axpy(alpha float64, x, y kernels.Vec) {
-	xs, ys := fallback.HostVec(x), fallback.HostVec(y)
-	fallback.CheckLen("Axpy", len(xs), len(ys))
+	xs, ys := host.VecData(x), host.VecData(y)
+	host.CheckLen("Axpy", len(xs), len(ys))
 	raceRead(xs)
 	raceWrite(ys)
 	axpyAVX2(alpha, xs, ys)
-}
-
-// Gemm computes C = alpha·op(A)·op(B) + beta·C as the generic backend does (row by
-// row, sums in a fixed order), with the AVX2 dot and axpy kernels.
-func (b *Backend) Gemm(transA, transB bool, alpha float64, a, bm kernels.Mat, beta float64, c kernels.Mat) {
-	raceReadMat(fallback.HostMat(a))
-	raceReadMat(fallback.HostMat(bm))
-	raceWriteMat(fallback.HostMat(c))
-	fallback.GemmWith(dotAVX2, axpyAVX2, transA, transB, alpha, a, bm, beta, c)
 }
 
 // Scal computes
 //
 //	x[i] *= alpha
 func (b *Backend) Scal(alpha float64, x kernels.Vec) {
-	xs := fallback.HostVec(x)
+	xs := host.VecData(x)
 	raceWrite(xs)
 	scalAVX2(alpha, xs)
 }
@@ -135,14 +142,14 @@ func (b *Backend) Scal(alpha float64, x kernels.Vec) {
 //
 // It panics if an index is out of range for y.
 func (b *Backend) DotSparse(x kernels.Sparse, y kernels.Vec) float64 {
-	ys := fallback.HostVec(y)
-	checkSparseLen("DotSparse", x)
+	ys := host.VecData(y)
+	host.CheckSparseLen("DotSparse", x)
 	raceRead(x.Val)
 	raceReadInt32(x.Idx)
 	raceRead(ys)
 	s, bad := dotSparseAVX2(x.Val, x.Idx, ys)
 	if bad >= 0 {
-		badIndex("DotSparse", x, bad, len(ys))
+		host.BadSparseIndex("DotSparse", x, bad, len(ys))
 	}
 	return s
 }
@@ -153,13 +160,13 @@ func (b *Backend) DotSparse(x kernels.Sparse, y kernels.Vec) float64 {
 //
 // It panics, leaving y unchanged, if an index is out of range for y.
 func (b *Backend) AxpySparse(alpha float64, x kernels.Sparse, y kernels.Vec) {
-	ys := fallback.HostVec(y)
-	checkSparseLen("AxpySparse", x)
+	ys := host.VecData(y)
+	host.CheckSparseLen("AxpySparse", x)
 	raceRead(x.Val)
 	raceReadInt32(x.Idx)
 	raceWrite(ys)
 	if bad := axpySparseAVX2(alpha, x.Val, x.Idx, ys); bad >= 0 {
-		badIndex("AxpySparse", x, bad, len(ys))
+		host.BadSparseIndex("AxpySparse", x, bad, len(ys))
 	}
 }
 
@@ -167,10 +174,8 @@ func (b *Backend) AxpySparse(alpha float64, x kernels.Sparse, y kernels.Vec) {
 //
 //	A += alpha·x·yᵀ
 func (b *Backend) Ger(alpha float64, x, y kernels.Vec, a kernels.Mat) {
-	xs, ys, m := fallback.HostVec(x), fallback.HostVec(y), fallback.HostMat(a)
-	if m.Rows != len(xs) || m.Cols != len(ys) {
-		panic(fmt.Sprintf("kernels: Ger: A is %d×%d, x has %d, y has %d elements", m.Rows, m.Cols, len(xs), len(ys)))
-	}
+	xs, ys, m := host.VecData(x), host.VecData(y), host.MatOf(a)
+	host.CheckGer(m.Rows, m.Cols, len(xs), len(ys))
 	raceRead(xs)
 	raceRead(ys)
 	raceWriteMat(m)
@@ -183,8 +188,8 @@ func (b *Backend) Ger(alpha float64, x, y kernels.Vec, a kernels.Mat) {
 //
 //	A += alpha·x·xᵀ
 func (b *Backend) Syr(alpha float64, x kernels.Vec, a kernels.Mat) {
-	xs, m := fallback.HostVec(x), fallback.HostMat(a)
-	fallback.CheckSquare("Syr", m, len(xs))
+	xs, m := host.VecData(x), host.MatOf(a)
+	host.CheckSquare("Syr", m, len(xs))
 	raceRead(xs)
 	raceWriteUpper(m)
 	for i, xi := range xs {
@@ -192,16 +197,26 @@ func (b *Backend) Syr(alpha float64, x kernels.Vec, a kernels.Mat) {
 	}
 }
 
-// checkSparseLen panics unless x has as many values as indices.
-func checkSparseLen(op string, x kernels.Sparse) {
-	if len(x.Idx) != len(x.Val) {
-		panic(fmt.Sprintf("kernels: %s: %d indices but %d values", op, len(x.Idx), len(x.Val)))
-	}
+// RowDiff sets out[k,:] = A[pos[k],:] − A[neg[k],:] (the reference loop: a copy
+// bound by memory, which assembly would not speed up).
+func (b *Backend) RowDiff(a kernels.Mat, pos, neg []int32, out kernels.Mat) {
+	am, om := host.MatOf(a), host.MatOf(out)
+	host.CheckRowDiff(am.Rows, am.Cols, pos, neg, om.Rows, om.Cols)
+	f64.RowDiff(am, pos, neg, om)
 }
 
-// badIndex panics for the out-of-range index x.Idx[k] found by a sparse kernel.
-func badIndex(op string, x kernels.Sparse, k, n int) {
-	panic(fmt.Sprintf("kernels: %s: index %d (element %d) out of range [0, %d)", op, x.Idx[k], k, n))
+// Gather sets out[k] = x[idx[k]] (the reference loop).
+func (b *Backend) Gather(x kernels.Vec, idx []int32, out kernels.Vec) {
+	xs, outs := host.VecData(x), host.VecData(out)
+	host.CheckGather(idx, len(xs), len(outs))
+	f64.Gather(xs, idx, outs)
+}
+
+// ScatterAdd computes y[idx[k]] += alpha·x[k] for distinct indices (the reference loop).
+func (b *Backend) ScatterAdd(alpha float64, x kernels.Vec, idx []int32, y kernels.Vec) {
+	xs, ys := host.VecData(x), host.VecData(y)
+	host.CheckScatterAdd(idx, len(xs), len(ys))
+	f64.ScatterAdd(alpha, xs, idx, ys)
 }
 
 // scaleBeta sets y = beta·y, or y = 0 without reading y when beta is 0.

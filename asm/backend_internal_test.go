@@ -51,8 +51,8 @@ func TestEnvNoAVX512(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if b.avx512 || b.ISA() != "AVX2+FMA" {
-		t.Errorf("with %s=1: avx512 = %t, ISA() = %q, want false and AVX2+FMA", EnvNoAVX512, b.avx512, b.ISA())
+	if b.avx512 || b.Detail() != "AVX2+FMA" {
+		t.Errorf("with %s=1: avx512 = %t, Detail() = %q, want false and AVX2+FMA", EnvNoAVX512, b.avx512, b.Detail())
 	}
 	t.Setenv(EnvNoAVX512, "")
 	b2, err := New()
@@ -60,7 +60,7 @@ func TestEnvNoAVX512(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b2.Close()
-	if want := cpuid.CPU.Supports(cpuid.AVX512F); b2.avx512 != want || strings.Contains(b2.ISA(), "AVX-512") != want {
-		t.Errorf("without %s: avx512 = %t, ISA() = %q, want avx512 = %t", EnvNoAVX512, b2.avx512, b2.ISA(), want)
+	if want := cpuid.CPU.Supports(cpuid.AVX512F); b2.avx512 != want || strings.Contains(b2.Detail(), "AVX-512") != want {
+		t.Errorf("without %s: avx512 = %t, Detail() = %q, want avx512 = %t", EnvNoAVX512, b2.avx512, b2.Detail(), want)
 	}
 }

@@ -34,8 +34,8 @@ func TestConformance(t *testing.T) {
 	for _, p := range paths {
 		t.Run(p.name, func(t *testing.T) {
 			b := newPath(t, p.noAVX512)
-			if d, ok := b.(interface{ ISA() string }); ok {
-				t.Logf("ISA: %s", d.ISA())
+			if d, ok := b.(kernels.Describer); ok {
+				t.Logf("ISA: %s", d.Detail())
 			}
 			kerneltest.Run(t, b)
 		})

@@ -9,10 +9,11 @@
 // and the zmm Syrk kernel as fast as the ymm one (both near peak); on CPUs with two
 // 512-bit FMA units it doubles Syrk's peak.
 //
-// Operations the assembly does not accelerate (tensor allocation and movement, Copy)
-// are those of the embedded pure-Go fallback.Backend, and large operations are split
-// across cores through its Pool, with parts chosen from the problem size alone so that
-// results are bit-identical whatever the number of cores.
+// Operations the assembly does not accelerate (tensor allocation and movement, Copy,
+// RowDiff, Gather, ScatterAdd) run the code every host backend shares, packages
+// internal/host and internal/f64 (asm imports no other backend), and large operations
+// are split across cores through a host.Pool, with parts chosen from the problem size
+// alone so that results are bit-identical whatever the number of cores.
 //
 // Built with the noasm or purego tag, or for another architecture, New returns an error
 // and the package holds nothing else.

@@ -32,7 +32,7 @@ func fuzzBackends(f *testing.F) (paths []kernels.Backend, ref kernels.Backend) {
 			f.Fatalf("asm backend with AVX2 forced: %v", err)
 		}
 		f.Cleanup(func() { b2.Close() })
-		if b2.ISA() != b.ISA() {
+		if b2.Detail() != b.Detail() {
 			paths = append(paths, b2)
 		}
 	}

@@ -3,10 +3,9 @@
 package asm
 
 import (
-	"fmt"
 	"math"
 
-	"github.com/aucopt/aucopt/fallback"
+	"github.com/aucopt/aucopt/internal/host"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -34,15 +33,15 @@ const (
 // Without trans each part takes a block of rows, four at a time (dot4); with trans each
 // part takes a block of columns and adds four scaled rows at a time (axpy4).
 func (b *Backend) Gemv(trans bool, alpha float64, a kernels.Mat, x kernels.Vec, beta float64, y kernels.Vec) {
-	m, xs, ys := fallback.HostMat(a), fallback.HostVec(x), fallback.HostVec(y)
-	fallback.CheckGemv("Gemv", trans, m.Rows, m.Cols, len(xs), len(ys))
+	m, xs, ys := host.MatOf(a), host.VecData(x), host.VecData(y)
+	host.CheckGemv("Gemv", trans, m.Rows, m.Cols, len(xs), len(ys))
 	raceReadMat(m)
 	raceRead(xs)
 	raceWrite(ys)
-	j := fallback.GetJob()
+	j := host.GetJob()
 	j.A, j.X, j.Y, j.Alpha, j.Beta, j.Rows = m, xs, ys, alpha, beta, nil
-	b.Pool().Do(gemvParts(trans, m.Rows, m.Cols, j), j)
-	fallback.PutJob(j)
+	b.pool.Do(gemvParts(trans, m.Rows, m.Cols, j), j)
+	host.PutJob(j)
 }
 
 // GemvRows is the mini-batch mat-vec over the rows of A listed in rows: without trans
@@ -53,26 +52,22 @@ func (b *Backend) Gemv(trans bool, alpha float64, a kernels.Mat, x kernels.Vec, 
 //
 //	y = alpha·Σ_k x[k]·A[rows[k],:] + beta·y
 func (b *Backend) GemvRows(trans bool, alpha float64, a kernels.Mat, rows []int32, x kernels.Vec, beta float64, y kernels.Vec) {
-	m, xs, ys := fallback.HostMat(a), fallback.HostVec(x), fallback.HostVec(y)
-	fallback.CheckGemv("GemvRows", trans, len(rows), m.Cols, len(xs), len(ys))
-	for k, r := range rows {
-		if uint(r) >= uint(m.Rows) {
-			panic(fmt.Sprintf("kernels: GemvRows: row %d (element %d) out of range [0, %d)", r, k, m.Rows))
-		}
-	}
+	m, xs, ys := host.MatOf(a), host.VecData(x), host.VecData(y)
+	host.CheckGemv("GemvRows", trans, len(rows), m.Cols, len(xs), len(ys))
+	host.CheckRows(rows, m.Rows)
 	raceReadRows(m, rows)
 	raceRead(xs)
 	raceWrite(ys)
-	j := fallback.GetJob()
+	j := host.GetJob()
 	j.A, j.X, j.Y, j.Alpha, j.Beta, j.Rows = m, xs, ys, alpha, beta, rows
-	b.Pool().Do(gemvParts(trans, len(rows), m.Cols, j), j)
-	fallback.PutJob(j)
+	b.pool.Do(gemvParts(trans, len(rows), m.Cols, j), j)
+	host.PutJob(j)
 }
 
 // gemvParts sets j.Run and j.N for a mat-vec over r rows of c columns and returns the
 // number of parts: blocks of j.N rows (a multiple of 4) without trans, blocks of j.N
 // columns with trans.
-func gemvParts(trans bool, r, c int, j *fallback.Job) int {
+func gemvParts(trans bool, r, c int, j *host.Job) int {
 	parallel := r*c >= gemvParallelWork
 	if trans {
 		j.Run = gemvTPart
@@ -92,7 +87,7 @@ func gemvParts(trans bool, r, c int, j *fallback.Job) int {
 
 // row returns columns [lo, hi) of row i of j.A, or of row j.Rows[i] when the job lists
 // rows.
-func row(j *fallback.Job, i, lo, hi int) []float64 {
+func row(j *host.Job, i, lo, hi int) []float64 {
 	if j.Rows != nil {
 		i = int(j.Rows[i])
 	}
@@ -101,7 +96,7 @@ func row(j *fallback.Job, i, lo, hi int) []float64 {
 }
 
 // gemvNPart computes y[i] = alpha·row(i)·x + beta·y[i] for the rows of part p.
-func gemvNPart(j *fallback.Job, p int) {
+func gemvNPart(j *host.Job, p int) {
 	lo, hi := p*j.N, min((p+1)*j.N, len(j.Y))
 	n := len(j.X)
 	x, y := j.X, j.Y
@@ -128,7 +123,7 @@ func axpby(alpha, s, beta, y float64) float64 {
 
 // gemvTPart computes y[c] = alpha·Σ_i x[i]·row(i)[c] + beta·y[c] for the columns c of
 // part p.
-func gemvTPart(j *fallback.Job, p int) {
+func gemvTPart(j *host.Job, p int) {
 	lo, hi := p*j.N, min((p+1)*j.N, len(j.Y))
 	y := j.Y[lo:hi]
 	scaleBeta(j.Beta, y)
@@ -153,10 +148,10 @@ func gemvTPart(j *fallback.Job, p int) {
 // once for both its row and its mirror column (symv4); the partials are added to y in
 // part order, so the result does not depend on the number of cores.
 func (b *Backend) Symv(alpha float64, a kernels.Mat, x kernels.Vec, beta float64, y kernels.Vec) {
-	m, xs, ys := fallback.HostMat(a), fallback.HostVec(x), fallback.HostVec(y)
+	m, xs, ys := host.MatOf(a), host.VecData(x), host.VecData(y)
 	n := len(xs)
-	fallback.CheckSquare("Symv", m, n)
-	fallback.CheckLen("Symv", n, len(ys))
+	host.CheckSquare("Symv", m, n)
+	host.CheckLen("Symv", n, len(ys))
 	raceReadUpper(m)
 	raceRead(xs)
 	raceWrite(ys)
@@ -164,22 +159,22 @@ func (b *Backend) Symv(alpha float64, a kernels.Mat, x kernels.Vec, beta float64
 }
 
 // symv is Symv on host operands whose sizes are checked.
-func (b *Backend) symv(alpha float64, m *fallback.Mat, xs []float64, beta float64, ys []float64) {
+func (b *Backend) symv(alpha float64, m *host.Mat, xs []float64, beta float64, ys []float64) {
 	n := len(xs)
 	parts := 1
 	if n*(n+1)/2 >= symvParallelWork {
 		parts = symvParts
 	}
-	j := fallback.GetJob()
+	j := host.GetJob()
 	j.Run, j.A, j.X, j.N = symvPart, m, xs, parts
 	j.Partial = grow(j.Partial, parts*n)
-	b.Pool().Do(parts, j)
+	b.pool.Do(parts, j)
 	scaleBeta(beta, ys)
 	for p := range parts {
 		lo := symvRow(n, parts, p)
 		axpyAVX2(alpha, j.Partial[p*n+lo:(p+1)*n], ys[lo:])
 	}
-	fallback.PutJob(j)
+	host.PutJob(j)
 }
 
 // symvRow is the first row of part p when the upper triangle of an n×n matrix is cut
@@ -196,7 +191,7 @@ func symvRow(n, parts, p int) int {
 // symvPart accumulates rows [lo, hi) of the symmetric product into partial p:
 //
 //	z[i] += Σ_{c≥i} A[i][c]·x[c]    and    z[c] += A[i][c]·x[i] for c > i.
-func symvPart(j *fallback.Job, p int) {
+func symvPart(j *host.Job, p int) {
 	n := len(j.X)
 	lo, hi := symvRow(n, j.N, p), symvRow(n, j.N, p+1)
 	z := j.Partial[p*n : (p+1)*n]

@@ -3,10 +3,9 @@
 package asm
 
 import (
-	"fmt"
 	"math"
 
-	"github.com/aucopt/aucopt/fallback"
+	"github.com/aucopt/aucopt/internal/host"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -50,11 +49,9 @@ func syrkShapeAVX512() syrkShape { return syrkShape{rows: 8, w: 16, kc: 384, zmm
 // into strips together, then each computes the tiles of its stripe on or above the
 // diagonal, writing only elements i ≤ j.
 func (b *Backend) Syrk(alpha float64, a kernels.Mat, beta float64, c kernels.Mat) {
-	am, cm := fallback.HostMat(a), fallback.HostMat(c)
+	am, cm := host.MatOf(a), host.MatOf(c)
 	d, k := am.Cols, am.Rows
-	if cm.Rows != d || cm.Cols != d {
-		panic(fmt.Sprintf("kernels: Syrk: A is %d×%d, so C must be %d×%d, not %d×%d", k, d, d, d, cm.Rows, cm.Cols))
-	}
+	host.CheckSyrk(k, d, cm.Rows, cm.Cols)
 	if d == 0 {
 		return
 	}
@@ -68,8 +65,8 @@ func (b *Backend) Syrk(alpha float64, a kernels.Mat, beta float64, c kernels.Mat
 	}
 	strips := (d + s.w - 1) / s.w
 	parts := syrkParts(k, d, strips)
-	pool := b.Pool()
-	j := fallback.GetJob()
+	pool := b.pool
+	j := host.GetJob()
 	j.A, j.C, j.Alpha, j.Beta = am, cm, alpha, beta
 	j.Run = betaRun
 	pool.Do(parts, j)
@@ -86,16 +83,16 @@ func (b *Backend) Syrk(alpha float64, a kernels.Mat, beta float64, c kernels.Mat
 		j.Run = tilesRun
 		pool.Do(parts, j)
 	}
-	fallback.PutJob(j)
+	host.PutJob(j)
 }
 
 // The Runs of Syrk's phases for each shape (a Job's Run is a top-level function).
-func syrkBetaAVX2(j *fallback.Job, p int)    { syrkShapeAVX2().beta(j, p) }
-func syrkPackAVX2(j *fallback.Job, p int)    { syrkShapeAVX2().pack(j, p) }
-func syrkTilesAVX2(j *fallback.Job, p int)   { syrkShapeAVX2().tiles(j, p) }
-func syrkBetaAVX512(j *fallback.Job, p int)  { syrkShapeAVX512().beta(j, p) }
-func syrkPackAVX512(j *fallback.Job, p int)  { syrkShapeAVX512().pack(j, p) }
-func syrkTilesAVX512(j *fallback.Job, p int) { syrkShapeAVX512().tiles(j, p) }
+func syrkBetaAVX2(j *host.Job, p int)    { syrkShapeAVX2().beta(j, p) }
+func syrkPackAVX2(j *host.Job, p int)    { syrkShapeAVX2().pack(j, p) }
+func syrkTilesAVX2(j *host.Job, p int)   { syrkShapeAVX2().tiles(j, p) }
+func syrkBetaAVX512(j *host.Job, p int)  { syrkShapeAVX512().beta(j, p) }
+func syrkPackAVX512(j *host.Job, p int)  { syrkShapeAVX512().pack(j, p) }
+func syrkTilesAVX512(j *host.Job, p int) { syrkShapeAVX512().tiles(j, p) }
 
 // syrkParts is the number of parts of a Syrk of k×d A cut into strips of columns.
 func syrkParts(k, d, strips int) int {
@@ -115,7 +112,7 @@ func stripe(strips, parts, p int) int {
 }
 
 // beta scales the upper triangle of part p's stripe of C by j.Beta.
-func (s syrkShape) beta(j *fallback.Job, p int) {
+func (s syrkShape) beta(j *host.Job, p int) {
 	c := j.C
 	d := c.Cols
 	strips := (d + s.w - 1) / s.w
@@ -130,7 +127,7 @@ func (s syrkShape) beta(j *fallback.Job, p int) {
 
 // pack copies rows [j.N, j.N+kc) of A, the strips of part p, into j.Scratch[0]: strip t
 // holds kc rows of w elements, A[j.N+l][t·w : t·w+w] at [(t·kc+l)·w:].
-func (s syrkShape) pack(j *fallback.Job, p int) {
+func (s syrkShape) pack(j *host.Job, p int) {
 	a := j.A
 	d, k, l0 := a.Cols, a.Rows, j.N
 	kc := min(s.kc, k-l0)
@@ -154,7 +151,7 @@ func (s syrkShape) pack(j *fallback.Job, p int) {
 // of C that touch the upper triangle. Tiles wholly on or above the diagonal go straight
 // to C; the others (across the diagonal or C's edge) go through a scratch tile, of which
 // only the elements i ≤ j inside C are added.
-func (s syrkShape) tiles(j *fallback.Job, p int) {
+func (s syrkShape) tiles(j *host.Job, p int) {
 	a, c := j.A, j.C
 	d, k, l0 := a.Cols, a.Rows, j.N
 	kc := min(s.kc, k-l0)
@@ -262,8 +259,8 @@ func (p *symmPlan) stripes(q int) (t0, t1 int) {
 // micro-kernel down C's rows strip by strip. Fewer rows than symmMinRows are k Symvs.
 // C must not overlap A or B.
 func (b *Backend) Symm(alpha float64, a kernels.Mat, bm kernels.Mat, beta float64, c kernels.Mat) {
-	am, bh, ch := fallback.HostMat(a), fallback.HostMat(bm), fallback.HostMat(c)
-	fallback.CheckSymm(am, bh, ch)
+	am, bh, ch := host.MatOf(a), host.MatOf(bm), host.MatOf(c)
+	host.CheckSymm(am, bh, ch)
 	d, k := am.Cols, bh.Rows
 	if k == 0 || d == 0 {
 		return
@@ -284,7 +281,7 @@ func (b *Backend) Symm(alpha float64, a kernels.Mat, bm kernels.Mat, beta float6
 		return
 	}
 	plan := newSymmPlan(s, k, d)
-	j := fallback.GetJob()
+	j := host.GetJob()
 	j.A, j.B, j.C, j.Alpha, j.Beta = am, bh, ch, alpha, beta
 	kc := min(plan.kc, d)
 	if n := 1 + plan.parts; len(j.Scratch) < n {
@@ -295,7 +292,7 @@ func (b *Backend) Symm(alpha float64, a kernels.Mat, bm kernels.Mat, beta float6
 		t0, t1 := plan.stripes(q)
 		j.Scratch[1+q] = grow(j.Scratch[1+q], (t1-t0)*kc*s.w)
 	}
-	pool := b.Pool()
+	pool := b.pool
 	for l0 := 0; l0 < d; l0 += plan.kc {
 		j.N = l0
 		j.Run = packRun
@@ -303,18 +300,18 @@ func (b *Backend) Symm(alpha float64, a kernels.Mat, bm kernels.Mat, beta float6
 		j.Run = tilesRun
 		pool.Do(plan.parts, j)
 	}
-	fallback.PutJob(j)
+	host.PutJob(j)
 }
 
 // The Runs of Symm's phases for each shape (a Job's Run is a top-level function); the
 // plan is rebuilt from the Job's operands, and j.N is the first feature of the block.
-func symmPackAVX2(j *fallback.Job, q int)    { symmPlanOf(syrkShapeAVX2(), j).packB(j, q) }
-func symmTilesAVX2(j *fallback.Job, q int)   { symmPlanOf(syrkShapeAVX2(), j).tiles(j, q) }
-func symmPackAVX512(j *fallback.Job, q int)  { symmPlanOf(syrkShapeAVX512(), j).packB(j, q) }
-func symmTilesAVX512(j *fallback.Job, q int) { symmPlanOf(syrkShapeAVX512(), j).tiles(j, q) }
+func symmPackAVX2(j *host.Job, q int)    { symmPlanOf(syrkShapeAVX2(), j).packB(j, q) }
+func symmTilesAVX2(j *host.Job, q int)   { symmPlanOf(syrkShapeAVX2(), j).tiles(j, q) }
+func symmPackAVX512(j *host.Job, q int)  { symmPlanOf(syrkShapeAVX512(), j).packB(j, q) }
+func symmTilesAVX512(j *host.Job, q int) { symmPlanOf(syrkShapeAVX512(), j).tiles(j, q) }
 
 // symmPlanOf is the plan of j's Symm at the block starting at feature j.N.
-func symmPlanOf(s syrkShape, j *fallback.Job) symmPlan {
+func symmPlanOf(s syrkShape, j *host.Job) symmPlan {
 	p := newSymmPlan(s, j.B.Rows, j.A.Cols)
 	p.depth, p.kcur = j.N, min(p.kc, p.d-j.N)
 	return p
@@ -324,7 +321,7 @@ func symmPlanOf(s syrkShape, j *fallback.Job) symmPlan {
 // rows, transposed, into j.Scratch[0]: strip t holds kcur rows of w elements,
 // B[t·w+r][depth+l] at [(t·kcur+l)·w+r], rows past k zero. With the first block, it
 // first scales the same rows of C by beta.
-func (p symmPlan) packB(j *fallback.Job, q int) {
+func (p symmPlan) packB(j *host.Job, q int) {
 	bm, c := j.B, j.C
 	kc, w := p.kcur, p.w
 	panel := kc * w
@@ -353,7 +350,7 @@ func (p symmPlan) packB(j *fallback.Job, q int) {
 // past d), into dst, strip by strip: A_sym[depth+l][t·w+jj] at [((t−t0)·kcur+l)·w+jj].
 // Both halves are read along rows of A, so that the hardware prefetches them: the
 // elements j ≥ L from row L, and the mirrored ones j < L as A[j][L] from row j.
-func (p symmPlan) packA(a *fallback.Mat, t0, t1 int, dst []float64) {
+func (p symmPlan) packA(a *host.Mat, t0, t1 int, dst []float64) {
 	kc, w := p.kcur, p.w
 	panel := kc * w
 	c0, c1 := t0*w, min(t1*w, p.d)
@@ -398,7 +395,7 @@ func (p symmPlan) packA(a *fallback.Mat, t0, t1 int, dst []float64) {
 // runs down the block's rows). Tiles inside C go straight to C; those across C's last
 // row or column go through a scratch tile, of which only the elements inside C are
 // added.
-func (p symmPlan) tiles(j *fallback.Job, q int) {
+func (p symmPlan) tiles(j *host.Job, q int) {
 	c := j.C
 	t0, t1 := p.stripes(q)
 	kc, w, rows := p.kcur, p.w, p.rows

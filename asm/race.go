@@ -6,7 +6,7 @@ import (
 	"runtime"
 	"unsafe"
 
-	"github.com/aucopt/aucopt/fallback"
+	"github.com/aucopt/aucopt/internal/host"
 )
 
 // The race detector does not see the memory accesses of assembly routines; the
@@ -34,35 +34,35 @@ func raceReadInt32(s []int32) {
 }
 
 // raceReadMat reports a read of every row of m (not the gaps between rows).
-func raceReadMat(m *fallback.Mat) {
+func raceReadMat(m *host.Mat) {
 	for i := range m.Rows {
 		raceRead(m.Data[i*m.Stride : i*m.Stride+m.Cols])
 	}
 }
 
 // raceWriteMat reports a write of every row of m.
-func raceWriteMat(m *fallback.Mat) {
+func raceWriteMat(m *host.Mat) {
 	for i := range m.Rows {
 		raceWrite(m.Data[i*m.Stride : i*m.Stride+m.Cols])
 	}
 }
 
 // raceReadUpper reports a read of the upper triangle of the square m.
-func raceReadUpper(m *fallback.Mat) {
+func raceReadUpper(m *host.Mat) {
 	for i := range m.Rows {
 		raceRead(m.Data[i*m.Stride+i : i*m.Stride+m.Cols])
 	}
 }
 
 // raceWriteUpper reports a write of the upper triangle of the square m.
-func raceWriteUpper(m *fallback.Mat) {
+func raceWriteUpper(m *host.Mat) {
 	for i := range m.Rows {
 		raceWrite(m.Data[i*m.Stride+i : i*m.Stride+m.Cols])
 	}
 }
 
 // raceReadRows reports a read of rows[k] of m for every k.
-func raceReadRows(m *fallback.Mat, rows []int32) {
+func raceReadRows(m *host.Mat, rows []int32) {
 	for _, r := range rows {
 		raceRead(m.Data[int(r)*m.Stride : int(r)*m.Stride+m.Cols])
 	}

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/aucopt/aucopt/fallback"
+	"github.com/aucopt/aucopt/internal/host"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -17,7 +17,6 @@ import (
 type Backend struct {
 	mu     sync.Mutex
 	dev    device
-	host   *fallback.Backend // the alpha = 0 operations, on downloaded copies
 	detail string
 	closed bool
 
@@ -29,17 +28,26 @@ type Backend struct {
 	iscr, fscr, gscr *buffer
 }
 
-var _ kernels.Backend = (*Backend)(nil)
+var (
+	_ kernels.Backend    = (*Backend)(nil)
+	_ kernels.Concurrent = (*Backend)(nil)
+	_ kernels.Describer  = (*Backend)(nil)
+)
 
 func newBackend(dev device) *Backend {
-	return &Backend{dev: dev, host: fallback.NewWorkers(1), detail: dev.describe(), live: map[dptr]int64{}}
+	return &Backend{dev: dev, detail: dev.describe(), live: map[dptr]int64{}}
 }
 
 // Name returns "cuda", the selector's name for this backend.
 func (b *Backend) Name() string { return "cuda" }
 
-// ISA describes the device, the driver and cuBLAS.
-func (b *Backend) ISA() string { return b.detail }
+// Detail describes the device, the driver and cuBLAS (kernels.Describer).
+func (b *Backend) Detail() string { return b.detail }
+
+// Concurrency reports that calls may come from several goroutines at once (they are
+// serialised), but that a device failure panics on the calling goroutine
+// (kernels.SafeDevicePanics).
+func (b *Backend) Concurrency() kernels.Concurrency { return kernels.SafeDevicePanics }
 
 // Close frees every tensor of the backend and releases the device; the tensors are
 // invalid afterwards. Closing twice is a no-op.
@@ -56,7 +64,6 @@ func (b *Backend) Close() error {
 	}
 	b.live = nil
 	errs = append(errs, b.dev.close())
-	b.host.Close()
 	return errors.Join(errs...)
 }
 
@@ -295,19 +302,19 @@ func (b *Backend) uploadInt32(lists ...[]int32) []dptr {
 	return out
 }
 
-// hostVec downloads v into a host vector of b.host.
-func (b *Backend) hostVec(v *Vec) *fallback.Vec {
-	h := &fallback.Vec{Data: make([]float64, v.n)}
+// hostVec downloads v into a host vector.
+func (b *Backend) hostVec(v *Vec) *host.Vec {
+	h := &host.Vec{Data: make([]float64, v.n)}
 	b.download(h.Data, v)
 	return h
 }
 
-// hostMat downloads m into a host matrix of b.host.
-func (b *Backend) hostMat(m *Mat) *fallback.Mat {
-	h := &fallback.Mat{Rows: m.rows, Cols: m.cols, Stride: m.cols, Data: make([]float64, m.rows*m.cols)}
+// hostMat downloads m into a host matrix.
+func (b *Backend) hostMat(m *Mat) *host.Mat {
+	h := &host.Mat{Rows: m.rows, Cols: m.cols, Stride: m.cols, Data: make([]float64, m.rows*m.cols)}
 	b.download(h.Data, m)
 	return h
 }
 
-// shape is a dataless host matrix of m's shape, for fallback's argument checks.
-func shape(m *Mat) *fallback.Mat { return &fallback.Mat{Rows: m.rows, Cols: m.cols, Stride: m.cols} }
+// shape is a dataless host matrix of m's shape, for the shared argument checks.
+func shape(m *Mat) *host.Mat { return &host.Mat{Rows: m.rows, Cols: m.cols, Stride: m.cols} }

@@ -44,8 +44,8 @@
 // # Semantics
 //
 // kernels requires alpha = 0 to multiply (NaN and Inf in the operands propagate), where
-// cuBLAS returns early; the backend runs the rare alpha = 0 calls on the host with
-// package fallback. Argument errors panic with a "kernels:" or "cuda:" prefix; a device
+// cuBLAS returns early; the backend runs the rare alpha = 0 calls on the host with the
+// reference loops (package internal/f64). Argument errors panic with a "kernels:" or "cuda:" prefix; a device
 // error (a failed cuBLAS call, a failed launch, device memory exhausted) panics with an
 // *Error naming the call and the driver's or cuBLAS's message, never a silent wrong
 // result. Operations are serialised by a mutex, so the backend is safe for concurrent

@@ -63,7 +63,6 @@ type device interface {
 	dsyr(uplo blasFill, n int, alpha float64, x dptr, a dptr, lda int) error
 	dsyrk(uplo blasFill, trans blasOp, n, k int, alpha float64, a dptr, lda int, beta float64, c dptr, ldc int) error
 	dsymm(side blasSide, uplo blasFill, m, n int, alpha float64, a dptr, lda int, b dptr, ldb int, beta float64, c dptr, ldc int) error
-	dgemm(transA, transB blasOp, m, n, k int, alpha float64, a dptr, lda int, b dptr, ldb int, beta float64, c dptr, ldc int) error
 
 	// The kernels of kernels/aucopt.cu; idx, pos, neg and rows point to int32s.
 	rowDiff(a dptr, lda, d int, pos, neg dptr, k int, out dptr, ldo int) error

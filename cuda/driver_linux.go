@@ -64,7 +64,6 @@ type blasFuncs struct {
 	cublasDsyr_v2           func(h uintptr, uplo, n int32, alpha *float64, x uint64, incx int32, a uint64, lda int32) int32
 	cublasDsyrk_v2          func(h uintptr, uplo, trans, n, k int32, alpha *float64, a uint64, lda int32, beta *float64, c uint64, ldc int32) int32
 	cublasDsymm_v2          func(h uintptr, side, uplo, m, n int32, alpha *float64, a uint64, lda int32, b uint64, ldb int32, beta *float64, c uint64, ldc int32) int32
-	cublasDgemm_v2          func(h uintptr, ta, tb, m, n, k int32, alpha *float64, a uint64, lda int32, b uint64, ldb int32, beta *float64, c uint64, ldc int32) int32
 	cublasGetStatusString   func(s int32) string // optional
 }
 
@@ -635,11 +634,6 @@ func (d *realDevice) dsyrk(uplo blasFill, trans blasOp, n, k int, alpha float64,
 func (d *realDevice) dsymm(side blasSide, uplo blasFill, m, n int, alpha float64, a dptr, lda int, b dptr, ldb int, beta float64, c dptr, ldc int) error {
 	defer d.enter()()
 	return d.blasCheck("cublasDsymm_v2", d.bl.cublasDsymm_v2(d.blas, int32(side), int32(uplo), int32(m), int32(n), &alpha, uint64(a), int32(lda), uint64(b), int32(ldb), &beta, uint64(c), int32(ldc)))
-}
-
-func (d *realDevice) dgemm(transA, transB blasOp, m, n, k int, alpha float64, a dptr, lda int, b dptr, ldb int, beta float64, c dptr, ldc int) error {
-	defer d.enter()()
-	return d.blasCheck("cublasDgemm_v2", d.bl.cublasDgemm_v2(d.blas, int32(transA), int32(transB), int32(m), int32(n), int32(k), &alpha, uint64(a), int32(lda), uint64(b), int32(ldb), &beta, uint64(c), int32(ldc)))
 }
 
 // launch runs kernel name on a grid of gx×gy blocks of 256 threads with the given

@@ -421,54 +421,6 @@ func (f *fakeDevice) dsymm(side blasSide, uplo blasFill, m, n int, alpha float64
 	return nil
 }
 
-// dgemm is the reference DGEMM: C := alpha·op(A)·op(B) + beta·C, C m×n, op(A) m×k.
-func (f *fakeDevice) dgemm(transA, transB blasOp, m, n, k int, alpha float64, a dptr, lda int, b dptr, ldb int, beta float64, c dptr, ldc int) error {
-	f.calls["dgemm"]++
-	nrowa, ncola := m, k
-	if transA == opT {
-		nrowa, ncola = k, m
-	}
-	nrowb, ncolb := k, n
-	if transB == opT {
-		nrowb, ncolb = n, k
-	}
-	if err := blasArg("cublasDgemm_v2", m >= 0 && n >= 0 && k >= 0 && lda >= max(1, nrowa) && ldb >= max(1, nrowb) && ldc >= max(1, m)); err != nil {
-		return err
-	}
-	if m == 0 || n == 0 || ((alpha == 0 || k == 0) && beta == 1) {
-		return nil
-	}
-	if k == 0 {
-		return errUndocumentedK0("cublasDgemm_v2")
-	}
-	A, B, C := f.mat(a, nrowa, ncola, lda), f.mat(b, nrowb, ncolb, ldb), f.mat(c, m, n, ldc)
-	for j := range n {
-		for i := range m {
-			var t float64
-			for l := range k {
-				var av, bv float64
-				if transA == opN {
-					av = A[l*lda+i]
-				} else {
-					av = A[i*lda+l]
-				}
-				if transB == opN {
-					bv = B[j*ldb+l]
-				} else {
-					bv = B[l*ldb+j]
-				}
-				t += av * bv
-			}
-			v := alpha * t
-			if beta != 0 {
-				v += beta * C[j*ldc+i]
-			}
-			C[j*ldc+i] = v
-		}
-	}
-	return nil
-}
-
 // The kernels of aucopt.cu, row-major with leading dimensions.
 
 func (f *fakeDevice) rowDiff(a dptr, lda, d int, pos, neg dptr, k int, out dptr, ldo int) error {

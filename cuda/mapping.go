@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/aucopt/aucopt/fallback"
+	"github.com/aucopt/aucopt/internal/f64"
+	"github.com/aucopt/aucopt/internal/host"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -21,12 +22,10 @@ import (
 //	Syrk      C = αAᵀA + βC, A k×d ⇔ C' = αA'A'ᵀ + βC', A' d×k:  dsyrk(lower, N, n=d, k)
 //	Symm      C = αB·A + βC, A symmetric d×d, B, C k×d ⇔ C' = αA·B' + βC' (A' = A):
 //	          dsymm(left, lower, m=d, n=k)
-//	Gemm      C = α op(A)op(B) + βC ⇔ C' = α op(B)' op(A)' + βC': dgemm with the
-//	          operands swapped, transB for the first and transA for the second, m=n, n=m
 //
 // cuBLAS returns early when alpha = 0 (and gemv when an inner dimension is 0, without
 // scaling y); kernels wants the IEEE products, so those calls run on the host. So do
-// Syrk and Gemm with k = 0, where the reference BLAS sets C = beta·C (zero for beta = 0)
+// Syrk with k = 0, where the reference BLAS sets C = beta·C (zero for beta = 0)
 // and cuBLAS documents nothing.
 
 // Copy sets dst = src.
@@ -34,7 +33,7 @@ func (b *Backend) Copy(dst, src kernels.Vec) {
 	b.lock()
 	defer b.mu.Unlock()
 	d, s := b.vec(dst), b.vec(src)
-	fallback.CheckLen("Copy", d.n, s.n)
+	host.CheckLen("Copy", d.n, s.n)
 	if d.n > 0 {
 		must(b.dev.dcopy(d.n, s.ptr(), d.ptr()))
 	}
@@ -45,7 +44,7 @@ func (b *Backend) Dot(x, y kernels.Vec) float64 {
 	b.lock()
 	defer b.mu.Unlock()
 	xv, yv := b.vec(x), b.vec(y)
-	fallback.CheckLen("Dot", xv.n, yv.n)
+	host.CheckLen("Dot", xv.n, yv.n)
 	if xv.n == 0 {
 		return 0
 	}
@@ -59,12 +58,12 @@ func (b *Backend) Axpy(alpha float64, x, y kernels.Vec) {
 	b.lock()
 	defer b.mu.Unlock()
 	xv, yv := b.vec(x), b.vec(y)
-	fallback.CheckLen("Axpy", xv.n, yv.n)
+	host.CheckLen("Axpy", xv.n, yv.n)
 	switch {
 	case xv.n == 0:
 	case alpha == 0:
 		hx, hy := b.hostVec(xv), b.hostVec(yv)
-		b.host.Axpy(alpha, hx, hy)
+		f64.Axpy(alpha, hx.Data, hy.Data)
 		b.upload(yv, hy.Data)
 	default:
 		must(b.dev.daxpy(xv.n, alpha, xv.ptr(), yv.ptr()))
@@ -80,7 +79,7 @@ func (b *Backend) Scal(alpha float64, x kernels.Vec) {
 	case xv.n == 0:
 	case alpha == 0:
 		hx := b.hostVec(xv)
-		b.host.Scal(alpha, hx)
+		f64.Scal(alpha, hx.Data)
 		b.upload(xv, hx.Data)
 	default:
 		must(b.dev.dscal(xv.n, alpha, xv.ptr()))
@@ -90,7 +89,7 @@ func (b *Backend) Scal(alpha float64, x kernels.Vec) {
 // sparseOperands checks x against y's length and uploads its indices and values to the
 // scratch buffers.
 func (b *Backend) sparseOperands(op string, x kernels.Sparse, yv *Vec) (idx, val dptr) {
-	fallback.CheckSparse(op, x, yv.n)
+	host.CheckSparse(op, x, yv.n)
 	idx = b.uploadInt32(x.Idx)[0]
 	vs := b.scratch(&b.fscr, 8*int64(len(x.Val)))
 	n := 8 * int64(len(x.Val))
@@ -104,7 +103,7 @@ func (b *Backend) DotSparse(x kernels.Sparse, y kernels.Vec) float64 {
 	defer b.mu.Unlock()
 	yv := b.vec(y)
 	if x.Nnz() == 0 {
-		fallback.CheckSparse("DotSparse", x, yv.n)
+		host.CheckSparse("DotSparse", x, yv.n)
 		return 0
 	}
 	idx, val := b.sparseOperands("DotSparse", x, yv)
@@ -121,7 +120,7 @@ func (b *Backend) AxpySparse(alpha float64, x kernels.Sparse, y kernels.Vec) {
 	defer b.mu.Unlock()
 	yv := b.vec(y)
 	if x.Nnz() == 0 {
-		fallback.CheckSparse("AxpySparse", x, yv.n)
+		host.CheckSparse("AxpySparse", x, yv.n)
 		return
 	}
 	idx, val := b.sparseOperands("AxpySparse", x, yv)
@@ -154,7 +153,7 @@ func (b *Backend) gemv(trans bool, alpha float64, am *Mat, xv *Vec, beta float64
 	case yv.n == 0:
 	case alpha == 0 || xv.n == 0:
 		ha, hx, hy := b.hostMat(am), b.hostVec(xv), b.hostVec(yv)
-		b.host.Gemv(trans, alpha, ha, hx, beta, hy)
+		f64.Gemv(nil, trans, alpha, ha, nil, hx.Data, beta, hy.Data)
 		b.upload(yv, hy.Data)
 	default:
 		op := opT // y = A·x = A'ᵀ·x
@@ -202,7 +201,7 @@ func (b *Backend) Symv(alpha float64, a kernels.Mat, x kernels.Vec, beta float64
 	case n == 0:
 	case alpha == 0:
 		ha, hx, hy := b.hostMat(am), b.hostVec(xv), b.hostVec(yv)
-		b.host.Symv(alpha, ha, hx, beta, hy)
+		f64.Symv(nil, alpha, ha, hx.Data, beta, hy.Data)
 		b.upload(yv, hy.Data)
 	default:
 		must(b.dev.dsymv(fillLower, n, alpha, am.ptr(), am.lda(), xv.ptr(), beta, yv.ptr()))
@@ -214,12 +213,12 @@ func (b *Backend) Syr(alpha float64, x kernels.Vec, a kernels.Mat) {
 	b.lock()
 	defer b.mu.Unlock()
 	xv, am := b.vec(x), b.mat(a)
-	fallback.CheckSquare("Syr", shape(am), xv.n)
+	host.CheckSquare("Syr", shape(am), xv.n)
 	switch {
 	case xv.n == 0:
 	case alpha == 0:
 		hx, ha := b.hostVec(xv), b.hostMat(am)
-		b.host.Syr(alpha, hx, ha)
+		f64.Syr(alpha, hx.Data, ha)
 		b.upload(am, ha.Data)
 	default:
 		must(b.dev.dsyr(fillLower, xv.n, alpha, xv.ptr(), am.ptr(), am.lda()))
@@ -238,7 +237,7 @@ func (b *Backend) Ger(alpha float64, x, y kernels.Vec, a kernels.Mat) {
 	case xv.n == 0 || yv.n == 0:
 	case alpha == 0:
 		hx, hy, ha := b.hostVec(xv), b.hostVec(yv), b.hostMat(am)
-		b.host.Ger(alpha, hx, hy, ha)
+		f64.Ger(alpha, hx.Data, hy.Data, ha)
 		b.upload(am, ha.Data)
 	default:
 		must(b.dev.dger(am.cols, am.rows, alpha, yv.ptr(), xv.ptr(), am.ptr(), am.lda()))
@@ -259,7 +258,7 @@ func (b *Backend) Syrk(alpha float64, a kernels.Mat, beta float64, c kernels.Mat
 	case am.rows == 0 && beta == 1: // the reference BLAS's quick return
 	case alpha == 0 || am.rows == 0: // k = 0: C = beta·C (0 for beta = 0) on the host, not cuBLAS's undocumented k = 0
 		ha, hc := b.hostMat(am), b.hostMat(cm)
-		b.host.Syrk(alpha, ha, beta, hc)
+		f64.Syrk(nil, alpha, ha, beta, hc)
 		b.upload(cm, hc.Data)
 	default:
 		must(b.dev.dsyrk(fillLower, opN, d, am.rows, alpha, am.ptr(), am.lda(), beta, cm.ptr(), cm.lda()))
@@ -271,41 +270,16 @@ func (b *Backend) Symm(alpha float64, a kernels.Mat, bm kernels.Mat, beta float6
 	b.lock()
 	defer b.mu.Unlock()
 	am, bv, cm := b.mat(a), b.mat(bm), b.mat(c)
-	fallback.CheckSymm(shape(am), shape(bv), shape(cm))
+	host.CheckSymm(shape(am), shape(bv), shape(cm))
 	d, k := am.cols, bv.rows
 	switch {
 	case d == 0 || k == 0:
 	case alpha == 0:
 		ha, hb, hc := b.hostMat(am), b.hostMat(bv), b.hostMat(cm)
-		b.host.Symm(alpha, ha, hb, beta, hc)
+		f64.Symm(nil, alpha, ha, hb, beta, hc)
 		b.upload(cm, hc.Data)
 	default:
 		must(b.dev.dsymm(sideLeft, fillLower, d, k, alpha, am.ptr(), am.lda(), bv.ptr(), bv.lda(), beta, cm.ptr(), cm.lda()))
-	}
-}
-
-// Gemm computes C = alpha·op(A)·op(B) + beta·C.
-func (b *Backend) Gemm(transA, transB bool, alpha float64, a, bm kernels.Mat, beta float64, c kernels.Mat) {
-	b.lock()
-	defer b.mu.Unlock()
-	am, bv, cm := b.mat(a), b.mat(bm), b.mat(c)
-	m, n, k := fallback.CheckGemm(transA, transB, shape(am), shape(bv), shape(cm))
-	switch {
-	case m == 0 || n == 0:
-	case alpha == 0 || k == 0:
-		ha, hb, hc := b.hostMat(am), b.hostMat(bv), b.hostMat(cm)
-		b.host.Gemm(transA, transB, alpha, ha, hb, beta, hc)
-		b.upload(cm, hc.Data)
-	default:
-		opA, opB := opN, opN
-		if transA {
-			opA = opT
-		}
-		if transB {
-			opB = opT
-		}
-		// C' (n×m) = op(B)' (n×k) · op(A)' (k×m).
-		must(b.dev.dgemm(opB, opA, n, m, k, alpha, bv.ptr(), bv.lda(), am.ptr(), am.lda(), beta, cm.ptr(), cm.lda()))
 	}
 }
 
@@ -315,7 +289,7 @@ func (b *Backend) RowDiff(a kernels.Mat, pos, neg []int32, out kernels.Mat) {
 	b.lock()
 	defer b.mu.Unlock()
 	am, om := b.mat(a), b.mat(out)
-	fallback.CheckRowDiff(am.rows, am.cols, pos, neg, om.rows, om.cols)
+	host.CheckRowDiff(am.rows, am.cols, pos, neg, om.rows, om.cols)
 	if len(pos) == 0 || am.cols == 0 {
 		return
 	}
@@ -329,7 +303,7 @@ func (b *Backend) Gather(x kernels.Vec, idx []int32, out kernels.Vec) {
 	b.lock()
 	defer b.mu.Unlock()
 	xv, ov := b.vec(x), b.vec(out)
-	fallback.CheckGather(idx, xv.n, ov.n)
+	host.CheckGather(idx, xv.n, ov.n)
 	if len(idx) == 0 {
 		return
 	}
@@ -343,7 +317,7 @@ func (b *Backend) ScatterAdd(alpha float64, x kernels.Vec, idx []int32, y kernel
 	b.lock()
 	defer b.mu.Unlock()
 	xv, yv := b.vec(x), b.vec(y)
-	fallback.CheckScatterAdd(idx, xv.n, yv.n)
+	host.CheckScatterAdd(idx, xv.n, yv.n)
 	if len(idx) == 0 {
 		return
 	}

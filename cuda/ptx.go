@@ -57,7 +57,7 @@ var blasSymbols = []string{
 	"cublasCreate_v2", "cublasDestroy_v2", "cublasGetVersion_v2", "cublasSetStream_v2",
 	"cublasSetPointerMode_v2", "cublasDcopy_v2", "cublasDdot_v2", "cublasDaxpy_v2",
 	"cublasDscal_v2", "cublasDgemv_v2", "cublasDsymv_v2", "cublasDger_v2", "cublasDsyr_v2",
-	"cublasDsyrk_v2", "cublasDsymm_v2", "cublasDgemm_v2",
+	"cublasDsyrk_v2", "cublasDsymm_v2",
 }
 
 // blasStatus names the cuBLAS status codes (cublasStatus_t), for a cuBLAS without

@@ -112,12 +112,7 @@ func Backends() []BackendStatus {
 			st.Available = true
 			st.Auto = !picked
 			picked = true
-			if d, ok := b.(interface{ ISA() string }); ok {
-				st.Detail = d.ISA()
-			}
-			if n == "generic" {
-				st.Detail = fmt.Sprintf("pure Go, %d cores", runtime.GOMAXPROCS(0))
-			}
+			st.Detail = kernels.DetailOf(b)
 			b.Close()
 		}
 		out = append(out, st)

@@ -3,11 +3,13 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/aucopt/aucopt/asm"
 	"github.com/aucopt/aucopt/cuda"
+	"github.com/aucopt/aucopt/kernels"
 )
 
 func TestBackend(t *testing.T) {
@@ -110,6 +112,42 @@ func TestBackends(t *testing.T) {
 	}
 	if !st[2].Available {
 		t.Error("generic must always be available")
+	}
+	if want := fmt.Sprintf("pure Go, %d cores", runtime.GOMAXPROCS(0)); st[2].Detail != want {
+		t.Errorf("generic's detail is %q, want %q", st[2].Detail, want)
+	}
+}
+
+// concurrency is a backend stating c (kernels.Concurrent).
+type concurrency struct {
+	kernels.Backend
+	c kernels.Concurrency
+}
+
+func (b concurrency) Concurrency() kernels.Concurrency { return b.c }
+
+// TestConcurrentSafe: jobs run on several goroutines only on a backend that says it is
+// Safe; one whose device failures panic on the caller, or one that says nothing, gets one.
+func TestConcurrentSafe(t *testing.T) {
+	g, err := Backend("generic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	for _, c := range []struct {
+		name string
+		b    kernels.Backend
+		want bool
+	}{
+		{"generic", g, true},
+		{"safe", concurrency{g, kernels.Safe}, true},
+		{"device panics", concurrency{g, kernels.SafeDevicePanics}, false},
+		{"serial", concurrency{g, kernels.Serial}, false},
+		{"silent", struct{ kernels.Backend }{g}, false},
+	} {
+		if got := ConcurrentSafe(c.b); got != c.want {
+			t.Errorf("%s: ConcurrentSafe = %t, want %t", c.name, got, c.want)
+		}
 	}
 }
 

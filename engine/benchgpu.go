@@ -95,11 +95,7 @@ func GPUBenchmark(ctx context.Context, cfg GPUBenchConfig) (_ *GPUBenchReport, e
 			return nil, inputError{err}
 		}
 		bs[i] = b
-		detail := "pure Go"
-		if d, ok := b.(interface{ ISA() string }); ok {
-			detail = d.ISA()
-		}
-		rep.Detail = append(rep.Detail, detail)
+		rep.Detail = append(rep.Detail, kernels.DetailOf(b))
 	}
 
 	start := time.Now()

@@ -242,10 +242,13 @@ func gridParams(spec solver.Spec, cfg GridConfig) ([]any, [][]string, error) {
 	return params, points, nil
 }
 
-// ConcurrentSafe reports whether b may be called from several goroutines at once: the
-// CPU backends hold no mutable state; a device backend is not promised to.
+// ConcurrentSafe reports whether the engine may run jobs on b from several goroutines
+// at once: when b says so (kernels.Concurrent) and panics only for programmer errors.
+// A backend that is safe for concurrent calls but panics for device failures
+// (kernels.SafeDevicePanics) runs on the entry point's goroutine, where recoverDevice
+// turns those panics into errors.
 func ConcurrentSafe(b kernels.Backend) bool {
-	return strings.HasPrefix(b.Name(), "generic") || strings.HasPrefix(b.Name(), "avx")
+	return kernels.ConcurrencyOf(b) == kernels.Safe
 }
 
 // search trains every point of params on the selection folds of the in-memory (already

@@ -102,7 +102,10 @@ func fitSpan(b kernels.Backend, train *data.Dataset) (*span, error) {
 }
 
 // apply returns ds in the span's coordinates Qᵀ(x − x̄): a dense dataset of r features
-// with ds's labels, computed by one Gemm per block of rows.
+// with ds's labels, computed by one transposed Gemv per row (rows uploaded in blocks).
+// Each coordinate vector is Σ_l (x − x̄)[l]·Q[l,:] summed over l in order, as the
+// general matrix product the backends used to offer computed it, so the coordinates are
+// the same bits as before.
 func (s *span) apply(b kernels.Backend, ds *data.Dataset) (*data.Dataset, error) {
 	d, r := s.d, s.r
 	dense := make([]float64, ds.Rows()*r)
@@ -120,7 +123,9 @@ func (s *span) apply(b kernels.Backend, ds *data.Dataset) (*data.Dataset, error)
 		}
 		xb, yb := x.Slice(0, k, 0, d), y.Slice(0, k, 0, r)
 		b.Upload(xb, buf[:k*d])
-		b.Gemm(false, false, 1, xb, s.q, 0, yb)
+		for i := range k {
+			b.Gemv(true, 1, s.q, xb.Row(i), 0, yb.Row(i))
+		}
 		b.Download(dense[i0*r:(i0+k)*r], yb)
 	}
 	return data.NewDense(ds.Name, r, ds.Y, dense)

@@ -3,28 +3,33 @@ package fallback
 import (
 	"fmt"
 
+	"github.com/aucopt/aucopt/internal/f64"
+	"github.com/aucopt/aucopt/internal/host"
 	"github.com/aucopt/aucopt/kernels"
 )
 
 // Backend is the pure-Go kernels.Backend. It is safe for concurrent use.
 type Backend struct {
-	pool *Pool
+	host.Memory // NewVec, NewMat, Upload, Download, Copy on host tensors
+	pool        *host.Pool
 }
 
-var _ kernels.Backend = (*Backend)(nil)
+var (
+	_ kernels.Backend    = (*Backend)(nil)
+	_ kernels.Splitter   = (*Backend)(nil)
+	_ kernels.Concurrent = (*Backend)(nil)
+	_ kernels.Describer  = (*Backend)(nil)
+)
 
 // New returns a pure-Go backend whose large operations use up to GOMAXPROCS cores.
-func New() *Backend { return &Backend{pool: NewPool(0)} }
+func New() *Backend { return &Backend{pool: host.NewPool(0)} }
 
 // NewWorkers returns a pure-Go backend using at most workers goroutines (1: no
 // parallelism). Results do not depend on workers.
-func NewWorkers(workers int) *Backend { return &Backend{pool: NewPool(workers)} }
+func NewWorkers(workers int) *Backend { return &Backend{pool: host.NewPool(workers)} }
 
 // Name returns "generic", the selector's name for this backend.
 func (b *Backend) Name() string { return "generic" }
-
-// Pool is the backend's worker pool, shared with backends that build on this one.
-func (b *Backend) Pool() *Pool { return b.pool }
 
 // Close stops the backend's workers.
 func (b *Backend) Close() error {
@@ -32,184 +37,126 @@ func (b *Backend) Close() error {
 	return nil
 }
 
-// NewVec allocates a zeroed vector of n elements.
-func (b *Backend) NewVec(n int) kernels.Vec {
-	if n < 0 {
-		panic(fmt.Sprintf("kernels: NewVec(%d): negative length", n))
-	}
-	return &Vec{Data: make([]float64, n)}
-}
+// WithWorkers returns a pure-Go backend using at most n goroutines (kernels.Splitter).
+func (b *Backend) WithWorkers(n int) kernels.Backend { return NewWorkers(n) }
 
-// NewMat allocates a zeroed rows×cols matrix.
-func (b *Backend) NewMat(rows, cols int) kernels.Mat {
-	if rows < 0 || cols < 0 {
-		panic(fmt.Sprintf("kernels: NewMat(%d, %d): negative dimension", rows, cols))
-	}
-	return &Mat{Rows: rows, Cols: cols, Stride: cols, Data: make([]float64, rows*cols)}
-}
+// Concurrency reports that the backend may be called from any number of goroutines at
+// once (it holds no mutable state) and panics only for programmer errors
+// (kernels.Concurrent).
+func (b *Backend) Concurrency() kernels.Concurrency { return kernels.Safe }
 
-// Upload copies src into dst (row-major for a Mat).
-func (b *Backend) Upload(dst kernels.Tensor, src []float64) {
-	if dst.Len() != len(src) {
-		panic(fmt.Sprintf("kernels: Upload: %d elements into a tensor of %d", len(src), dst.Len()))
-	}
-	switch d := dst.(type) {
-	case *Vec:
-		copy(d.Data, src)
-	case *Mat:
-		for i := range d.Rows {
-			copy(d.Data[i*d.Stride:i*d.Stride+d.Cols], src[i*d.Cols:(i+1)*d.Cols])
-		}
-	default:
-		panic(fmt.Sprintf("kernels: Upload: %T is not a host tensor", dst))
-	}
-}
-
-// Download copies src into dst (row-major for a Mat).
-func (b *Backend) Download(dst []float64, src kernels.Tensor) {
-	if src.Len() != len(dst) {
-		panic(fmt.Sprintf("kernels: Download: a tensor of %d elements into %d", src.Len(), len(dst)))
-	}
-	switch s := src.(type) {
-	case *Vec:
-		copy(dst, s.Data)
-	case *Mat:
-		for i := range s.Rows {
-			copy(dst[i*s.Cols:(i+1)*s.Cols], s.Data[i*s.Stride:i*s.Stride+s.Cols])
-		}
-	default:
-		panic(fmt.Sprintf("kernels: Download: %T is not a host tensor", src))
-	}
-}
-
-// Copy sets dst = src.
-func (b *Backend) Copy(dst, src kernels.Vec) {
-	d, s := HostVec(dst), HostVec(src)
-	CheckLen("Copy", len(d), len(s))
-	copy(d, s)
-}
+// Detail is "pure Go, N cores", N being the number of goroutines that large operations
+// use (kernels.Describer).
+func (b *Backend) Detail() string { return fmt.Sprintf("pure Go, %d cores", b.pool.Workers()) }
 
 // Dot returns Σ x[i]·y[i].
 func (b *Backend) Dot(x, y kernels.Vec) float64 {
-	xs, ys := HostVec(x), HostVec(y)
-	CheckLen("Dot", len(xs), len(ys))
-	return Dot(xs, ys)
+	xs, ys := host.VecData(x), host.VecData(y)
+	host.CheckLen("Dot", len(xs), len(ys))
+	return f64.Dot(xs, ys)
 }
 
 // Axpy computes y += alpha·x.
 func (b *Backend) Axpy(alpha float64, x, y kernels.Vec) {
-	xs, ys := HostVec(x), HostVec(y)
-	CheckLen("Axpy", len(xs), len(ys))
-	Axpy(alpha, xs, ys)
+	xs, ys := host.VecData(x), host.VecData(y)
+	host.CheckLen("Axpy", len(xs), len(ys))
+	f64.Axpy(alpha, xs, ys)
 }
 
 // Scal computes x *= alpha.
 func (b *Backend) Scal(alpha float64, x kernels.Vec) {
-	xs := HostVec(x)
-	for i := range xs {
-		xs[i] *= alpha
-	}
+	f64.Scal(alpha, host.VecData(x))
 }
 
 // DotSparse returns Σ_k x.Val[k]·y[x.Idx[k]].
 func (b *Backend) DotSparse(x kernels.Sparse, y kernels.Vec) float64 {
-	ys := HostVec(y)
-	CheckSparse("DotSparse", x, len(ys))
-	var s0, s1 float64
-	n := len(x.Idx)
-	k := 0
-	for ; k+2 <= n; k += 2 {
-		s0 += x.Val[k] * ys[x.Idx[k]]
-		s1 += x.Val[k+1] * ys[x.Idx[k+1]]
-	}
-	if k < n {
-		s0 += x.Val[k] * ys[x.Idx[k]]
-	}
-	return s0 + s1
+	ys := host.VecData(y)
+	host.CheckSparse("DotSparse", x, len(ys))
+	return f64.DotSparse(x, ys)
 }
 
 // AxpySparse computes y[x.Idx[k]] += alpha·x.Val[k].
 func (b *Backend) AxpySparse(alpha float64, x kernels.Sparse, y kernels.Vec) {
-	ys := HostVec(y)
-	CheckSparse("AxpySparse", x, len(ys))
-	for k, i := range x.Idx {
-		ys[i] += alpha * x.Val[k]
+	ys := host.VecData(y)
+	host.CheckSparse("AxpySparse", x, len(ys))
+	f64.AxpySparse(alpha, x, ys)
+}
+
+// Gemv computes y = alpha·op(A)·x + beta·y with op(A) = A or Aᵀ.
+func (b *Backend) Gemv(trans bool, alpha float64, a kernels.Mat, x kernels.Vec, beta float64, y kernels.Vec) {
+	m, xs, ys := host.MatOf(a), host.VecData(x), host.VecData(y)
+	host.CheckGemv("Gemv", trans, m.Rows, m.Cols, len(xs), len(ys))
+	f64.Gemv(b.pool, trans, alpha, m, nil, xs, beta, ys)
+}
+
+// GemvRows is Gemv over the rows of A listed in rows.
+func (b *Backend) GemvRows(trans bool, alpha float64, a kernels.Mat, rows []int32, x kernels.Vec, beta float64, y kernels.Vec) {
+	m, xs, ys := host.MatOf(a), host.VecData(x), host.VecData(y)
+	host.CheckGemv("GemvRows", trans, len(rows), m.Cols, len(xs), len(ys))
+	host.CheckRows(rows, m.Rows)
+	if rows == nil {
+		rows = []int32{} // no rows, not all of them
 	}
+	f64.Gemv(b.pool, trans, alpha, m, rows, xs, beta, ys)
+}
+
+// Symv computes y = alpha·A·x + beta·y for a symmetric A stored in its upper triangle.
+func (b *Backend) Symv(alpha float64, a kernels.Mat, x kernels.Vec, beta float64, y kernels.Vec) {
+	m, xs, ys := host.MatOf(a), host.VecData(x), host.VecData(y)
+	host.CheckSquare("Symv", m, len(xs))
+	host.CheckLen("Symv", len(xs), len(ys))
+	f64.Symv(b.pool, alpha, m, xs, beta, ys)
 }
 
 // Ger computes A += alpha·x·yᵀ.
 func (b *Backend) Ger(alpha float64, x, y kernels.Vec, a kernels.Mat) {
-	xs, ys, m := HostVec(x), HostVec(y), HostMat(a)
-	if m.Rows != len(xs) || m.Cols != len(ys) {
-		panic(fmt.Sprintf("kernels: Ger: A is %d×%d, x has %d, y has %d elements", m.Rows, m.Cols, len(xs), len(ys)))
-	}
-	for i, xi := range xs {
-		Axpy(alpha*xi, ys, m.Data[i*m.Stride:i*m.Stride+m.Cols])
-	}
+	xs, ys, m := host.VecData(x), host.VecData(y), host.MatOf(a)
+	host.CheckGer(m.Rows, m.Cols, len(xs), len(ys))
+	f64.Ger(alpha, xs, ys, m)
 }
 
 // Syr computes the upper triangle of A += alpha·x·xᵀ.
 func (b *Backend) Syr(alpha float64, x kernels.Vec, a kernels.Mat) {
-	xs, m := HostVec(x), HostMat(a)
-	CheckSquare("Syr", m, len(xs))
-	for i, xi := range xs {
-		Axpy(alpha*xi, xs[i:], m.Data[i*m.Stride+i:i*m.Stride+m.Cols])
-	}
+	xs, m := host.VecData(x), host.MatOf(a)
+	host.CheckSquare("Syr", m, len(xs))
+	f64.Syr(alpha, xs, m)
 }
 
-// Dot returns Σ x[i]·y[i] for slices of equal length, summing with four accumulators in
-// a fixed order.
-func Dot(x, y []float64) float64 {
-	y = y[:len(x)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(x); i += 4 {
-		s0 += x[i] * y[i]
-		s1 += x[i+1] * y[i+1]
-		s2 += x[i+2] * y[i+2]
-		s3 += x[i+3] * y[i+3]
-	}
-	for ; i < len(x); i++ {
-		s0 += x[i] * y[i]
-	}
-	return (s0 + s1) + (s2 + s3)
+// Syrk computes the upper triangle of C = alpha·AᵀA + beta·C, where A is k×d and C d×d.
+// C is cut into square tiles on or above the diagonal, computed in parallel, each with
+// A's rows in order.
+func (b *Backend) Syrk(alpha float64, a kernels.Mat, beta float64, c kernels.Mat) {
+	am, cm := host.MatOf(a), host.MatOf(c)
+	host.CheckSyrk(am.Rows, am.Cols, cm.Rows, cm.Cols)
+	f64.Syrk(b.pool, alpha, am, beta, cm)
 }
 
-// Axpy computes y[i] += alpha·x[i] for slices of equal length.
-func Axpy(alpha float64, x, y []float64) {
-	y = y[:len(x)]
-	for i, v := range x {
-		y[i] += alpha * v
-	}
+// Symm computes C = alpha·B·A + beta·C for a symmetric A (d×d) stored in its upper
+// triangle and B, C k×d. Blocks of rows of C are computed in parallel, each sweeping A's
+// upper triangle in cache-sized tiles.
+func (b *Backend) Symm(alpha float64, a kernels.Mat, bm kernels.Mat, beta float64, c kernels.Mat) {
+	am, bh, ch := host.MatOf(a), host.MatOf(bm), host.MatOf(c)
+	host.CheckSymm(am, bh, ch)
+	f64.Symm(b.pool, alpha, am, bh, beta, ch)
 }
 
-// CheckSparse panics unless x is well formed for a dense operand of length n: equal
-// index and value lengths and every index in [0, n). It is exported for backends that
-// build on this one.
-func CheckSparse(op string, x kernels.Sparse, n int) {
-	if len(x.Idx) != len(x.Val) {
-		panic(fmt.Sprintf("kernels: %s: %d indices but %d values", op, len(x.Idx), len(x.Val)))
-	}
-	for k, i := range x.Idx {
-		if uint(i) >= uint(n) {
-			panic(fmt.Sprintf("kernels: %s: index %d (element %d) out of range [0, %d)", op, i, k, n))
-		}
-	}
+// RowDiff sets out[k,:] = A[pos[k],:] − A[neg[k],:].
+func (b *Backend) RowDiff(a kernels.Mat, pos, neg []int32, out kernels.Mat) {
+	am, om := host.MatOf(a), host.MatOf(out)
+	host.CheckRowDiff(am.Rows, am.Cols, pos, neg, om.Rows, om.Cols)
+	f64.RowDiff(am, pos, neg, om)
 }
 
-// CheckLen panics unless the lengths n and m of op's operands are equal.
-func CheckLen(op string, n, m int) {
-	if n != m {
-		panic(fmt.Sprintf("kernels: %s: lengths %d and %d differ", op, n, m))
-	}
+// Gather sets out[k] = x[idx[k]].
+func (b *Backend) Gather(x kernels.Vec, idx []int32, out kernels.Vec) {
+	xs, outs := host.VecData(x), host.VecData(out)
+	host.CheckGather(idx, len(xs), len(outs))
+	f64.Gather(xs, idx, outs)
 }
 
-// CheckSquare panics unless m is n×n.
-func CheckSquare(op string, m *Mat, n int) {
-	if m.Rows != n || m.Cols != n {
-		panic(fmt.Sprintf("kernels: %s: matrix is %d×%d, want %d×%d", op, m.Rows, m.Cols, n, n))
-	}
+// ScatterAdd computes y[idx[k]] += alpha·x[k] for distinct indices.
+func (b *Backend) ScatterAdd(alpha float64, x kernels.Vec, idx []int32, y kernels.Vec) {
+	xs, ys := host.VecData(x), host.VecData(y)
+	host.CheckScatterAdd(idx, len(xs), len(ys))
+	f64.ScatterAdd(alpha, xs, idx, ys)
 }
-
-// WithWorkers returns a pure-Go backend using at most n goroutines (kernels.Splitter).
-func (b *Backend) WithWorkers(n int) kernels.Backend { return NewWorkers(n) }

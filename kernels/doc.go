@@ -7,7 +7,19 @@
 //
 // The package holds the contract and nothing else: the pure-Go reference is in package
 // fallback, the AVX2/AVX-512 kernels in package asm, the GPU backend in package cuda, and
-// kernels/kerneltest is the conformance suite every backend must pass.
+// kernels/kerneltest is the conformance suite every backend must pass. What the backends
+// share lives in internal/host (host tensors, the worker pool, the argument checks) and
+// internal/f64 (the reference loops), so that no backend imports another.
+//
+// # Groups and capabilities
+//
+// Backend is the union of small groups, as gonum's blas.Float64 is: Memory (tensors and
+// transfers), Level1 (vectors, dense and sparse), Level2 (matrix–vector), Level3
+// (matrix–matrix) and Indexed (operations over host-held index lists). What a backend
+// can do beyond computing is asked through optional interfaces, never guessed from its
+// Name: Splitter (a copy with fewer workers), Describer (a one-line Detail of the
+// instruction sets or device) and Concurrent (its Concurrency: Serial, Safe, or
+// SafeDevicePanics when device failures panic on the calling goroutine).
 //
 // # Conventions
 //
@@ -33,4 +45,35 @@
 //
 // Unless an operation says otherwise, its output must not alias any of its inputs.
 // Axpy with x == y is allowed (y becomes (1+alpha)·y).
+//
+// # Adding an operation
+//
+// An operation is added only when a solver needs it on resident tensors (host-side
+// vector work in a solver uses gonum or internal/f64 instead). The places, in order:
+//
+//  1. kernels.go: the method, with its formula and aliasing rules, in its group;
+//  2. internal/host/check.go: its argument check, if the existing ones do not fit;
+//  3. internal/f64: its reference loop (split over a host.Pool when large, parts chosen
+//     from the problem size alone);
+//  4. fallback/backend.go: the method, the check then the loop;
+//  5. asm: the method, in assembly (asm/_gen, then `cd asm/_gen && go generate`) or the
+//     reference loop; race annotations (race.go) for what the assembly reads and writes;
+//  6. cuda/mapping.go: the cuBLAS call or a PTX kernel (cuda/kernels, `go generate
+//     ./cuda`), the device method (device.go, driver_linux.go and the fake device of
+//     fake_test.go), and the alpha = 0 case on the host with internal/f64;
+//  7. kerneltest: a reference in ref.go, a TestOp taking the narrow group (and its line
+//     in Run), a Differential Op if it reduces, and at least one mutant in
+//     kerneltest_test.go that the new test must catch;
+//  8. benchmarks (bench/kernels_test.go) when the operation is on a hot path.
+//
+// # Adding a backend
+//
+// A backend is a package beside fallback, asm and cuda that imports kernels,
+// internal/host and internal/f64 and no other backend. It implements every group (a
+// host-memory backend embeds host.Memory and checks arguments with host's Check
+// functions, so its panics read as every other backend's), states its Concurrency, and
+// where it has one, its Detail and WithWorkers. Its test calls kerneltest.Run (while it
+// is half built, the per-operation tests of the groups it has) and a fuzz target with
+// kerneltest.Differential against fallback. The engine's selector (engine/backend.go)
+// gives it a name; nothing else in the engine may mention it.
 package kernels

@@ -42,17 +42,28 @@ func (s Sparse) Nnz() int { return len(s.Idx) }
 
 // Backend is the set of tensor operations aucopt's solvers need, implemented once per
 // compute target (pure Go, AVX2/AVX-512 assembly, CUDA). All solvers are written against
-// this interface and nothing else.
+// this interface and nothing else. As gonum's blas.Float64, it is the union of small
+// groups (Memory, Level1, Level2, Level3, Indexed), so that code and tests that need one
+// group can ask for just that one.
 //
-// A Backend is not safe for concurrent use by several goroutines unless its
-// documentation says so; the CPU backends are (they hold no mutable state), and
-// concurrent calls on disjoint outputs are fine.
+// A Backend is not safe for concurrent use by several goroutines unless it says so by
+// implementing Concurrent; concurrent calls on disjoint outputs are then fine.
 type Backend interface {
 	// Name is the backend's selector name: "generic", "avx2", "avx512" or "cuda".
 	Name() string
 	// Close releases the backend's resources; its tensors are invalid afterwards.
 	Close() error
 
+	Memory
+	Level1
+	Level2
+	Level3
+	Indexed
+}
+
+// Memory is the tensors-and-memory group: a backend's tensors are made here, and host
+// data moves in and out only through Upload and Download.
+type Memory interface {
 	// NewVec allocates a zeroed vector of n elements.
 	NewVec(n int) Vec
 	// NewMat allocates a zeroed rows×cols matrix.
@@ -63,7 +74,10 @@ type Backend interface {
 	Download(dst []float64, src Tensor)
 	// Copy sets dst = src; the lengths must match.
 	Copy(dst, src Vec)
+}
 
+// Level1 is the vector group: dense and sparse (host-held Sparse) vector operations.
+type Level1 interface {
 	// Dot returns
 	//	Σ_i x[i]·y[i]
 	Dot(x, y Vec) float64
@@ -79,15 +93,12 @@ type Backend interface {
 	// AxpySparse computes the scatter
 	//	y[x.Idx[k]] += alpha·x.Val[k]
 	AxpySparse(alpha float64, x Sparse, y Vec)
+}
 
+// Level2 is the matrix–vector group.
+type Level2 interface {
 	// Gemv computes y = alpha·A·x + beta·y, or y = alpha·Aᵀ·x + beta·y when trans is true.
 	Gemv(trans bool, alpha float64, a Mat, x Vec, beta float64, y Vec)
-	// GemvRows is the mini-batch mat-vec over the rows of A listed in rows (any order,
-	// repeats allowed): without trans
-	//	y[k] = alpha·A[rows[k],:]·x + beta·y[k]        (len(y) == len(rows))
-	// and with trans
-	//	y = alpha·Σ_k x[k]·A[rows[k],:] + beta·y        (len(x) == len(rows))
-	GemvRows(trans bool, alpha float64, a Mat, rows []int32, x Vec, beta float64, y Vec)
 	// Symv computes y = alpha·A·x + beta·y for a symmetric A stored in its upper triangle.
 	Symv(alpha float64, a Mat, x Vec, beta float64, y Vec)
 	// Syr computes the rank-1 update of the upper triangle of a symmetric A:
@@ -95,6 +106,10 @@ type Backend interface {
 	Syr(alpha float64, x Vec, a Mat)
 	// Ger computes the general rank-1 update A += alpha·x·yᵀ (A is len(x)×len(y)).
 	Ger(alpha float64, x, y Vec, a Mat)
+}
+
+// Level3 is the matrix–matrix group.
+type Level3 interface {
 	// Symm multiplies each row of B (k×d) by a symmetric A (d×d) stored in its upper
 	// triangle: k Symvs at once, as when one covariance meets many weight vectors,
 	//	C = alpha·B·A + beta·C        (C is k×d; row i is alpha·A·B[i,:] + beta·C[i,:])
@@ -105,11 +120,18 @@ type Backend interface {
 	// rows of A (k×d), as in covariance accumulation over k examples:
 	//	C = alpha·AᵀA + beta·C
 	Syrk(alpha float64, a Mat, beta float64, c Mat)
-	// Gemm computes the general matrix product
-	//	C = alpha·op(A)·op(B) + beta·C
-	// where op(X) is X, or Xᵀ when the matching trans flag is true; op(A) is m×k, op(B)
-	// k×n and C m×n. C must not overlap A or B.
-	Gemm(transA, transB bool, alpha float64, a, b Mat, beta float64, c Mat)
+}
+
+// Indexed is the group of operations over lists of row or element indices that stay on
+// the host (mini-batches, pair blocks, dual variables): the gathers and scatters that
+// let a device backend keep the data resident while only the indices travel.
+type Indexed interface {
+	// GemvRows is the mini-batch mat-vec over the rows of A listed in rows (any order,
+	// repeats allowed): without trans
+	//	y[k] = alpha·A[rows[k],:]·x + beta·y[k]        (len(y) == len(rows))
+	// and with trans
+	//	y = alpha·Σ_k x[k]·A[rows[k],:] + beta·y        (len(x) == len(rows))
+	GemvRows(trans bool, alpha float64, a Mat, rows []int32, x Vec, beta float64, y Vec)
 	// RowDiff gathers the differences of pairs of rows of A (n×d) into out (k×d), as in
 	// MBA's block of positive–negative pair differences built from a resident X:
 	//	out[k,:] = A[pos[k],:] − A[neg[k],:]        (len(pos) == len(neg) == k)
@@ -132,7 +154,7 @@ type Backend interface {
 	ScatterAdd(alpha float64, x Vec, idx []int32, y Vec)
 }
 
-// Splitter is implemented by backends that split large operations over a pool of
+// Splitter (an optional capability, as those of capability.go) is implemented by backends that split large operations over a pool of
 // goroutines (the CPU backends). Callers that already run one job per core (CV folds,
 // experiment runs) give each job a backend of one worker, so that each job's
 // operands stay in its core's cache instead of bouncing between cores on every call.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/aucopt/aucopt/internal/f64"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -235,7 +236,7 @@ func (o *OAM) updateSeq(x kernels.Sparse, y, score, ct float64, c int) {
 	var sum, sumG float64
 	for i := range m {
 		ki := k[i*n : i*n+i+1]
-		mi := score - o.bw[i] + (xx-g[i])*sum - sumG + oamDot(a[:i], ki[:i])
+		mi := score - o.bw[i] + (xx-g[i])*sum - sumG + f64.Dot(a[:i], ki[:i])
 		a[i] = 0
 		loss := 1 - y*mi
 		nn := xx - 2*g[i] + ki[i] // ‖u_i‖²
@@ -250,24 +251,6 @@ func (o *OAM) updateSeq(x kernels.Sparse, y, score, ct float64, c int) {
 	b.Upload(o.coef, a)
 	b.AxpySparse(sum, x, o.w)
 	b.Gemv(true, -1, o.buf[c], o.coef, 1, o.w)
-}
-
-// oamDot is Σ a_j b_j over host slices of Buffer elements at most (the Gram sweep of
-// OAM_seq: small host arithmetic between backend calls, not a backend operation).
-func oamDot(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	j := 0
-	for ; j+4 <= len(a); j += 4 {
-		s0 += a[j] * b[j]
-		s1 += a[j+1] * b[j+1]
-		s2 += a[j+2] * b[j+2]
-		s3 += a[j+3] * b[j+3]
-	}
-	for ; j < len(a); j++ {
-		s0 += a[j] * b[j]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // Weights returns a copy of w.

@@ -125,7 +125,7 @@ func (h *harness) badIndices() []struct {
 // views at odd offsets inside guards, with values of every kind (NaN, ±Inf, −0,
 // subnormals), from and into matrix rows, and its panics (indices out of range,
 // mismatched lengths, foreign tensors), after which out must be unchanged.
-func TestGather(t *testing.T, b kernels.Backend) {
+func TestGather(t *testing.T, b Indexed) {
 	h := newHarness(b, 17)
 	t.Run("Cases", func(t *testing.T) {
 		for i, c := range gatherCases() {
@@ -195,7 +195,7 @@ func TestGather(t *testing.T, b kernels.Backend) {
 // alone (even NaN ones), with NaN and Inf (alpha = 0 included: 0·Inf is NaN), into a
 // matrix row, and its panics (indices out of range or repeated, mismatched lengths,
 // foreign tensors), after which y must be unchanged.
-func TestScatterAdd(t *testing.T, b kernels.Backend) {
+func TestScatterAdd(t *testing.T, b Indexed) {
 	h := newHarness(b, 18)
 	t.Run("Cases", func(t *testing.T) {
 		for i, c := range gatherCases() {

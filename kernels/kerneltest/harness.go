@@ -79,7 +79,7 @@ func (r *reporter) done() {
 
 // harness makes guarded operands on one backend from one stream of random numbers.
 type harness struct {
-	b      kernels.Backend
+	b      Tensors
 	rnd    *rand.Rand
 	panics int // unexpected panics so far
 }
@@ -107,7 +107,7 @@ func (h *harness) try(t testing.TB, what string, f func()) {
 	f()
 }
 
-func newHarness(b kernels.Backend, seed uint64) *harness {
+func newHarness(b Tensors, seed uint64) *harness {
 	return &harness{b: b, rnd: rand.New(rand.NewPCG(seed, 0x6b65726e656c7465))}
 }
 
@@ -175,7 +175,7 @@ func (h *harness) vec(data []float64, lo, hi int, guard float64) *gvec {
 	return newGVec(h.b, data, lo, hi, guard)
 }
 
-func newGVec(b kernels.Backend, data []float64, lo, hi int, guard float64) *gvec {
+func newGVec(b Tensors, data []float64, lo, hi int, guard float64) *gvec {
 	n := len(data)
 	all := filled(lo+n+hi, guard)
 	copy(all[lo:], data)
@@ -224,7 +224,7 @@ func (h *harness) mat(data []float64, rows, cols int, l layout, guard float64) *
 	return newGMat(h.b, data, rows, cols, l, guard)
 }
 
-func newGMat(b kernels.Backend, data []float64, rows, cols int, l layout, guard float64) *gmat {
+func newGMat(b Tensors, data []float64, rows, cols int, l layout, guard float64) *gmat {
 	g := &gmat{pr: l.top + rows + l.bottom, pc: l.left + cols + l.right, l: l, rows: rows, cols: cols}
 	g.init = filled(g.pr*g.pc, guard)
 	for i := range rows {

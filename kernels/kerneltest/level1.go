@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"testing"
-
-	"github.com/aucopt/aucopt/kernels"
 )
 
 // specialLengths are the lengths at which NaN and Inf are placed in level-1 operands.
@@ -15,7 +13,7 @@ var specialLengths = []int{1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64, 6
 // Vec.Slice, Mat.Slice and Mat.Row: zeroed allocation, bit-exact round trips of every
 // kind of value (NaN, ±Inf, −0, subnormals), writes confined to the view, and panics on
 // a length mismatch or a tensor of another backend.
-func TestUploadDownload(t *testing.T, b kernels.Backend) {
+func TestUploadDownload(t *testing.T, b Tensors) {
 	h := newHarness(b, 1)
 	t.Run("Vec", func(t *testing.T) {
 		for _, n := range level1Lengths() {
@@ -171,7 +169,7 @@ func checkBits(t testing.TB, what string, got, want []float64) {
 
 // TestCopy checks Copy on views at odd offsets, rows of matrix views, values of every
 // kind (copied bit for bit), and panics on a length mismatch or a foreign tensor.
-func TestCopy(t *testing.T, b kernels.Backend) {
+func TestCopy(t *testing.T, b Tensors) {
 	h := newHarness(b, 2)
 	t.Run("Lengths", func(t *testing.T) {
 		for _, n := range level1Lengths() {
@@ -214,7 +212,7 @@ func TestCopy(t *testing.T, b kernels.Backend) {
 
 // TestDot checks Dot at every length 0..300 and around block sizes, on views at odd
 // offsets inside NaN guards, with x == y, with NaN and Inf, and its panics.
-func TestDot(t *testing.T, b kernels.Backend) {
+func TestDot(t *testing.T, b Level1) {
 	h := newHarness(b, 3)
 	t.Run("Lengths", func(t *testing.T) {
 		for _, n := range level1Lengths() {
@@ -281,7 +279,7 @@ var axpyAlphas = []float64{1, -1, 0.5, -3.25, 0, 1e3, 0x1p-7}
 // TestAxpy checks Axpy at every length 0..300 and around block sizes, on views at odd
 // offsets, with x == y, with NaN and Inf (alpha = 0 included: 0·NaN is NaN), and its
 // panics.
-func TestAxpy(t *testing.T, b kernels.Backend) {
+func TestAxpy(t *testing.T, b Level1) {
 	h := newHarness(b, 4)
 	t.Run("Lengths", func(t *testing.T) {
 		for i, n := range level1Lengths() {
@@ -360,7 +358,7 @@ func TestAxpy(t *testing.T, b kernels.Backend) {
 // TestScal checks Scal at every length 0..300 and around block sizes, on views at odd
 // offsets, with NaN and Inf, that Scal by 0 multiplies (0·NaN and 0·Inf are NaN), and
 // its panic on a foreign tensor.
-func TestScal(t *testing.T, b kernels.Backend) {
+func TestScal(t *testing.T, b Level1) {
 	h := newHarness(b, 5)
 	alphas := []float64{0, 1, -1, 2, 0.1, math.Copysign(0, -1), -7.5e-3}
 	t.Run("Lengths", func(t *testing.T) {

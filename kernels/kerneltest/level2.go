@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"testing"
-
-	"github.com/aucopt/aucopt/kernels"
 )
 
 // alphaBeta is a pair of scalars for the operations that take both.
@@ -45,13 +43,13 @@ func (h *harness) upper(n int, lower float64) []float64 {
 }
 
 // gemvCase runs one Gemv and checks it.
-func gemvCase(t *testing.T, h *harness, trans bool, alpha float64, ad []float64, m, n int, l layout, xd []float64, beta float64, yd []float64, xlo, ylo int) {
+func gemvCase(t *testing.T, h *harness, b Level2, trans bool, alpha float64, ad []float64, m, n int, l layout, xd []float64, beta float64, yd []float64, xlo, ylo int) {
 	t.Helper()
 	defer h.recoverCase(t, fmt.Sprintf("Gemv(trans=%t, alpha=%v, A %d×%d %v, beta=%v)", trans, alpha, m, n, l, beta))
 	a := h.mat(ad, m, n, l, inGuard)
 	x := h.vec(xd, xlo, 1, inGuard)
 	y := h.vec(yd, ylo, 2, outGuard)
-	h.b.Gemv(trans, alpha, a.m, x.v, beta, y.v)
+	b.Gemv(trans, alpha, a.m, x.v, beta, y.v)
 	what := fmt.Sprintf("Gemv(trans=%t, alpha=%v, A %v, x %v, beta=%v, y %v)", trans, alpha, a, x, beta, y)
 	if len(xd) <= 8 && len(yd) <= 8 {
 		what += fmt.Sprintf(" with A=%v x=%v y=%v", ad, xd, yd)
@@ -74,7 +72,7 @@ func gemvLens(trans bool, m, n int) (nx, ny int) {
 // 600 (so 0×n, n×0, 1×n, n×1 and non-square ones), on plain matrices and strided views,
 // with beta = 0 ignoring NaN in y, NaN and Inf propagation (alpha = 0 included), and its
 // panics.
-func TestGemv(t *testing.T, b kernels.Backend) {
+func TestGemv(t *testing.T, b Level2) {
 	h := newHarness(b, 8)
 	t.Run("Shapes", func(t *testing.T) {
 		i := 0
@@ -83,7 +81,7 @@ func TestGemv(t *testing.T, b kernels.Backend) {
 				for _, trans := range []bool{false, true} {
 					alpha, beta := h.pickAlphaBeta(i)
 					nx, ny := gemvLens(trans, m, n)
-					gemvCase(t, h, trans, alpha, h.values(m*n), m, n, layouts[i%len(layouts)], h.values(nx), beta, h.output(ny, beta), i%4, (i/4)%3)
+					gemvCase(t, h, b, trans, alpha, h.values(m*n), m, n, layouts[i%len(layouts)], h.values(nx), beta, h.output(ny, beta), i%4, (i/4)%3)
 					i++
 				}
 			}
@@ -104,19 +102,19 @@ func TestGemv(t *testing.T, b kernels.Backend) {
 					if beta != 0 {
 						h.sprinkle(yd, 0, 1)
 					}
-					gemvCase(t, h, trans, alpha, ad, m, n, layouts[i%len(layouts)], xd, beta, yd, 1, 2)
+					gemvCase(t, h, b, trans, alpha, ad, m, n, layouts[i%len(layouts)], xd, beta, yd, 1, 2)
 					i++
 				}
 				// beta = 0: y is overwritten, its NaN not read.
-				gemvCase(t, h, trans, 2, h.values(m*n), m, n, layouts[2], h.values(nx), 0, filled(ny, math.NaN()), 0, 1)
+				gemvCase(t, h, b, trans, 2, h.values(m*n), m, n, layouts[2], h.values(nx), 0, filled(ny, math.NaN()), 0, 1)
 				// beta ≠ 0: a NaN in y stays NaN.
 				yd := h.values(ny)
 				yd[ny-1] = math.NaN()
-				gemvCase(t, h, trans, 2, h.values(m*n), m, n, layouts[1], h.values(nx), 1, yd, 0, 1)
+				gemvCase(t, h, b, trans, 2, h.values(m*n), m, n, layouts[1], h.values(nx), 1, yd, 0, 1)
 				// alpha = 0 multiplies: a NaN in x makes NaN wherever it is a term.
 				xd := h.values(nx)
 				xd[0] = math.NaN()
-				gemvCase(t, h, trans, 0, h.values(m*n), m, n, layouts[3], xd, 0.5, h.values(ny), 1, 0)
+				gemvCase(t, h, b, trans, 0, h.values(m*n), m, n, layouts[3], xd, 0.5, h.values(ny), 1, 0)
 			}
 		}
 	})
@@ -140,13 +138,13 @@ func TestGemv(t *testing.T, b kernels.Backend) {
 }
 
 // gemvRowsCase runs one GemvRows and checks it.
-func gemvRowsCase(t *testing.T, h *harness, trans bool, alpha float64, ad []float64, m, n int, l layout, rows []int32, xd []float64, beta float64, yd []float64, xlo, ylo int) {
+func gemvRowsCase(t *testing.T, h *harness, b Indexed, trans bool, alpha float64, ad []float64, m, n int, l layout, rows []int32, xd []float64, beta float64, yd []float64, xlo, ylo int) {
 	t.Helper()
 	defer h.recoverCase(t, fmt.Sprintf("GemvRows(trans=%t, alpha=%v, A %d×%d %v, %d rows, beta=%v)", trans, alpha, m, n, l, len(rows), beta))
 	a := h.mat(ad, m, n, l, inGuard)
 	x := h.vec(xd, xlo, 1, inGuard)
 	y := h.vec(yd, ylo, 2, outGuard)
-	h.b.GemvRows(trans, alpha, a.m, rows, x.v, beta, y.v)
+	b.GemvRows(trans, alpha, a.m, rows, x.v, beta, y.v)
 	what := fmt.Sprintf("GemvRows(trans=%t, alpha=%v, A %v, rows=%v, x %v, beta=%v, y %v)", trans, alpha, a, short32(rows), x, beta, y)
 	want, tol := refGemvRows(trans, alpha, ad, n, rows, xd, beta, yd)
 	h.checkVec(t, what, "y", y, want, tol)
@@ -176,7 +174,7 @@ func (h *harness) rowList(m, r, pattern int) []int32 {
 // TestGemvRows checks the mini-batch mat-vec GemvRows, both transposes, over row lists
 // of many lengths (0 included) in any order with repeats, on plain matrices and strided
 // views, with NaN and Inf, and its panics on a row out of range or a length mismatch.
-func TestGemvRows(t *testing.T, b kernels.Backend) {
+func TestGemvRows(t *testing.T, b Indexed) {
 	h := newHarness(b, 9)
 	t.Run("Shapes", func(t *testing.T) {
 		i := 0
@@ -187,7 +185,7 @@ func TestGemvRows(t *testing.T, b kernels.Backend) {
 						alpha, beta := h.pickAlphaBeta(i)
 						rows := h.rowList(m, r, i)
 						nx, ny := gemvLens(trans, r, n)
-						gemvRowsCase(t, h, trans, alpha, h.values(m*n), m, n, layouts[i%len(layouts)], rows, h.values(nx), beta, h.output(ny, beta), i%3, (i/3)%4)
+						gemvRowsCase(t, h, b, trans, alpha, h.values(m*n), m, n, layouts[i%len(layouts)], rows, h.values(nx), beta, h.output(ny, beta), i%3, (i/3)%4)
 						i++
 					}
 				}
@@ -195,7 +193,7 @@ func TestGemvRows(t *testing.T, b kernels.Backend) {
 		}
 		for _, trans := range []bool{false, true} {
 			nx, ny := gemvLens(trans, 0, 5)
-			gemvRowsCase(t, h, trans, 1, nil, 0, 5, layouts[1], nil, h.values(nx), 0, h.output(ny, 0), 1, 1)
+			gemvRowsCase(t, h, b, trans, 1, nil, 0, 5, layouts[1], nil, h.values(nx), 0, h.output(ny, 0), 1, 1)
 		}
 	})
 	t.Run("NaNInf", func(t *testing.T) {
@@ -212,7 +210,7 @@ func TestGemvRows(t *testing.T, b kernels.Backend) {
 					if beta != 0 {
 						h.sprinkle(yd, 0, 1)
 					}
-					gemvRowsCase(t, h, trans, alpha, ad, m, n, layouts[i%len(layouts)], h.rowList(m, r, i), xd, beta, yd, 1, 2)
+					gemvRowsCase(t, h, b, trans, alpha, ad, m, n, layouts[i%len(layouts)], h.rowList(m, r, i), xd, beta, yd, 1, 2)
 					i++
 				}
 			}
@@ -253,7 +251,7 @@ func TestGemvRows(t *testing.T, b kernels.Backend) {
 }
 
 // symvCase runs one Symv with A's strictly lower triangle set to NaN and checks it.
-func symvCase(t *testing.T, h *harness, alpha float64, ad []float64, n int, l layout, xd []float64, beta float64, yd []float64, xlo, ylo int) {
+func symvCase(t *testing.T, h *harness, b Level2, alpha float64, ad []float64, n int, l layout, xd []float64, beta float64, yd []float64, xlo, ylo int) {
 	t.Helper()
 	defer h.recoverCase(t, fmt.Sprintf("Symv(alpha=%v, A %d×%d %v, beta=%v)", alpha, n, n, l, beta))
 	for i := range n {
@@ -264,7 +262,7 @@ func symvCase(t *testing.T, h *harness, alpha float64, ad []float64, n int, l la
 	a := h.mat(ad, n, n, l, inGuard)
 	x := h.vec(xd, xlo, 1, inGuard)
 	y := h.vec(yd, ylo, 2, outGuard)
-	h.b.Symv(alpha, a.m, x.v, beta, y.v)
+	b.Symv(alpha, a.m, x.v, beta, y.v)
 	what := fmt.Sprintf("Symv(alpha=%v, A %v, x %v, beta=%v, y %v)", alpha, a, x, beta, y)
 	want, tol := refSymv(alpha, ad, n, xd, beta, yd)
 	h.checkVec(t, what, "y", y, want, tol)
@@ -275,14 +273,14 @@ func symvCase(t *testing.T, h *harness, alpha float64, ad []float64, n int, l la
 // TestSymv checks Symv for n from 0 to 600 and 1000, on plain matrices and strided views
 // whose strictly lower triangle holds NaN (it must not be read), with beta = 0 ignoring
 // NaN in y, NaN and Inf, and its panics.
-func TestSymv(t *testing.T, b kernels.Backend) {
+func TestSymv(t *testing.T, b Level2) {
 	h := newHarness(b, 10)
 	t.Run("Sizes", func(t *testing.T) {
 		i := 0
 		for _, n := range append(dims, 1000) {
 			for range 3 {
 				alpha, beta := h.pickAlphaBeta(i)
-				symvCase(t, h, alpha, h.values(n*n), n, layouts[i%len(layouts)], h.values(n), beta, h.output(n, beta), i%4, (i/4)%3)
+				symvCase(t, h, b, alpha, h.values(n*n), n, layouts[i%len(layouts)], h.values(n), beta, h.output(n, beta), i%4, (i/4)%3)
 				i++
 			}
 		}
@@ -298,13 +296,13 @@ func TestSymv(t *testing.T, b kernels.Backend) {
 				if beta != 0 {
 					h.sprinkle(yd, n-1, 1)
 				}
-				symvCase(t, h, alpha, ad, n, layouts[i%len(layouts)], xd, beta, yd, 1, 2)
+				symvCase(t, h, b, alpha, ad, n, layouts[i%len(layouts)], xd, beta, yd, 1, 2)
 				i++
 			}
-			symvCase(t, h, 2, h.values(n*n), n, layouts[1], h.values(n), 0, filled(n, math.NaN()), 0, 1)
+			symvCase(t, h, b, 2, h.values(n*n), n, layouts[1], h.values(n), 0, filled(n, math.NaN()), 0, 1)
 			xd := h.values(n)
 			xd[n-1] = math.NaN()
-			symvCase(t, h, 0, h.values(n*n), n, layouts[2], xd, 1, h.values(n), 1, 0)
+			symvCase(t, h, b, 0, h.values(n*n), n, layouts[2], xd, 1, h.values(n), 1, 0)
 		}
 	})
 	t.Run("Panics", func(t *testing.T) {
@@ -325,7 +323,7 @@ func TestSymv(t *testing.T, b kernels.Backend) {
 }
 
 // syrCase runs one Syr with A's strictly lower triangle set to a sentinel and checks it.
-func syrCase(t *testing.T, h *harness, alpha float64, xd, ad []float64, l layout, xlo int) {
+func syrCase(t *testing.T, h *harness, b Level2, alpha float64, xd, ad []float64, l layout, xlo int) {
 	t.Helper()
 	defer h.recoverCase(t, fmt.Sprintf("Syr(alpha=%v, n=%d, %v)", alpha, len(xd), l))
 	n := len(xd)
@@ -336,7 +334,7 @@ func syrCase(t *testing.T, h *harness, alpha float64, xd, ad []float64, l layout
 	}
 	x := h.vec(xd, xlo, 1, inGuard)
 	a := h.mat(ad, n, n, l, outGuard)
-	h.b.Syr(alpha, x.v, a.m)
+	b.Syr(alpha, x.v, a.m)
 	what := fmt.Sprintf("Syr(alpha=%v, x %v, A %v)", alpha, x, a)
 	want, tol := refSyr(alpha, xd, ad)
 	h.checkMat(t, what, "A", a, want, tol, true)
@@ -346,14 +344,14 @@ func syrCase(t *testing.T, h *harness, alpha float64, xd, ad []float64, l layout
 // TestSyr checks the symmetric rank-1 update Syr for n from 0 to 600, on plain matrices
 // and strided views, that it writes the upper triangle only, with NaN and Inf, and its
 // panics.
-func TestSyr(t *testing.T, b kernels.Backend) {
+func TestSyr(t *testing.T, b Level2) {
 	h := newHarness(b, 11)
 	t.Run("Sizes", func(t *testing.T) {
 		i := 0
 		for _, n := range dims {
 			for range 3 {
 				alpha := axpyAlphas[i%len(axpyAlphas)]
-				syrCase(t, h, alpha, h.values(n), h.values(n*n), layouts[i%len(layouts)], i%4)
+				syrCase(t, h, b, alpha, h.values(n), h.values(n*n), layouts[i%len(layouts)], i%4)
 				i++
 			}
 		}
@@ -364,7 +362,7 @@ func TestSyr(t *testing.T, b kernels.Backend) {
 				xd, ad := h.values(n), h.values(n*n)
 				h.sprinkle(xd, trial%n, 1)
 				h.sprinkle(ad, n-1, 1)
-				syrCase(t, h, []float64{1.5, 0, -1, 2}[trial], xd, ad, layouts[(i+trial)%len(layouts)], 1)
+				syrCase(t, h, b, []float64{1.5, 0, -1, 2}[trial], xd, ad, layouts[(i+trial)%len(layouts)], 1)
 			}
 		}
 	})
@@ -385,12 +383,12 @@ func TestSyr(t *testing.T, b kernels.Backend) {
 }
 
 // gerCase runs one Ger and checks it.
-func gerCase(t *testing.T, h *harness, alpha float64, xd, yd, ad []float64, l layout, xlo, ylo int) {
+func gerCase(t *testing.T, h *harness, b Level2, alpha float64, xd, yd, ad []float64, l layout, xlo, ylo int) {
 	t.Helper()
 	defer h.recoverCase(t, fmt.Sprintf("Ger(alpha=%v, A %d×%d %v)", alpha, len(xd), len(yd), l))
 	x, y := h.vec(xd, xlo, 1, inGuard), h.vec(yd, ylo, 2, inGuard)
 	a := h.mat(ad, len(xd), len(yd), l, outGuard)
-	h.b.Ger(alpha, x.v, y.v, a.m)
+	b.Ger(alpha, x.v, y.v, a.m)
 	what := fmt.Sprintf("Ger(alpha=%v, x %v, y %v, A %v)", alpha, x, y, a)
 	want, tol := refGer(alpha, xd, yd, ad)
 	h.checkMat(t, what, "A", a, want, tol, false)
@@ -400,14 +398,14 @@ func gerCase(t *testing.T, h *harness, alpha float64, xd, yd, ad []float64, l la
 
 // TestGer checks the rank-1 update Ger for every shape with sides in a list from 0 to
 // 600, on plain matrices and strided views, with NaN and Inf, and its panics.
-func TestGer(t *testing.T, b kernels.Backend) {
+func TestGer(t *testing.T, b Level2) {
 	h := newHarness(b, 12)
 	t.Run("Shapes", func(t *testing.T) {
 		i := 0
 		for _, m := range dims {
 			for _, n := range dims {
 				alpha := axpyAlphas[i%len(axpyAlphas)]
-				gerCase(t, h, alpha, h.values(m), h.values(n), h.values(m*n), layouts[i%len(layouts)], i%3, (i/3)%4)
+				gerCase(t, h, b, alpha, h.values(m), h.values(n), h.values(m*n), layouts[i%len(layouts)], i%3, (i/3)%4)
 				i++
 			}
 		}
@@ -421,7 +419,7 @@ func TestGer(t *testing.T, b kernels.Backend) {
 				h.sprinkle(xd, trial%m, 1)
 				h.sprinkle(yd, n-1, 1)
 				h.sprinkle(ad, 0, 1)
-				gerCase(t, h, []float64{1.5, 0, -1, 2}[trial], xd, yd, ad, layouts[i%len(layouts)], 1, 2)
+				gerCase(t, h, b, []float64{1.5, 0, -1, 2}[trial], xd, yd, ad, layouts[i%len(layouts)], 1, 2)
 				i++
 			}
 		}

@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"math"
 	"testing"
-
-	"github.com/aucopt/aucopt/kernels"
 )
 
 // syrkCase runs one Syrk on a k×d A and checks it. C's strictly lower triangle is set to
 // a sentinel that must survive.
-func syrkCase(t *testing.T, h *harness, alpha float64, ad []float64, k, d int, la layout, beta float64, cd []float64, lc layout) {
+func syrkCase(t *testing.T, h *harness, b Level3, alpha float64, ad []float64, k, d int, la layout, beta float64, cd []float64, lc layout) {
 	t.Helper()
 	defer h.recoverCase(t, fmt.Sprintf("Syrk(alpha=%v, A %d×%d %v, beta=%v, C %v)", alpha, k, d, la, beta, lc))
 	for i := range d {
@@ -20,7 +18,7 @@ func syrkCase(t *testing.T, h *harness, alpha float64, ad []float64, k, d int, l
 	}
 	a := h.mat(ad, k, d, la, inGuard)
 	c := h.mat(cd, d, d, lc, outGuard)
-	h.b.Syrk(alpha, a.m, beta, c.m)
+	b.Syrk(alpha, a.m, beta, c.m)
 	what := fmt.Sprintf("Syrk(alpha=%v, A %v, beta=%v, C %v)", alpha, a, beta, c)
 	want, tol := refSyrk(alpha, ad, k, d, beta, cd)
 	h.checkMat(t, what, "C", c, want, tol, true)
@@ -31,24 +29,24 @@ func syrkCase(t *testing.T, h *harness, alpha float64, ad []float64, k, d int, l
 // columns (around tile and block sizes) and for k = 300, d = 1000, on plain matrices and strided views, that it
 // writes C's upper triangle only, with beta = 0 ignoring NaN in C, NaN and Inf, and its
 // panics.
-func TestSyrk(t *testing.T, b kernels.Backend) {
+func TestSyrk(t *testing.T, b Level3) {
 	h := newHarness(b, 13)
 	t.Run("Shapes", func(t *testing.T) {
 		i := 0
 		for _, k := range []int{0, 1, 2, 3, 5, 8, 17, 64, 65, 127, 128, 129, 256, 257, 600} {
 			for _, d := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 16, 17, 23, 24, 25, 31, 33, 47, 48, 49, 63, 64, 65, 100, 128, 129, 239, 240, 241, 300} {
 				alpha, beta := h.pickAlphaBeta(i)
-				syrkCase(t, h, alpha, h.values(k*d), k, d, layouts[i%len(layouts)], beta, h.output(d*d, beta), layouts[(i/2)%len(layouts)])
+				syrkCase(t, h, b, alpha, h.values(k*d), k, d, layouts[i%len(layouts)], beta, h.output(d*d, beta), layouts[(i/2)%len(layouts)])
 				i++
 			}
 		}
-		syrkCase(t, h, 0.5, h.values(300*1000), 300, 1000, layouts[2], 1, h.values(1000*1000), layouts[1])
-		syrkCase(t, h, -1, h.values(1000*64), 1000, 64, layouts[4], 0, h.output(64*64, 0), layouts[0])
+		syrkCase(t, h, b, 0.5, h.values(300*1000), 300, 1000, layouts[2], 1, h.values(1000*1000), layouts[1])
+		syrkCase(t, h, b, -1, h.values(1000*64), 1000, 64, layouts[4], 0, h.output(64*64, 0), layouts[0])
 	})
 	t.Run("NoRows", func(t *testing.T) {
 		for i, d := range []int{1, 5, 64} {
 			for _, beta := range []float64{0, 1, 2} {
-				syrkCase(t, h, 1.5, nil, 0, d, layouts[i], beta, h.output(d*d, beta), layouts[i+1])
+				syrkCase(t, h, b, 1.5, nil, 0, d, layouts[i], beta, h.output(d*d, beta), layouts[i+1])
 			}
 		}
 	})
@@ -63,13 +61,13 @@ func TestSyrk(t *testing.T, b kernels.Backend) {
 				if beta != 0 {
 					h.sprinkle(cd, d-1, 1) // C[0][d−1]
 				}
-				syrkCase(t, h, alpha, ad, k, d, layouts[i%len(layouts)], beta, cd, layouts[(i+3)%len(layouts)])
+				syrkCase(t, h, b, alpha, ad, k, d, layouts[i%len(layouts)], beta, cd, layouts[(i+3)%len(layouts)])
 				i++
 			}
 			// beta ≠ 0: a NaN in C stays NaN.
 			cd := h.values(d * d)
 			cd[d-1] = math.NaN()
-			syrkCase(t, h, 1, h.values(k*d), k, d, layouts[1], -1, cd, layouts[2])
+			syrkCase(t, h, b, 1, h.values(k*d), k, d, layouts[1], -1, cd, layouts[2])
 		}
 	})
 	t.Run("Panics", func(t *testing.T) {
@@ -89,7 +87,7 @@ func TestSyrk(t *testing.T, b kernels.Backend) {
 
 // symmCase runs one Symm with A (d×d) whose strictly lower triangle is set to NaN (it
 // must not be read), B and C k×d, and checks it.
-func symmCase(t *testing.T, h *harness, alpha float64, ad []float64, d int, la layout, bd []float64, k int, lb layout, beta float64, cd []float64, lc layout) {
+func symmCase(t *testing.T, h *harness, b Level3, alpha float64, ad []float64, d int, la layout, bd []float64, k int, lb layout, beta float64, cd []float64, lc layout) {
 	t.Helper()
 	defer h.recoverCase(t, fmt.Sprintf("Symm(alpha=%v, A %d×%d %v, B %d×%d %v, beta=%v, C %v)", alpha, d, d, la, k, d, lb, beta, lc))
 	for i := range d {
@@ -100,7 +98,7 @@ func symmCase(t *testing.T, h *harness, alpha float64, ad []float64, d int, la l
 	a := h.mat(ad, d, d, la, inGuard)
 	bm := h.mat(bd, k, d, lb, inGuard)
 	c := h.mat(cd, k, d, lc, outGuard)
-	h.b.Symm(alpha, a.m, bm.m, beta, c.m)
+	b.Symm(alpha, a.m, bm.m, beta, c.m)
 	what := fmt.Sprintf("Symm(alpha=%v, A %v, B %v, beta=%v, C %v)", alpha, a, bm, beta, c)
 	want, tol := refSymm(alpha, ad, d, bd, k, beta, cd)
 	h.checkMat(t, what, "C", c, want, tol, false)
@@ -113,19 +111,19 @@ func symmCase(t *testing.T, h *harness, alpha float64, ad []float64, d int, la l
 // k = 40, d = 1000, on plain matrices and strided views of A, B and C; that A's strictly
 // lower triangle (NaN here) is never read; beta = 0 ignoring NaN in C; NaN and Inf
 // propagation, alpha = 0 included; and its panics.
-func TestSymm(t *testing.T, b kernels.Backend) {
+func TestSymm(t *testing.T, b Level3) {
 	h := newHarness(b, 14)
 	t.Run("Shapes", func(t *testing.T) {
 		i := 0
 		for _, k := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 16, 17, 33, 64, 65, 129, 299} {
 			for _, d := range []int{0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 12, 13, 15, 16, 17, 23, 24, 25, 31, 33, 47, 48, 49, 63, 64, 65, 100, 123, 129, 255, 256, 257, 300} {
 				alpha, beta := h.pickAlphaBeta(i)
-				symmCase(t, h, alpha, h.values(d*d), d, layouts[i%len(layouts)], h.values(k*d), k, layouts[(i/2)%len(layouts)], beta, h.output(k*d, beta), layouts[(i/3)%len(layouts)])
+				symmCase(t, h, b, alpha, h.values(d*d), d, layouts[i%len(layouts)], h.values(k*d), k, layouts[(i/2)%len(layouts)], beta, h.output(k*d, beta), layouts[(i/3)%len(layouts)])
 				i++
 			}
 		}
-		symmCase(t, h, 0.5, h.values(1000*1000), 1000, layouts[1], h.values(40*1000), 40, layouts[2], 1, h.values(40*1000), layouts[4])
-		symmCase(t, h, -1, h.values(64*64), 64, layouts[4], h.values(1000*64), 1000, layouts[3], 0, h.output(1000*64, 0), layouts[5])
+		symmCase(t, h, b, 0.5, h.values(1000*1000), 1000, layouts[1], h.values(40*1000), 40, layouts[2], 1, h.values(40*1000), layouts[4])
+		symmCase(t, h, b, -1, h.values(64*64), 64, layouts[4], h.values(1000*64), 1000, layouts[3], 0, h.output(1000*64, 0), layouts[5])
 	})
 	t.Run("NaNInf", func(t *testing.T) {
 		i := 0
@@ -139,23 +137,23 @@ func TestSymm(t *testing.T, b kernels.Backend) {
 				if beta != 0 {
 					h.sprinkle(cd, k*d-1, 1)
 				}
-				symmCase(t, h, alpha, ad, d, layouts[i%len(layouts)], bd, k, layouts[(i+2)%len(layouts)], beta, cd, layouts[(i+3)%len(layouts)])
+				symmCase(t, h, b, alpha, ad, d, layouts[i%len(layouts)], bd, k, layouts[(i+2)%len(layouts)], beta, cd, layouts[(i+3)%len(layouts)])
 				i++
 			}
 			// beta = 0: C is overwritten, its NaN not read.
-			symmCase(t, h, 2, h.values(d*d), d, layouts[1], h.values(k*d), k, layouts[0], 0, filled(k*d, math.NaN()), layouts[2])
+			symmCase(t, h, b, 2, h.values(d*d), d, layouts[1], h.values(k*d), k, layouts[0], 0, filled(k*d, math.NaN()), layouts[2])
 			// beta ≠ 0: a NaN in C stays NaN.
 			cd := h.values(k * d)
 			cd[k*d-1] = math.NaN()
-			symmCase(t, h, 1, h.values(d*d), d, layouts[2], h.values(k*d), k, layouts[1], -1, cd, layouts[3])
+			symmCase(t, h, b, 1, h.values(d*d), d, layouts[2], h.values(k*d), k, layouts[1], -1, cd, layouts[3])
 			// alpha = 0 multiplies: a NaN in B makes its row of C NaN, an Inf in A its
 			// column (and, by symmetry, its row) of every row of C.
 			bd := h.values(k * d)
 			bd[(k-1)*d] = math.NaN()
-			symmCase(t, h, 0, h.values(d*d), d, layouts[3], bd, k, layouts[4], 0.5, h.values(k*d), layouts[0])
+			symmCase(t, h, b, 0, h.values(d*d), d, layouts[3], bd, k, layouts[4], 0.5, h.values(k*d), layouts[0])
 			ad := h.values(d * d)
 			ad[d-1] = math.Inf(1) // A[0][d−1]
-			symmCase(t, h, 0, ad, d, layouts[5], h.values(k*d), k, layouts[6], 1, h.values(k*d), layouts[1])
+			symmCase(t, h, b, 0, ad, d, layouts[5], h.values(k*d), k, layouts[6], 1, h.values(k*d), layouts[1])
 		}
 	})
 	t.Run("Panics", func(t *testing.T) {

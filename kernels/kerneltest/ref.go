@@ -204,34 +204,6 @@ func refSymm(alpha float64, a []float64, d int, b []float64, k int, beta float64
 	return want, tol
 }
 
-// refGemm returns alpha·op(A)·op(B) + beta·C for op(A) m×k and op(B) k×n (A and B
-// row-major as stored: A is k×m with transA, B n×k with transB) and the m×n C.
-func refGemm(transA, transB bool, alpha float64, a []float64, b []float64, m, n, k int, beta float64, c []float64) (want, tol []float64) {
-	opA := func(i, l int) float64 {
-		if transA {
-			return a[l*m+i]
-		}
-		return a[i*k+l]
-	}
-	opB := func(l, j int) float64 {
-		if transB {
-			return b[j*k+l]
-		}
-		return b[l*n+j]
-	}
-	want, tol = make([]float64, m*n), make([]float64, m*n)
-	for i := range m {
-		for j := range n {
-			var acc accum
-			for l := range k {
-				acc.add(opA(i, l) * opB(l, j))
-			}
-			want[i*n+j], tol[i*n+j] = acc.finish(k, alpha, beta, c[i*n+j])
-		}
-	}
-	return want, tol
-}
-
 // refRowDiff returns the rows A[pos[k],:] − A[neg[k],:] of the n×d A, exactly.
 func refRowDiff(a []float64, d int, pos, neg []int32) []float64 {
 	out := make([]float64, len(pos)*d)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/aucopt/aucopt/fallback"
+	"github.com/aucopt/aucopt/internal/host"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -24,7 +25,7 @@ func check(ok bool, format string, args ...any) {
 }
 
 // dense returns a row-major copy of m.
-func dense(m *fallback.Mat) []float64 {
+func dense(m *host.Mat) []float64 {
 	d := make([]float64, 0, m.Rows*m.Cols)
 	for i := range m.Rows {
 		d = append(d, m.Data[i*m.Stride:i*m.Stride+m.Cols]...)
@@ -33,7 +34,7 @@ func dense(m *fallback.Mat) []float64 {
 }
 
 // store writes the row-major d into m, only its upper triangle with upper.
-func store(m *fallback.Mat, d []float64, upper bool) {
+func store(m *host.Mat, d []float64, upper bool) {
 	for i := range m.Rows {
 		for j := range m.Cols {
 			if !upper || i <= j {
@@ -44,41 +45,41 @@ func store(m *fallback.Mat, d []float64, upper bool) {
 }
 
 func (naive) Dot(x, y kernels.Vec) float64 {
-	xs, ys := fallback.HostVec(x), fallback.HostVec(y)
+	xs, ys := host.VecData(x), host.VecData(y)
 	check(len(xs) == len(ys), "Dot: lengths %d and %d", len(xs), len(ys))
 	s, _ := refDot(xs, ys)
 	return s
 }
 
 func (naive) Axpy(alpha float64, x, y kernels.Vec) {
-	xs, ys := fallback.HostVec(x), fallback.HostVec(y)
+	xs, ys := host.VecData(x), host.VecData(y)
 	check(len(xs) == len(ys), "Axpy: lengths %d and %d", len(xs), len(ys))
 	w, _ := refAxpy(alpha, xs, ys)
 	copy(ys, w)
 }
 
 func (naive) Scal(alpha float64, x kernels.Vec) {
-	xs := fallback.HostVec(x)
+	xs := host.VecData(x)
 	w, _ := refScal(alpha, xs)
 	copy(xs, w)
 }
 
 func (naive) DotSparse(x kernels.Sparse, y kernels.Vec) float64 {
-	ys := fallback.HostVec(y)
-	fallback.CheckSparse("DotSparse", x, len(ys))
+	ys := host.VecData(y)
+	host.CheckSparse("DotSparse", x, len(ys))
 	s, _ := refDotSparse(x.Idx, x.Val, ys)
 	return s
 }
 
 func (naive) AxpySparse(alpha float64, x kernels.Sparse, y kernels.Vec) {
-	ys := fallback.HostVec(y)
-	fallback.CheckSparse("AxpySparse", x, len(ys))
+	ys := host.VecData(y)
+	host.CheckSparse("AxpySparse", x, len(ys))
 	w, _ := refAxpySparse(alpha, x.Idx, x.Val, ys)
 	copy(ys, w)
 }
 
 func (b naive) Gemv(trans bool, alpha float64, a kernels.Mat, x kernels.Vec, beta float64, y kernels.Vec) {
-	m := fallback.HostMat(a)
+	m := host.MatOf(a)
 	rows := make([]int32, m.Rows)
 	for i := range rows {
 		rows[i] = int32(i)
@@ -87,7 +88,7 @@ func (b naive) Gemv(trans bool, alpha float64, a kernels.Mat, x kernels.Vec, bet
 }
 
 func (naive) GemvRows(trans bool, alpha float64, a kernels.Mat, rows []int32, x kernels.Vec, beta float64, y kernels.Vec) {
-	m, xs, ys := fallback.HostMat(a), fallback.HostVec(x), fallback.HostVec(y)
+	m, xs, ys := host.MatOf(a), host.VecData(x), host.VecData(y)
 	nx, ny := gemvLens(trans, len(rows), m.Cols)
 	check(len(xs) == nx && len(ys) == ny, "GemvRows: lengths")
 	for _, r := range rows {
@@ -98,7 +99,7 @@ func (naive) GemvRows(trans bool, alpha float64, a kernels.Mat, rows []int32, x 
 }
 
 func (naive) Symv(alpha float64, a kernels.Mat, x kernels.Vec, beta float64, y kernels.Vec) {
-	m, xs, ys := fallback.HostMat(a), fallback.HostVec(x), fallback.HostVec(y)
+	m, xs, ys := host.MatOf(a), host.VecData(x), host.VecData(y)
 	n := len(xs)
 	check(m.Rows == n && m.Cols == n && len(ys) == n, "Symv: dimensions")
 	w, _ := refSymv(alpha, dense(m), n, xs, beta, ys)
@@ -106,21 +107,21 @@ func (naive) Symv(alpha float64, a kernels.Mat, x kernels.Vec, beta float64, y k
 }
 
 func (naive) Syr(alpha float64, x kernels.Vec, a kernels.Mat) {
-	xs, m := fallback.HostVec(x), fallback.HostMat(a)
+	xs, m := host.VecData(x), host.MatOf(a)
 	check(m.Rows == len(xs) && m.Cols == len(xs), "Syr: dimensions")
 	w, _ := refSyr(alpha, xs, dense(m))
 	store(m, w, true)
 }
 
 func (naive) Ger(alpha float64, x, y kernels.Vec, a kernels.Mat) {
-	xs, ys, m := fallback.HostVec(x), fallback.HostVec(y), fallback.HostMat(a)
+	xs, ys, m := host.VecData(x), host.VecData(y), host.MatOf(a)
 	check(m.Rows == len(xs) && m.Cols == len(ys), "Ger: dimensions")
 	w, _ := refGer(alpha, xs, ys, dense(m))
 	store(m, w, false)
 }
 
 func (naive) Syrk(alpha float64, a kernels.Mat, beta float64, c kernels.Mat) {
-	am, cm := fallback.HostMat(a), fallback.HostMat(c)
+	am, cm := host.MatOf(a), host.MatOf(c)
 	d := am.Cols
 	check(cm.Rows == d && cm.Cols == d, "Syrk: dimensions")
 	w, _ := refSyrk(alpha, dense(am), am.Rows, d, beta, dense(cm))
@@ -128,30 +129,15 @@ func (naive) Syrk(alpha float64, a kernels.Mat, beta float64, c kernels.Mat) {
 }
 
 func (naive) Symm(alpha float64, a kernels.Mat, b kernels.Mat, beta float64, c kernels.Mat) {
-	am, bm, cm := fallback.HostMat(a), fallback.HostMat(b), fallback.HostMat(c)
+	am, bm, cm := host.MatOf(a), host.MatOf(b), host.MatOf(c)
 	d, k := am.Cols, bm.Rows
 	check(am.Rows == d && bm.Cols == d && cm.Rows == k && cm.Cols == d, "Symm: dimensions")
 	w, _ := refSymm(alpha, dense(am), d, dense(bm), k, beta, dense(cm))
 	store(cm, w, false)
 }
 
-func (naive) Gemm(transA, transB bool, alpha float64, a, b kernels.Mat, beta float64, c kernels.Mat) {
-	am, bm, cm := fallback.HostMat(a), fallback.HostMat(b), fallback.HostMat(c)
-	m, k := am.Rows, am.Cols
-	if transA {
-		m, k = k, m
-	}
-	kb, n := bm.Rows, bm.Cols
-	if transB {
-		kb, n = n, kb
-	}
-	check(kb == k && cm.Rows == m && cm.Cols == n, "Gemm: dimensions")
-	w, _ := refGemm(transA, transB, alpha, dense(am), dense(bm), m, n, k, beta, dense(cm))
-	store(cm, w, false)
-}
-
 func (naive) RowDiff(a kernels.Mat, pos, neg []int32, out kernels.Mat) {
-	am, om := fallback.HostMat(a), fallback.HostMat(out)
+	am, om := host.MatOf(a), host.MatOf(out)
 	check(len(pos) == len(neg) && om.Rows == len(pos) && om.Cols == am.Cols, "RowDiff: dimensions")
 	for _, rows := range [][]int32{pos, neg} {
 		for _, r := range rows {
@@ -162,7 +148,7 @@ func (naive) RowDiff(a kernels.Mat, pos, neg []int32, out kernels.Mat) {
 }
 
 func (naive) Gather(x kernels.Vec, idx []int32, out kernels.Vec) {
-	xs, outs := fallback.HostVec(x), fallback.HostVec(out)
+	xs, outs := host.VecData(x), host.VecData(out)
 	check(len(outs) == len(idx), "Gather: %d indices, out of %d", len(idx), len(outs))
 	for _, i := range idx {
 		check(i >= 0 && int(i) < len(xs), "Gather: index %d out of range", i)
@@ -171,7 +157,7 @@ func (naive) Gather(x kernels.Vec, idx []int32, out kernels.Vec) {
 }
 
 func (naive) ScatterAdd(alpha float64, x kernels.Vec, idx []int32, y kernels.Vec) {
-	xs, ys := fallback.HostVec(x), fallback.HostVec(y)
+	xs, ys := host.VecData(x), host.VecData(y)
 	check(len(xs) == len(idx), "ScatterAdd: %d indices, x of %d", len(idx), len(xs))
 	seen := map[int32]bool{}
 	for _, i := range idx {

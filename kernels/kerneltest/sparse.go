@@ -136,7 +136,7 @@ func (h *harness) badSparse() []struct {
 // a few large cases, on views at odd offsets inside NaN guards, with the dense elements
 // that are not indexed set to NaN, with NaN and Inf, and its panics on indices out of
 // range, mismatched lengths and a foreign tensor.
-func TestDotSparse(t *testing.T, b kernels.Backend) {
+func TestDotSparse(t *testing.T, b Level1) {
 	h := newHarness(b, 6)
 	t.Run("Cases", func(t *testing.T) {
 		for i, c := range sparseCases() {
@@ -200,7 +200,7 @@ func short32(v []int32) string {
 // indexed are left alone (even NaN ones), with NaN and Inf, and its panics on indices out
 // of range, mismatched lengths and a foreign tensor, after which nothing outside y may
 // have been written.
-func TestAxpySparse(t *testing.T, b kernels.Backend) {
+func TestAxpySparse(t *testing.T, b Level1) {
 	h := newHarness(b, 7)
 	t.Run("Cases", func(t *testing.T) {
 		for i, c := range sparseCases() {

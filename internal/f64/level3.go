@@ -1,10 +1,6 @@
-package fallback
+package f64
 
-import (
-	"fmt"
-
-	"github.com/aucopt/aucopt/kernels"
-)
+import "github.com/aucopt/aucopt/internal/host"
 
 const (
 	// syrkTile is the side of the square tiles of C that Syrk's parts own.
@@ -18,33 +14,29 @@ const (
 // C is cut into syrkTile-square tiles on or above the diagonal; each tile is one part,
 // computed by one goroutine with A's rows in order, so the result does not depend on
 // the number of cores.
-func (b *Backend) Syrk(alpha float64, a kernels.Mat, beta float64, c kernels.Mat) {
-	am, cm := HostMat(a), HostMat(c)
+func Syrk(p *host.Pool, alpha float64, am *host.Mat, beta float64, cm *host.Mat) {
 	d := am.Cols
-	if cm.Rows != d || cm.Cols != d {
-		panic(fmt.Sprintf("kernels: Syrk: A is %d×%d, so C must be %d×%d, not %d×%d", am.Rows, d, d, d, cm.Rows, cm.Cols))
-	}
 	nb := (d + syrkTile - 1) / syrkTile
-	j := GetJob()
+	j := host.GetJob()
 	j.Run, j.A, j.C, j.Alpha, j.Beta, j.N = syrkPart, am, cm, alpha, beta, nb
 	parts := nb * (nb + 1) / 2
 	if am.Rows*d*d < 2*parallelWork {
 		j.Run = syrkAll
 		parts = 1
 	}
-	b.pool.Do(parts, j)
-	PutJob(j)
+	p.Do(parts, j)
+	host.PutJob(j)
 }
 
 // syrkAll computes every tile in one part.
-func syrkAll(j *Job, _ int) {
+func syrkAll(j *host.Job, _ int) {
 	for p := range j.N * (j.N + 1) / 2 {
 		syrkPart(j, p)
 	}
 }
 
 // syrkPart computes the p-th upper tile of C, tiles numbered row by row.
-func syrkPart(j *Job, p int) {
+func syrkPart(j *host.Job, p int) {
 	bi := 0
 	for p >= j.N-bi {
 		p -= j.N - bi
@@ -58,7 +50,7 @@ func syrkPart(j *Job, p int) {
 	for i := i0; i < i1; i++ {
 		lo := max(i, j0)
 		if lo < j1 {
-			scaleBeta(j.Beta, c.Data[i*c.Stride+lo:i*c.Stride+j1])
+			ScaleBeta(j.Beta, c.Data[i*c.Stride+lo:i*c.Stride+j1])
 		}
 	}
 	a := j.A
@@ -86,22 +78,20 @@ func syrkPart(j *Job, p int) {
 // C[i][l]. The tile stays in cache while the part's rows pass over it. Every row of C is
 // computed in the same order whichever part owns it, so the result does not depend on
 // the number of cores.
-func (b *Backend) Symm(alpha float64, a kernels.Mat, bm kernels.Mat, beta float64, c kernels.Mat) {
-	am, bh, ch := HostMat(a), HostMat(bm), HostMat(c)
+func Symm(p *host.Pool, alpha float64, am, bh *host.Mat, beta float64, ch *host.Mat) {
 	d, k := am.Cols, bh.Rows
-	CheckSymm(am, bh, ch)
 	if k == 0 || d == 0 {
 		return
 	}
-	j := GetJob()
+	j := host.GetJob()
 	j.Run, j.A, j.B, j.C, j.Alpha, j.Beta = symmPart, am, bh, ch, alpha, beta
 	parts := 1
 	if k*d*d >= 2*parallelWork {
 		parts = min(k, symmMaxParts)
 	}
 	j.N = (k + parts - 1) / parts // rows per part
-	b.pool.Do((k+j.N-1)/j.N, j)
-	PutJob(j)
+	p.Do((k+j.N-1)/j.N, j)
+	host.PutJob(j)
 }
 
 const (
@@ -113,12 +103,12 @@ const (
 )
 
 // symmPart computes the rows [p·j.N, (p+1)·j.N) of C.
-func symmPart(j *Job, p int) {
+func symmPart(j *host.Job, p int) {
 	a, bm, c := j.A, j.B, j.C
 	d := a.Cols
 	i0, i1 := p*j.N, min((p+1)*j.N, bm.Rows)
 	for i := i0; i < i1; i++ {
-		scaleBeta(j.Beta, c.Data[i*c.Stride:i*c.Stride+d])
+		ScaleBeta(j.Beta, c.Data[i*c.Stride:i*c.Stride+d])
 	}
 	for l0 := 0; l0 < d; l0 += symmTile {
 		l1 := min(l0+symmTile, d)
@@ -143,11 +133,15 @@ func symmPart(j *Job, p int) {
 	}
 }
 
-// CheckSymm panics unless the operands of Symm fit: A d×d, B and C k×d.
-func CheckSymm(a, b, c *Mat) {
+// RowDiff sets out[k,:] = A[pos[k],:] − A[neg[k],:].
+func RowDiff(a *host.Mat, pos, neg []int32, out *host.Mat) {
 	d := a.Cols
-	if a.Rows != d || b.Cols != d || c.Rows != b.Rows || c.Cols != d {
-		panic(fmt.Sprintf("kernels: Symm: A is %d×%d, B %d×%d and C %d×%d; want A d×d, B and C k×d",
-			a.Rows, a.Cols, b.Rows, b.Cols, c.Rows, c.Cols))
+	for k := range pos {
+		p, q := int(pos[k])*a.Stride, int(neg[k])*a.Stride
+		xp, xq := a.Data[p:p+d], a.Data[q:q+d]
+		row := out.Data[k*out.Stride : k*out.Stride+d]
+		for j := range row {
+			row[j] = xp[j] - xq[j]
+		}
 	}
 }

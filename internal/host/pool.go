@@ -1,4 +1,4 @@
-package fallback
+package host
 
 import (
 	"runtime"
@@ -35,6 +35,15 @@ type Job struct {
 	parts   int
 	pending atomic.Int64  // helpers that have not yet finished with this run
 	done    chan struct{} // receives once when pending reaches 0
+}
+
+// Row returns row i of j.A, or row j.Rows[i] when the job lists rows.
+func (j *Job) Row(i int) []float64 {
+	if j.Rows != nil {
+		i = int(j.Rows[i])
+	}
+	s := i * j.A.Stride
+	return j.A.Data[s : s+j.A.Cols]
 }
 
 // drain runs parts of j until none is left.

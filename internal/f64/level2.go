@@ -1,10 +1,6 @@
-package fallback
+package f64
 
-import (
-	"fmt"
-
-	"github.com/aucopt/aucopt/kernels"
-)
+import "github.com/aucopt/aucopt/internal/host"
 
 // Sizes at which an operation is split into parts. They depend on the problem only, so
 // the split (and every rounding) is the same on any number of cores.
@@ -17,34 +13,22 @@ const (
 	symvParts = 8
 )
 
-// Gemv computes y = alpha·op(A)·x + beta·y with op(A) = A or Aᵀ.
-func (b *Backend) Gemv(trans bool, alpha float64, a kernels.Mat, x kernels.Vec, beta float64, y kernels.Vec) {
-	m, xs, ys := HostMat(a), HostVec(x), HostVec(y)
-	CheckGemv("Gemv", trans, m.Rows, m.Cols, len(xs), len(ys))
-	j := GetJob()
-	j.A, j.X, j.Y, j.Alpha, j.Beta, j.Rows = m, xs, ys, alpha, beta, nil
-	b.pool.Do(gemvParts(trans, m.Rows, m.Cols, j), j)
-	PutJob(j)
-}
-
-// GemvRows is Gemv over the rows of A listed in rows.
-func (b *Backend) GemvRows(trans bool, alpha float64, a kernels.Mat, rows []int32, x kernels.Vec, beta float64, y kernels.Vec) {
-	m, xs, ys := HostMat(a), HostVec(x), HostVec(y)
-	CheckGemv("GemvRows", trans, len(rows), m.Cols, len(xs), len(ys))
-	for k, r := range rows {
-		if uint(r) >= uint(m.Rows) {
-			panic(fmt.Sprintf("kernels: GemvRows: row %d (element %d) out of range [0, %d)", r, k, m.Rows))
-		}
+// Gemv computes y = alpha·op(A)·x + beta·y with op(A) = A or Aᵀ, over the rows of a
+// listed in rows (GemvRows), or all of them when rows is nil.
+func Gemv(p *host.Pool, trans bool, alpha float64, a *host.Mat, rows []int32, x []float64, beta float64, y []float64) {
+	r := a.Rows
+	if rows != nil {
+		r = len(rows)
 	}
-	j := GetJob()
-	j.A, j.X, j.Y, j.Alpha, j.Beta, j.Rows = m, xs, ys, alpha, beta, rows
-	b.pool.Do(gemvParts(trans, len(rows), m.Cols, j), j)
-	PutJob(j)
+	j := host.GetJob()
+	j.A, j.X, j.Y, j.Alpha, j.Beta, j.Rows = a, x, y, alpha, beta, rows
+	p.Do(gemvParts(trans, r, a.Cols, j), j)
+	host.PutJob(j)
 }
 
 // gemvParts sets j.Run and j.N for a mat-vec over r rows of c columns and returns the
 // number of parts.
-func gemvParts(trans bool, r, c int, j *Job) int {
+func gemvParts(trans bool, r, c int, j *host.Job) int {
 	if trans {
 		j.Run = gemvTPart
 		j.N = gemvColChunk
@@ -61,20 +45,11 @@ func gemvParts(trans bool, r, c int, j *Job) int {
 	return (r + j.N - 1) / max(j.N, 1)
 }
 
-// row returns row i of j.A, or row j.Rows[i] when the job lists rows.
-func (j *Job) row(i int) []float64 {
-	if j.Rows != nil {
-		i = int(j.Rows[i])
-	}
-	s := i * j.A.Stride
-	return j.A.Data[s : s+j.A.Cols]
-}
-
 // gemvNPart computes y[i] = alpha·row(i)·x + beta·y[i] for the rows of part p.
-func gemvNPart(j *Job, p int) {
+func gemvNPart(j *host.Job, p int) {
 	lo, hi := p*j.N, min((p+1)*j.N, len(j.Y))
 	for i := lo; i < hi; i++ {
-		t := j.Alpha * Dot(j.row(i), j.X)
+		t := j.Alpha * Dot(j.Row(i), j.X)
 		if j.Beta != 0 {
 			t += j.Beta * j.Y[i]
 		}
@@ -83,25 +58,12 @@ func gemvNPart(j *Job, p int) {
 }
 
 // gemvTPart computes y[c] = alpha·Σ_i x[i]·row(i)[c] + beta·y[c] for the columns c of part p.
-func gemvTPart(j *Job, p int) {
+func gemvTPart(j *host.Job, p int) {
 	lo, hi := p*j.N, min((p+1)*j.N, len(j.Y))
 	y := j.Y[lo:hi]
-	scaleBeta(j.Beta, y)
+	ScaleBeta(j.Beta, y)
 	for i, xi := range j.X {
-		Axpy(j.Alpha*xi, j.row(i)[lo:hi], y)
-	}
-}
-
-// scaleBeta sets y = beta·y, or y = 0 without reading y when beta is 0.
-func scaleBeta(beta float64, y []float64) {
-	switch beta {
-	case 0:
-		clear(y)
-	case 1:
-	default:
-		for i := range y {
-			y[i] *= beta
-		}
+		Axpy(j.Alpha*xi, j.Row(i)[lo:hi], y)
 	}
 }
 
@@ -110,28 +72,25 @@ func scaleBeta(beta float64, y []float64) {
 // Each part takes a block of rows of equal upper-triangle area and accumulates its
 // contribution to the whole of y in its own partial vector; the partials are summed in
 // part order, so the result does not depend on the number of cores.
-func (b *Backend) Symv(alpha float64, a kernels.Mat, x kernels.Vec, beta float64, y kernels.Vec) {
-	m, xs, ys := HostMat(a), HostVec(x), HostVec(y)
-	n := len(xs)
-	CheckSquare("Symv", m, n)
-	CheckLen("Symv", n, len(ys))
+func Symv(p *host.Pool, alpha float64, a *host.Mat, x []float64, beta float64, y []float64) {
+	n := len(x)
 	parts := 1
 	if n*n/2 >= parallelWork {
 		parts = symvParts
 	}
-	j := GetJob()
-	j.Run, j.A, j.X, j.N = symvPart, m, xs, parts
+	j := host.GetJob()
+	j.Run, j.A, j.X, j.N = symvPart, a, x, parts
 	j.Partial = grow(j.Partial, parts*n)
-	b.pool.Do(parts, j)
-	scaleBeta(beta, ys)
-	for p := range parts {
-		Axpy(alpha, j.Partial[p*n:(p+1)*n], ys)
+	p.Do(parts, j)
+	ScaleBeta(beta, y)
+	for q := range parts {
+		Axpy(alpha, j.Partial[q*n:(q+1)*n], y)
 	}
-	PutJob(j)
+	host.PutJob(j)
 }
 
 // symvPart accumulates rows [lo, hi) of the symmetric product into partial p.
-func symvPart(j *Job, p int) {
+func symvPart(j *host.Job, p int) {
 	n := len(j.X)
 	z := j.Partial[p*n : (p+1)*n]
 	clear(z)
@@ -168,14 +127,16 @@ func grow(s []float64, n int) []float64 {
 	return s[:n]
 }
 
-// CheckGemv panics unless x and y have the lengths a mat-vec over r×c (transposed
-// when trans) needs.
-func CheckGemv(op string, trans bool, r, c, nx, ny int) {
-	wantX, wantY := c, r
-	if trans {
-		wantX, wantY = r, c
+// Ger computes the rank-1 update A += alpha·x·yᵀ (A is len(x)×len(y)).
+func Ger(alpha float64, x, y []float64, a *host.Mat) {
+	for i, xi := range x {
+		Axpy(alpha*xi, y, a.Data[i*a.Stride:i*a.Stride+a.Cols])
 	}
-	if nx != wantX || ny != wantY {
-		panic(fmt.Sprintf("kernels: %s(trans=%t): A is %d×%d but x has %d and y %d elements", op, trans, r, c, nx, ny))
+}
+
+// Syr computes the upper triangle of A += alpha·x·xᵀ.
+func Syr(alpha float64, x []float64, a *host.Mat) {
+	for i, xi := range x {
+		Axpy(alpha*xi, x[i:], a.Data[i*a.Stride+i:i*a.Stride+a.Cols])
 	}
 }

@@ -1,4 +1,4 @@
-package fallback
+package host
 
 import (
 	"fmt"
@@ -57,9 +57,9 @@ func (m *Mat) Row(i int) kernels.Vec {
 	return &Vec{Data: m.Data[s : s+m.Cols : s+m.Cols]}
 }
 
-// HostVec returns the host vector behind v. It panics, naming the tensor's type, when v
+// VecData returns the elements of the host vector behind v. It panics, naming the tensor's type, when v
 // was made by a backend whose tensors do not live in host memory.
-func HostVec(v kernels.Vec) []float64 {
+func VecData(v kernels.Vec) []float64 {
 	hv, ok := v.(*Vec)
 	if !ok {
 		panic(fmt.Sprintf("kernels: %T is not a host vector (tensors of one backend passed to another?)", v))
@@ -67,8 +67,8 @@ func HostVec(v kernels.Vec) []float64 {
 	return hv.Data
 }
 
-// HostMat returns the host matrix behind m, panicking like HostVec.
-func HostMat(m kernels.Mat) *Mat {
+// MatOf returns the host matrix behind m, panicking like VecData.
+func MatOf(m kernels.Mat) *Mat {
 	hm, ok := m.(*Mat)
 	if !ok {
 		panic(fmt.Sprintf("kernels: %T is not a host matrix (tensors of one backend passed to another?)", m))

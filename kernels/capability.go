@@ -1,0 +1,69 @@
+package kernels
+
+// Optional capabilities: small interfaces a Backend may also implement, so that callers
+// learn what a backend can do by asking it, never from its name.
+
+// Describer is implemented by backends that can say more than their Name: the
+// instruction sets they use, or the device, driver and libraries they run on. The text
+// is one line, for `aucopt backends` and the result files.
+type Describer interface {
+	Backend
+	// Detail is the one-line description.
+	Detail() string
+}
+
+// Concurrency is what a backend promises about calls from several goroutines at once.
+type Concurrency int
+
+const (
+	// Serial: one goroutine at a time. A backend that does not implement Concurrent is
+	// Serial.
+	Serial Concurrency = iota
+	// SafeDevicePanics: calls may come from several goroutines at once (the backend
+	// serialises them), but a failure of the device itself (memory exhausted, a driver
+	// or library error) panics with an error value, because the operations have no
+	// error results; only a recover deferred on the goroutine that made the call can
+	// turn it into an error. Callers that report device failures as errors therefore
+	// run such a backend on their own goroutine.
+	SafeDevicePanics
+	// Safe: calls may come from any number of goroutines at once, and the backend only
+	// panics for a programmer's error: jobs may run on as many goroutines as there are
+	// cores.
+	Safe
+)
+
+// String returns the constant's name.
+func (c Concurrency) String() string {
+	switch c {
+	case Serial:
+		return "serial"
+	case SafeDevicePanics:
+		return "safe, device panics on the caller"
+	case Safe:
+		return "safe"
+	}
+	return "Concurrency(?)"
+}
+
+// Concurrent is implemented by backends that state their Concurrency.
+type Concurrent interface {
+	Backend
+	// Concurrency is the backend's promise; it does not change over its life.
+	Concurrency() Concurrency
+}
+
+// ConcurrencyOf returns b's promise: Serial unless b implements Concurrent.
+func ConcurrencyOf(b Backend) Concurrency {
+	if c, ok := b.(Concurrent); ok {
+		return c.Concurrency()
+	}
+	return Serial
+}
+
+// DetailOf returns b's one-line description, or "" unless b implements Describer.
+func DetailOf(b Backend) string {
+	if d, ok := b.(Describer); ok {
+		return d.Detail()
+	}
+	return ""
+}
