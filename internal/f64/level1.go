@@ -49,22 +49,25 @@ func ScaleBeta(beta float64, y []float64) {
 // DotSparse returns the gather Σ_k x.Val[k]·y[x.Idx[k]], with two accumulators.
 func DotSparse(x kernels.Sparse, y []float64) float64 {
 	var s0, s1 float64
-	n := len(x.Idx)
+	idx := x.Idx
+	n := len(idx)
+	val := x.Val[:n]
 	k := 0
 	for ; k+2 <= n; k += 2 {
-		s0 += x.Val[k] * y[x.Idx[k]]
-		s1 += x.Val[k+1] * y[x.Idx[k+1]]
+		s0 += val[k] * y[idx[k]]
+		s1 += val[k+1] * y[idx[k+1]]
 	}
 	if k < n {
-		s0 += x.Val[k] * y[x.Idx[k]]
+		s0 += val[k] * y[idx[k]]
 	}
 	return s0 + s1
 }
 
 // AxpySparse computes the scatter y[x.Idx[k]] += alpha·x.Val[k].
 func AxpySparse(alpha float64, x kernels.Sparse, y []float64) {
-	for k, i := range x.Idx {
-		y[i] += alpha * x.Val[k]
+	idx, val := x.Idx, x.Val[:len(x.Idx)]
+	for k, i := range idx {
+		y[i] += alpha * val[k]
 	}
 }
 
