@@ -175,20 +175,9 @@ func Eval(ctx context.Context, cfg EvalConfig) (*EvalResult, error) {
 	if _, err := beamx.RunWithMetrics(ctx, p); err != nil {
 		return nil, pipelineError(fmt.Sprintf("eval pipeline on %s", cfg.Data), err)
 	}
-	fb, err := readOutput(ctx, filesOut)
+	shards, err := readJSONLines[FileLabels](ctx, filesOut)
 	if err != nil {
 		return nil, err
-	}
-	var shards []FileLabels
-	for _, line := range strings.Split(strings.TrimSpace(string(fb)), "\n") {
-		if line == "" {
-			continue
-		}
-		var fl FileLabels
-		if err := json.Unmarshal([]byte(line), &fl); err != nil {
-			return nil, fmt.Errorf("%s: %w", filesOut, err)
-		}
-		shards = append(shards, fl)
 	}
 	if err := checkLabels(shards, cfg.Positive, cfg.Data); err != nil {
 		return nil, err

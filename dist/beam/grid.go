@@ -323,20 +323,9 @@ func runItems(ctx context.Context, cfg GridConfig, algo string, items []WorkItem
 	if _, err := beamx.RunWithMetrics(ctx, p); err != nil {
 		return nil, pipelineError(fmt.Sprintf("grid pipeline on %s", cfg.Data), err)
 	}
-	b, err := readOutput(ctx, out)
+	rs, err := readJSONLines[WorkResult](ctx, out)
 	if err != nil {
 		return nil, err
-	}
-	var rs []WorkResult
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		if line == "" {
-			continue
-		}
-		var r WorkResult
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			return nil, fmt.Errorf("%s: %w", out, err)
-		}
-		rs = append(rs, r)
 	}
 	if len(rs) != len(items) {
 		return nil, fmt.Errorf("grid pipeline: %d results for %d work items", len(rs), len(items))

@@ -2,6 +2,7 @@ package aucbeam
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -182,6 +183,27 @@ func readOutput(ctx context.Context, path string) ([]byte, error) {
 	}
 	defer rc.Close()
 	return io.ReadAll(rc)
+}
+
+// readJSONLines reads the pipeline's output file path (see readOutput) as one JSON value
+// of type T per line, blank lines skipped.
+func readJSONLines[T any](ctx context.Context, path string) ([]T, error) {
+	b, err := readOutput(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	var vs []T
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		if line == "" {
+			continue
+		}
+		var v T
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		vs = append(vs, v)
+	}
+	return vs, nil
 }
 
 // pipelineError shortens a failed pipeline's error to what the failing DoFn said (a
