@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/model"
 )
 
@@ -61,7 +62,7 @@ func ExamplePredict() {
 		fmt.Println(err)
 		return
 	}
-	auc, err := engine.AUC(p.Scores, p.Y)
+	auc, err := metric.AUC(p.Scores, p.Y)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -74,14 +74,6 @@ func Predict(m *model.Model, data string, opts PredictOptions) (*Prediction, err
 	return p, nil
 }
 
-// AUC returns the exact area under the ROC curve of scores for labels y (±1), ties
-// counting half: metric.AUC, whose errors it returns.
-func AUC(scores []float64, y []int8) (float64, error) { return metric.AUC(scores, y) }
-
-// ROC returns the ROC curve of scores for labels y, one point per distinct score:
-// metric.ROC, whose errors it returns.
-func ROC(scores []float64, y []int8) ([]metric.Point, error) { return metric.ROC(scores, y) }
-
 // Evaluation summarises how well scores rank and classify labelled data.
 type Evaluation struct {
 	AUC       float64 `json:"auc"`

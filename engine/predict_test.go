@@ -111,7 +111,7 @@ func TestModelScoresEqualTraining(t *testing.T) {
 			if !slices.Equal(p.Scores, want) || !slices.Equal(p.Y, testDS.Y) {
 				t.Fatalf("model scores differ from training's:\n got %v\nwant %v", p.Scores[:min(5, len(p.Scores))], want[:min(5, len(want))])
 			}
-			auc, err := AUC(p.Scores, p.Y)
+			auc, err := metric.AUC(p.Scores, p.Y)
 			if err != nil || auc != res.TestAUC {
 				t.Errorf("AUC of the model's scores %v (%v), training's test AUC %v", auc, err, res.TestAUC)
 			}

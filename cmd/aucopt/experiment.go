@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/aucopt/aucopt/engine/data"
-	"github.com/aucopt/aucopt/engine/eval"
+	"github.com/aucopt/aucopt/engine/experiment"
 )
 
 const experimentExamples = `  aucopt experiment --protocol opauc --datasets a9a --algos opauc --out a9a.md     # OPAUC's 5 x 5 CV on a9a, inner 5-fold grid
@@ -19,8 +19,8 @@ const experimentExamples = `  aucopt experiment --protocol opauc --datasets a9a 
 `
 
 func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("experiment", "experiment --protocol "+strings.Join(eval.Names(), "|")+" [--datasets a,b,…] [--algos a,b,…] [--trials T] [--folds K] [--out FILE.md] [flags]", experimentExamples, stderr)
-	protocol := fs.String("protocol", "", "the paper's protocol: "+strings.Join(eval.Names(), ", ")+" (required)")
+	fs := newFlags("experiment", "experiment --protocol "+strings.Join(experiment.Names(), "|")+" [--datasets a,b,…] [--algos a,b,…] [--trials T] [--folds K] [--out FILE.md] [flags]", experimentExamples, stderr)
+	protocol := fs.String("protocol", "", "the paper's protocol: "+strings.Join(experiment.Names(), ", ")+" (required)")
 	datasets := fs.String("datasets", "", "comma-separated datasets (default: every dataset of the protocol's tables; aucopt datasets lists them)")
 	algos := fs.String("algos", "", "comma-separated algorithms (default: the protocol's; any registered algorithm may be added)")
 	trials := fs.Int("trials", 0, "trials of the k-fold split (cv protocols; 0: the paper's, 5)")
@@ -50,9 +50,9 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return renderReport(*render, *out, *jsonOut, stdout)
 	}
 	if *protocol == "" {
-		return inputErrorf("--protocol is required (%s)", strings.Join(eval.Names(), ", "))
+		return inputErrorf("--protocol is required (%s)", strings.Join(experiment.Names(), ", "))
 	}
-	p, err := eval.Lookup(*protocol)
+	p, err := experiment.Lookup(*protocol)
 	if err != nil {
 		return inputErrorf("--protocol: %v", err)
 	}
@@ -70,14 +70,14 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !(*holdout > 0 && *holdout < 1) {
 		return inputErrorf("--holdout %g: want a share in (0, 1)", *holdout)
 	}
-	cfg := eval.Config{Protocol: p, Trials: *trials, Folds: *folds, Runs: *runs, InnerFolds: *innerFolds, Holdout: *holdout,
+	cfg := experiment.Config{Protocol: p, Trials: *trials, Folds: *folds, Runs: *runs, InnerFolds: *innerFolds, Holdout: *holdout,
 		MaxTrain: *maxTrain, Seed: *seed, Workers: *workers, Backend: *backend}
 	if cfg.MaxMemory, err = parseMaxMemory(*maxMemory); err != nil {
 		return err
 	}
 	if *datasets != "" {
 		cfg.Datasets = splitList(*datasets)
-		if p.Split != eval.SplitSimulation {
+		if p.Split != experiment.SplitSimulation {
 			for _, d := range cfg.Datasets {
 				if _, err := data.Lookup(d); err != nil {
 					return inputErrorf("--datasets: %v", err)
@@ -115,7 +115,7 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 			fmt.Fprintf(stderr, "[%d/%d] %s\n", done, total, what)
 		}
 	}
-	rep, err := eval.Experiment(ctx, cfg)
+	rep, err := experiment.Experiment(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -145,7 +145,7 @@ func renderReport(path, out, jsonOut string, stdout io.Writer) error {
 		return inputErrorf("--render: %w", err)
 	}
 	defer f.Close()
-	rep, err := eval.ReadReport(f)
+	rep, err := experiment.ReadReport(f)
 	if err != nil {
 		return inputErrorf("--render %s: %w", path, err)
 	}

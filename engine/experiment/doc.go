@@ -1,4 +1,4 @@
-// Package eval reproduces the source papers' experiments: their protocols (scaling,
+// Package experiment reproduces the source papers' experiments: their protocols (scaling,
 // class grouping, repeated k-fold or given splits, inner hyper-parameter selection on
 // the papers' grids, the reference algorithm of each table), a runner that trains
 // every algorithm on every split with folds in parallel, and tables in the papers'
@@ -13,4 +13,4 @@
 //     IEEE TNNLS 2020, Tables II and III.
 //   - Thesis: Natole. Stochastic AUC optimization algorithms (regSOLAM, SPAM, SPDAM).
 //     Tables 3.2, 4.2, 5.2 and 6.3.
-package eval
+package experiment
