@@ -143,7 +143,6 @@ func Experiment(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, err
 		}
 		rep.Seconds = time.Since(start).Seconds()
-		rep.explain()
 		return rep, nil
 	}
 
@@ -193,7 +192,6 @@ func Experiment(ctx context.Context, cfg Config) (*Report, error) {
 	for _, t := range tables {
 		t.summarise()
 	}
-	rep.explain()
 	return rep, nil
 }
 
