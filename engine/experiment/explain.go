@@ -26,10 +26,11 @@ var explainRef = regexp.MustCompile(`@[A-Za-z][A-Za-z0-9]*`)
 
 // ParseExplanations reads an explanations file, a TSV: lines starting with # are
 // comments; the first other line is the header "protocol dataset algo explanation";
-// "@name<TAB>text" defines a text that any explanation may use as @name; every other
-// line is protocol, dataset, algo and the explanation, where * as protocol or algo
-// matches any (a cell named fully comes first). Errors name the file and line: a wrong
-// number of fields, an empty field, a cell or name given twice, an unknown @name.
+// "@name<TAB>text" defines a text that any explanation (but no other named text) may
+// use as @name; every other line is protocol, dataset, algo and the explanation, where
+// * as protocol or algo matches any (a cell named fully comes first). Errors name the
+// file and line: a wrong number of fields, an empty field, a cell or name given twice,
+// an unknown @name.
 func ParseExplanations(name string, r io.Reader) (*Explanations, error) {
 	type cell struct {
 		line int
@@ -54,8 +55,11 @@ func ParseExplanations(name string, r io.Reader) (*Explanations, error) {
 			}
 			header = true
 		case strings.HasPrefix(f[0], "@"):
-			if len(f) != 2 || !explainRef.MatchString(f[0]) || explainRef.FindString(f[0]) != f[0] || f[1] == "" {
+			if len(f) != 2 || explainRef.FindString(f[0]) != f[0] || f[1] == "" {
 				return nil, fmt.Errorf("%s:%d: want @name<TAB>text, a name of letters and digits", name, line)
+			}
+			if ref := explainRef.FindString(f[1]); ref != "" {
+				return nil, fmt.Errorf("%s:%d: %s uses %s: a named text cannot use another", name, line, f[0], ref)
 			}
 			if _, dup := named[f[0]]; dup {
 				return nil, fmt.Errorf("%s:%d: %s defined twice", name, line, f[0])

@@ -47,6 +47,7 @@ func TestParseExplanationsErrors(t *testing.T) {
 		{"dataset *", head + "opauc\t*\topauc\ttext\n", "x.tsv:3: dataset *"},
 		{"twice", head + "opauc\ta9a\topauc\tone\nopauc\ta9a\topauc\ttwo\n", "x.tsv:4: opauc a9a opauc given twice"},
 		{"bad name", head + "@a-b\ttext\n", "x.tsv:3: want @name"},
+		{"nested name", head + "@a\tone\n@b\tsee @a\n", "x.tsv:4: @b uses @a"},
 		{"name twice", head + "@a\tone\n@a\ttwo\n", "x.tsv:4: @a defined twice"},
 		{"unknown name", head + "@a\tone\nopauc\ta9a\topauc\t@a and @b\n", "x.tsv:4: @b is not defined"},
 	} {
