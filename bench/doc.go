@@ -1,4 +1,9 @@
-// Package bench holds aucopt's benchmarks: every kernels.Backend operation on the
+// Package bench holds aucopt's benchmarks. Run and GPU are the harness of `aucopt
+// bench` and `aucopt bench --gpu`: kernel operations and algorithm passes timed on
+// several backends side by side, and the GPU path's workloads on epsilon-sized data.
+// They live here, not in the engine, which trains, selects and scores only.
+//
+// The package's go test benchmarks time every kernels.Backend operation on the
 // generic (pure Go) and avx2 backends (and cuda where a GPU is: each call then waits
 // for the device) side by side with gonum's floats and blas64, at
 // the sizes of DESIGN.md (vectors of 123, 2000 and 62061 elements; d×d matrices for

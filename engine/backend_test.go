@@ -172,3 +172,24 @@ func ExampleBackend() {
 	fmt.Println(b.Name(), b.Dot(x, x))
 	// Output: generic 14
 }
+
+// TestAutoSkipsUnavailableCUDA checks that auto never picks cuda where it is
+// unavailable.
+func TestAutoSkipsUnavailableCUDA(t *testing.T) {
+	if ok, _ := cuda.Available(); ok {
+		t.Skip("a GPU is here")
+	}
+	b, err := Backend("auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if b.Name() == "cuda" {
+		t.Errorf("auto picked cuda, which is unavailable")
+	}
+	for _, s := range Backends() {
+		if s.Name == "cuda" && (s.Available || s.Auto || s.Reason == "") {
+			t.Errorf("cuda status %+v: want unavailable with a reason", s)
+		}
+	}
+}

@@ -19,12 +19,34 @@ func recoverDevice(err *error) {
 	if r == nil {
 		return
 	}
-	if e, ok := r.(error); ok {
-		var ce *cuda.Error
-		if errors.As(e, &ce) || errors.Is(e, cuda.ErrOutOfMemory) || strings.HasPrefix(e.Error(), "cuda: ") {
-			*err = fmt.Errorf("device failure: %w", e)
-			return
-		}
+	if e := DeviceFailure(r); e != nil {
+		*err = e
+		return
 	}
 	panic(r)
+}
+
+// DeviceFailure returns the value r that a panic carried as an error ("device
+// failure: …") when a device backend raised it for a failure of the device itself (out
+// of memory, a driver or cuBLAS error), and nil for any other value, which the caller
+// should raise again. Code outside the engine that runs backends (the benchmark
+// harness) recovers with it:
+//
+//	defer func() {
+//		if r := recover(); r != nil {
+//			if err = engine.DeviceFailure(r); err == nil {
+//				panic(r)
+//			}
+//		}
+//	}()
+func DeviceFailure(r any) error {
+	e, ok := r.(error)
+	if !ok {
+		return nil
+	}
+	var ce *cuda.Error
+	if errors.As(e, &ce) || errors.Is(e, cuda.ErrOutOfMemory) || strings.HasPrefix(e.Error(), "cuda: ") {
+		return fmt.Errorf("device failure: %w", e)
+	}
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/aucopt/aucopt/bench"
 	"github.com/aucopt/aucopt/engine"
 )
 
@@ -25,7 +26,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("bench", "bench [--quick] [--backends LIST] [--algos LIST] [--json]", benchExamples, stderr)
 	quick := fs.Bool("quick", false, "smaller sizes (Syrk d=500 k=1024, 1000×100 data) and 10 ms per measurement")
 	backends := fs.StringSlice("backends", nil, "backends to compare, comma-separated (default: every available one; ratios are against generic)")
-	algos := fs.StringSlice("algos", engine.DefaultBenchAlgos, "algorithms to time on the synthetic data: one pass (online) or one fit (batch); unknown names are skipped with a note")
+	algos := fs.StringSlice("algos", bench.DefaultAlgos, "algorithms to time on the synthetic data: one pass (online) or one fit (batch); unknown names are skipped with a note")
 	minTime := fs.Duration("min-time", 0, "repeat each measurement for this long and keep the best (default 100ms, 10ms with --quick)")
 	seed := fs.Uint64("seed", 1, "seed of the synthetic inputs")
 	asJSON := fs.Bool("json", false, "print the table as a JSON array, one object per row")
@@ -41,19 +42,19 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if *rows < 0 || *dim < 0 || *passRows < 0 {
 			return inputErrorf("--rows, --dim and --pass-rows must be ≥ 0")
 		}
-		return runGPUBench(ctx, engine.GPUBenchConfig{Backends: *backends, Rows: *rows, Dim: *dim, PassRows: *passRows, Seed: *seed}, *asJSON, *quiet, stdout, stderr)
+		return runGPUBench(ctx, bench.GPUConfig{Backends: *backends, Rows: *rows, Dim: *dim, PassRows: *passRows, Seed: *seed}, *asJSON, *quiet, stdout, stderr)
 	}
 	if *minTime < 0 {
 		return inputErrorf("--min-time %v: want a positive duration", *minTime)
 	}
-	cfg := engine.BenchConfig{Backends: *backends, Algos: *algos, Quick: *quick, MinTime: *minTime, Seed: *seed}
+	cfg := bench.Config{Backends: *backends, Algos: *algos, Quick: *quick, MinTime: *minTime, Seed: *seed}
 	if !*quiet {
 		cfg.Progress = func(op, size, backend string) {
 			fmt.Fprintf(stderr, "bench: %s %s on %s\n", op, size, backend)
 		}
 	}
 	start := time.Now()
-	rep, err := engine.Benchmark(ctx, cfg)
+	rep, err := bench.Run(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -119,13 +120,13 @@ func formatDuration(s float64) string {
 	return fmt.Sprintf("%.3f s", s)
 }
 
-// runGPUBench runs engine.GPUBenchmark and prints its table (or JSON).
-func runGPUBench(ctx context.Context, cfg engine.GPUBenchConfig, asJSON, quiet bool, stdout, stderr io.Writer) error {
+// runGPUBench runs bench.GPU and prints its table (or JSON).
+func runGPUBench(ctx context.Context, cfg bench.GPUConfig, asJSON, quiet bool, stdout, stderr io.Writer) error {
 	if !quiet {
 		cfg.Progress = func(op, backend string) { fmt.Fprintf(stderr, "bench: %s on %s\n", op, backend) }
 	}
 	start := time.Now()
-	rep, err := engine.GPUBenchmark(ctx, cfg)
+	rep, err := bench.GPU(ctx, cfg)
 	if err != nil {
 		return err
 	}

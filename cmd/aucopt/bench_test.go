@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aucopt/aucopt/bench"
 	"github.com/aucopt/aucopt/engine"
 )
 
@@ -23,7 +24,7 @@ func TestBenchCommand(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("bench exited %d: %s", status, errOut.String())
 	}
-	var rows []engine.BenchRow
+	var rows []bench.Row
 	if err := json.Unmarshal(out.Bytes(), &rows); err != nil {
 		t.Fatalf("--json output is not a JSON array: %v\n%s", err, out.String())
 	}

@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -16,6 +19,7 @@ const experimentExamples = `  aucopt experiment --protocol opauc --datasets a9a 
   aucopt experiment --protocol opauc --datasets a9a --algos opauc --inner-folds 1   # inner 20% hold-out instead of inner 5-fold CV
   aucopt experiment --protocol mba-sim --runs 10 --out sim.md                        # the MBA simulation (Table II)
   aucopt experiment --protocol thesis --datasets german --grid 'spam-l2=beta=10^[-5..0]'
+  aucopt experiment --render bench/results/opauc-small.json --out bench/results/opauc-small.md  # both files, with explain.tsv there
 `
 
 func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -37,17 +41,23 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	out := fs.String("out", "", "write the Markdown tables to FILE (default: stdout)")
 	jsonOut := fs.String("json", "", "write every run's numbers and parameters as JSON to FILE (default: beside --out, .json)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
-	render := fs.String("render", "", "train nothing: re-render the report FILE.json (an earlier --json) with this build's tables, published numbers and explanations")
+	render := fs.String("render", "", "train nothing: re-render the report FILE.json (an earlier --json) with this build's tables and published numbers and the explanations; with --out, FILE.json is rewritten too (or --json), so that both say the same")
+	explain := fs.String("explain", "", "the explanations of the cells below the paper, a TSV (default: "+explainFile+" beside --out, or beside the --render FILE, where there is one)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *render != "" {
-		for _, o := range []struct{ flag, path string }{{"--out", *out}, {"--json", *jsonOut}} {
-			if err := checkNotInput(o.flag, o.path, *render); err != nil {
-				return err
-			}
+		if err := checkNotInput("--out", *out, *render); err != nil {
+			return err
 		}
-		return renderReport(*render, *out, *jsonOut, stdout)
+		if *jsonOut == "" && *out != "" {
+			*jsonOut = *render // the explanations in the JSON and the .md agree
+		}
+		ex, err := loadExplanations(*explain, *render)
+		if err != nil {
+			return err
+		}
+		return renderReport(*render, *out, *jsonOut, ex, stdout)
 	}
 	if *protocol == "" {
 		return inputErrorf("--protocol is required (%s)", strings.Join(experiment.Names(), ", "))
@@ -110,6 +120,10 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err := checkNotInput("--json", *jsonOut, *out); err != nil {
 		return err
 	}
+	ex, err := loadExplanations(*explain, *out)
+	if err != nil {
+		return err
+	}
 	if !*quiet {
 		cfg.Progress = func(done, total int, what string) {
 			fmt.Fprintf(stderr, "[%d/%d] %s\n", done, total, what)
@@ -119,6 +133,7 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	rep.Explain(ex)
 	if *out == "" {
 		if err := rep.WriteMarkdown(stdout); err != nil {
 			return err
@@ -137,17 +152,24 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	return nil
 }
 
-// renderReport re-renders a report's JSON as Markdown (to out, else stdout) and, when
-// jsonOut is set, writes the re-summarised JSON.
-func renderReport(path, out, jsonOut string, stdout io.Writer) error {
+// renderReport re-renders a report's JSON with the explanations ex as Markdown (to
+// out, else stdout) and, when jsonOut is set, writes the re-summarised JSON (first, so
+// that a failure leaves the .md as it was).
+func renderReport(path, out, jsonOut string, ex *experiment.Explanations, stdout io.Writer) error {
 	f, err := os.Open(path)
 	if err != nil {
 		return inputErrorf("--render: %w", err)
 	}
-	defer f.Close()
 	rep, err := experiment.ReadReport(f)
+	f.Close()
 	if err != nil {
 		return inputErrorf("--render %s: %w", path, err)
+	}
+	rep.Explain(ex)
+	if jsonOut != "" {
+		if err := data.WriteAtomic(jsonOut, rep.WriteJSON); err != nil {
+			return fmt.Errorf("--json: %w", err)
+		}
 	}
 	if out == "" {
 		return rep.WriteMarkdown(stdout)
@@ -155,10 +177,36 @@ func renderReport(path, out, jsonOut string, stdout io.Writer) error {
 	if err := data.WriteAtomic(out, rep.WriteMarkdown); err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
-	if jsonOut != "" {
-		return data.WriteAtomic(jsonOut, rep.WriteJSON)
-	}
 	return nil
+}
+
+// explainFile is the name of the explanations file aucopt experiment looks for beside
+// the table it writes (bench/results/explain.tsv).
+const explainFile = "explain.tsv"
+
+// loadExplanations reads the explanations: the file --explain names (which must exist),
+// else explainFile in the directory of beside (the --out or --render file) when that
+// exists; nil when there is none.
+func loadExplanations(path, beside string) (*experiment.Explanations, error) {
+	if path == "" {
+		if beside == "" || isStream(beside) {
+			return nil, nil
+		}
+		path = filepath.Join(filepath.Dir(beside), explainFile)
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, inputErrorf("--explain: %w", err)
+	}
+	defer f.Close()
+	ex, err := experiment.ParseExplanations(path, f)
+	if err != nil {
+		return nil, inputErrorf("--explain: %w", err)
+	}
+	return ex, nil
 }
 
 // splitList splits a comma-separated list, dropping empty items.

@@ -71,6 +71,8 @@ func TestExperimentInputErrors(t *testing.T) {
 		{"bad holdout", []string{"--protocol", "opauc", "--holdout", "1.5"}, "--holdout"},
 		{"missing directory", []string{"--protocol", "opauc", "--datasets", "german", "--out", "/nonexistent/x.md"}, "does not exist"},
 		{"extra argument", []string{"--protocol", "opauc", "german"}, "unexpected argument"},
+		{"missing explanations", []string{"--protocol", "opauc", "--datasets", "german", "--explain", "/nonexistent/explain.tsv"}, "--explain: open /nonexistent/explain.tsv"},
+		{"bad explanations", []string{"--render", "testdata/none.json", "--explain", "experiment_test.go"}, "--explain: experiment_test.go:1: header"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -80,5 +82,96 @@ func TestExperimentInputErrors(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want %d and %q", status, errOut.String(), exitInput, tt.want)
 			}
 		})
+	}
+}
+
+// TestRenderCommitted re-renders every committed table of bench/results from its JSON
+// with bench/results/explain.tsv, as `aucopt experiment --render X.json --out X.md`
+// does there, and requires both files byte-identical to the committed ones: the .md and
+// the JSON's explanations agree, and rendering an unchanged input changes nothing.
+func TestRenderCommitted(t *testing.T) {
+	const results = "../../bench/results"
+	jsons, err := filepath.Glob(filepath.Join(results, "*.json"))
+	if err != nil || len(jsons) == 0 {
+		t.Fatalf("no JSON in %s: %v", results, err)
+	}
+	dir := t.TempDir()
+	explain, err := os.ReadFile(filepath.Join(results, explainFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, explainFile), explain, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, js := range jsons {
+		name := strings.TrimSuffix(filepath.Base(js), ".json")
+		t.Run(name, func(t *testing.T) {
+			wantJSON, err := os.ReadFile(js)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantMD, err := os.ReadFile(filepath.Join(results, name+".md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, md := filepath.Join(dir, name+".json"), filepath.Join(dir, name+".md")
+			if err := os.WriteFile(in, wantJSON, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var out, errOut bytes.Buffer
+			if status := run([]string{"experiment", "--render", in, "--out", md}, &out, &errOut); status != 0 {
+				t.Fatalf("--render exited %d: %s", status, errOut.String())
+			}
+			for _, f := range []struct {
+				path string
+				want []byte
+			}{{in, wantJSON}, {md, wantMD}} {
+				got, err := os.ReadFile(f.path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, f.want) {
+					t.Errorf("%s re-rendered differs from the committed file (run aucopt experiment --render %s.json --out %s.md in bench/results)",
+						filepath.Base(f.path), name, name)
+				}
+			}
+		})
+	}
+}
+
+// TestRenderExplain checks that --render with --out rewrites the JSON's explanations
+// from --explain together with the .md, and leaves the JSON alone without --out.
+func TestRenderExplain(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("../../bench/results/mba-small.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, md, ex := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.md"), filepath.Join(dir, "other.tsv")
+	if err := os.WriteFile(in, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const why = "a reason checked by TestRenderExplain"
+	if err := os.WriteFile(ex, []byte("protocol\tdataset\talgo\texplanation\n*\tgerman\t*\t"+why+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if status := run([]string{"experiment", "--render", in, "--explain", ex}, &out, &errOut); status != 0 || !strings.Contains(out.String(), why) {
+		t.Fatalf("--render to stdout: exit %d, stderr %s", status, errOut.String())
+	}
+	if got, _ := os.ReadFile(in); !bytes.Equal(got, src) {
+		t.Errorf("--render without --out rewrote the JSON")
+	}
+	if status := run([]string{"experiment", "--render", in, "--out", md, "--explain", ex}, &out, &errOut); status != 0 {
+		t.Fatalf("--render --out: exit %d, stderr %s", status, errOut.String())
+	}
+	for _, f := range []string{in, md} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), why) {
+			t.Errorf("%s lacks the new explanation", filepath.Base(f))
+		}
 	}
 }

@@ -4,7 +4,9 @@
 // every algorithm on every split with folds in parallel, and tables in the papers'
 // shape — mean ± std per dataset and algorithm, •/○ marks from paired t-tests at 95%
 // against the reference, win/tie/loss rows — beside the numbers the papers published
-// (paper.go), in Markdown and JSON.
+// (published.tsv, embedded), in Markdown and JSON. Why a cell falls below the paper is
+// data kept beside the results (Explanations, from bench/results/explain.tsv), set on a
+// report with Report.Explain.
 //
 // References:
 //   - OPAUC: Gao, Jin, Zhu, Zhou. One-pass AUC optimization. ICML 2013, Tables 2 and 4.

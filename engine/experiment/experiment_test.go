@@ -317,12 +317,30 @@ func TestCannotRun(t *testing.T) {
 	if len(tab) != 1 || tab[0].Datasets[0] != "german" {
 		t.Fatalf("layout: %+v", tab)
 	}
-	spec, _ := solver.Lookup("opauc")
-	if why := cannotRun(spec, 55197); !strings.Contains(why, "d×d") {
-		t.Errorf("opauc on sector: %q, want the d×d reason", why)
-	}
-	if why := cannotRun(spec, 123); why != "" {
-		t.Errorf("opauc on a9a: %q, want none", why)
+	for _, tc := range []struct {
+		algo string
+		dim  int
+		want string // "" for runs
+	}{
+		{"opauc", 55197, "not run: opauc keeps 48.8 GB of state at d = 55197"}, // two d×d covariances
+		{"ls-auc", 55197, "not run: ls-auc keeps 97.7 GB"},
+		{"mba-l2", 55197, "not run: mba-l2 keeps"},
+		{"spdam", 55197, ""}, // its n×d copy grows with the rows: engine.CheckMemory's concern
+		{"opaucr", 55197, ""},
+		{"solam", 55197, ""},
+		{"opauc", 5000, ""},
+		{"ls-auc", 5000, ""},
+		{"ls-auc", 6000, "not run: ls-auc keeps 1.2 GB"},
+		{"opauc", 123, ""},
+	} {
+		spec, err := solver.Lookup(tc.algo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		why := cannotRun(spec, tc.dim)
+		if tc.want == "" && why != "" || tc.want != "" && !strings.HasPrefix(why, tc.want) {
+			t.Errorf("cannotRun(%s, %d) = %q, want %q", tc.algo, tc.dim, why, tc.want)
+		}
 	}
 	if _, err := layout(p, Config{Datasets: []string{"nope"}}); err == nil {
 		t.Error("layout with an unknown dataset succeeded")

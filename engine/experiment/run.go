@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -143,7 +142,6 @@ func Experiment(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, err
 		}
 		rep.Seconds = time.Since(start).Seconds()
-		rep.explain()
 		return rep, nil
 	}
 
@@ -193,7 +191,6 @@ func Experiment(ctx context.Context, cfg Config) (*Report, error) {
 	for _, t := range tables {
 		t.summarise()
 	}
-	rep.explain()
 	return rep, nil
 }
 
@@ -375,18 +372,18 @@ func seq(n int) []int {
 // mix derives a seed from a seed and an index (SplitMix64's finaliser).
 func mix(seed, i uint64) uint64 { return engine.SubSeed(seed, i) }
 
-// quadMaxDim is the widest data an algorithm with d×d state is run on (8 · d² bytes:
-// 200 MB at 5,000 features; sector's 55,197 would need 24 GB per matrix).
-const quadMaxDim = 5000
+// maxStateBytes is the most state a protocol lets a learner keep apart from what grows
+// with the training rows (Spec.StateBytes at 0 rows and the defaults): 1 GB, four d×d
+// matrices at d ≈ 5,600. Beyond it the papers print '-' or run a low-rank variant
+// (sector's 55,197 features: 49 GB for OPAUC's two covariances); what grows with the
+// rows is checked against the memory available (engine.CheckMemory).
+const maxStateBytes = 1e9
 
 // cannotRun says why spec cannot run on dim features, or "".
 func cannotRun(spec solver.Spec, dim int) string {
-	switch spec.Name {
-	case "opauc", "adaoam", "ls-auc", "ubauc-batch", "mba-l2", "mba-l1", "mba-el", "spdam":
-		if dim > quadMaxDim {
-			return fmt.Sprintf("not run: %s keeps d×d matrices, %.0f GB each at d = %d (the paper's '-' or its low-rank variant)",
-				spec.Name, 8*float64(dim)*float64(dim)/1e9, dim)
-		}
+	if need := spec.StateBytes(dim, 0, spec.Params()); need > maxStateBytes {
+		return fmt.Sprintf("not run: %s keeps %.1f GB of state at d = %d, more than the %.0f GB a protocol allows (the paper's '-' or its low-rank variant)",
+			spec.Name, need/1e9, dim, maxStateBytes/1e9)
 	}
 	return ""
 }
@@ -569,16 +566,17 @@ func pick(rows []int, k int, seed uint64) []int {
 	return out
 }
 
-// withN sets the parameter n (FSAUC's expected stream length) to rows in copies of
-// params.
+// withN sets the expected stream length (Spec.SetStreamLength: FSAUC's n) to rows in
+// copies of params; params themselves when spec needs none.
 func withN(spec solver.Spec, params []any, rows int) []any {
+	if spec.SetStreamLength == nil {
+		return params
+	}
 	out := make([]any, len(params))
 	for i, q := range params {
 		c := spec.Params()
 		reflect.ValueOf(c).Elem().Set(reflect.ValueOf(q).Elem())
-		if err := solver.Set(c, "n", strconv.Itoa(max(rows, 1))); err != nil {
-			panic(fmt.Sprintf("eval: setting %s's n: %v", spec.Name, err))
-		}
+		spec.SetStreamLength(c, max(rows, 1))
 		out[i] = c
 	}
 	return out

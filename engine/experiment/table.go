@@ -53,7 +53,7 @@ type Cell struct {
 	// Paper is the published number, when the paper has one.
 	Paper *PaperCell `json:"paper,omitempty"`
 	// Below says the mean is more than one (published) std below the paper's mean;
-	// Explain then holds the reason (Explanations).
+	// Explain then holds the reason (Report.Explain sets it from an Explanations file).
 	Below   bool   `json:"below,omitempty"`
 	Explain string `json:"explain,omitempty"`
 	Note    string `json:"note,omitempty"` // why the cell is empty or short of runs
@@ -322,8 +322,9 @@ func (r *Run) UnmarshalJSON(b []byte) error {
 
 // ReadReport reads a report's JSON (WriteJSON) and summarises it again: the means,
 // marks and win/tie/loss counts are recomputed from the runs, the published numbers
-// and explanations taken from this build. It re-renders old results after a change to
-// the tables' presentation or explanations, without training again.
+// taken from this build, and the explanations cleared (set them with Explain). It
+// re-renders old results after a change to the tables' presentation or explanations,
+// without training again.
 func ReadReport(r io.Reader) (*Report, error) {
 	var rep Report
 	if err := json.NewDecoder(r).Decode(&rep); err != nil {
@@ -344,7 +345,6 @@ func ReadReport(r io.Reader) (*Report, error) {
 		}
 		t.summarise()
 	}
-	rep.explain()
 	return &rep, nil
 }
 

@@ -28,6 +28,12 @@ type Spec struct {
 	// scores up to a constant: a grid search may train it on fewer coordinates when
 	// the rows are linearly dependent (one-hot groups).
 	Rotational bool
+	// SetStreamLength, when set, says the algorithm sizes its schedule from the number
+	// of examples n ≥ 1 it will see, known in advance (FSAUC: the number and length of
+	// its stages), and sets n in params (a struct made by Params). A caller that knows
+	// the stream (one pass over a training set: its rows) calls it before making the
+	// learner; nil for an algorithm that needs no such number.
+	SetStreamLength func(params any, n int)
 	// NewOnline makes an online learner from a parameter struct made by Params; nil
 	// for a batch algorithm.
 	NewOnline func(b kernels.Backend, dim int, params any, seed uint64) (Online, error)
@@ -121,6 +127,19 @@ func withMulti(s Spec, newMulti func(kernels.Backend, int, []any, uint64) (Multi
 // rotational marks the Spec as rotation-equivariant (Spec.Rotational).
 func rotational(s Spec) Spec {
 	s.Rotational = true
+	return s
+}
+
+// streamLength sets the Spec's SetStreamLength from a setter of its typed parameters.
+func streamLength[P any](s Spec, set func(p *P, n int)) Spec {
+	name := s.Name
+	s.SetStreamLength = func(params any, n int) {
+		p, ok := params.(*P)
+		if !ok {
+			panic(fmt.Sprintf("solver: %s takes %T parameters, not %T", name, new(P), params))
+		}
+		set(p, n)
+	}
 	return s
 }
 

@@ -1,4 +1,4 @@
-package engine
+package bench
 
 import (
 	"context"
@@ -9,30 +9,31 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/kernels"
 )
 
-// DefaultBenchAlgos are the algorithms Benchmark runs when BenchConfig.Algos is empty:
+// DefaultAlgos are the algorithms Run times when Config.Algos is empty:
 // one pass of OPAUC and SPAM-L2 and an MBA fit.
-var DefaultBenchAlgos = []string{"opauc", "spam-l2", "mba-l2"}
+var DefaultAlgos = []string{"opauc", "spam-l2", "mba-l2"}
 
-// BenchConfig configures Benchmark.
-type BenchConfig struct {
+// Config configures Run.
+type Config struct {
 	// Backends are the selector names to compare (generic, avx2, cuda); empty means every
 	// available one. Ratios are taken against generic, which is measured whenever it
 	// is listed.
 	Backends []string
 	// Algos are registered algorithm names to time on the synthetic data (default
-	// DefaultBenchAlgos); names not registered are skipped with a note.
+	// DefaultAlgos); names not registered are skipped with a note.
 	Algos []string
 	// Quick shrinks the sizes (Syrk d = 500, k = 1024; 1,000 × 100 synthetic rows) and
 	// the time per measurement, for a run of a few seconds.
 	Quick bool
 	// MinTime is how long each measurement repeats before taking the best time
-	// (default 100 ms; 10 ms with Quick). At most BenchMaxReps repetitions are made.
+	// (default 100 ms; 10 ms with Quick). At most MaxReps repetitions are made.
 	MinTime time.Duration
 	// Seed seeds the inputs; every backend sees the same numbers.
 	Seed uint64
@@ -40,22 +41,22 @@ type BenchConfig struct {
 	Progress func(op, size, backend string)
 }
 
-// BenchMaxReps bounds the timed repetitions of one measurement.
-const BenchMaxReps = 50
+// MaxReps bounds the timed repetitions of one measurement.
+const MaxReps = 50
 
-// BenchRow is one line of the benchmark table: an operation or algorithm at one size,
+// Row is one line of the benchmark table: an operation or algorithm at one size,
 // timed on every backend.
-type BenchRow struct {
+type Row struct {
 	Op    string  `json:"op"`   // kernel method (Dot, Syrk, …) or algorithm name
 	Kind  string  `json:"kind"` // "kernel" or "algorithm"
 	Size  string  `json:"size"`
 	Flops float64 `json:"flops,omitempty"` // floating-point operations of one call (kernels)
-	// Backends holds one measurement per backend, in BenchConfig order.
-	Backends []BenchTime `json:"backends"`
+	// Backends holds one measurement per backend, in Config order.
+	Backends []Time `json:"backends"`
 }
 
-// BenchTime is one backend's measurement of a BenchRow.
-type BenchTime struct {
+// Time is one backend's measurement of a Row.
+type Time struct {
 	Backend string  `json:"backend"` // selector name
 	Seconds float64 `json:"seconds"` // best time of one call (one pass, or one fit)
 	Reps    int     `json:"reps"`    // timed calls the best was taken from
@@ -67,11 +68,11 @@ type BenchTime struct {
 	AUC float64 `json:"auc,omitempty"`
 }
 
-// BenchReport is what Benchmark measured.
-type BenchReport struct {
-	Backends []string   // the columns, in order
-	Rows     []BenchRow // kernels, then algorithms
-	Notes    []string   // skipped algorithms and the like
+// Report is what Run measured.
+type Report struct {
+	Backends []string // the columns, in order
+	Rows     []Row    // kernels, then algorithms
+	Notes    []string // skipped algorithms and the like
 }
 
 // benchSizes are the problem sizes of one run.
@@ -85,12 +86,12 @@ type benchSizes struct {
 	rows, cols int // synthetic data for the algorithms
 }
 
-// Benchmark times the kernel operations (Dot and Axpy at n = 2000 and 62061, Gemv and
+// Run times the kernel operations (Dot and Axpy at n = 2000 and 62061, Gemv and
 // Symv at d = 780 and 2000, Syrk at d = 2000 with k = 4096 rows, Symm with k = 299 rows
 // at d = 123) and cfg.Algos on a seeded dense Gaussian data set (4,000 × 500, labels
 // from a linear truth with noise, 30% positive) on every backend. Each measurement
-// repeats for cfg.MinTime or BenchMaxReps calls and keeps the best time.
-func Benchmark(ctx context.Context, cfg BenchConfig) (_ *BenchReport, err error) {
+// repeats for cfg.MinTime or MaxReps calls and keeps the best time.
+func Run(ctx context.Context, cfg Config) (_ *Report, err error) {
 	defer recoverDevice(&err)
 	names, err := benchBackends(cfg.Backends)
 	if err != nil {
@@ -108,9 +109,9 @@ func Benchmark(ctx context.Context, cfg BenchConfig) (_ *BenchReport, err error)
 	}
 	algos := cfg.Algos
 	if len(algos) == 0 {
-		algos = DefaultBenchAlgos
+		algos = DefaultAlgos
 	}
-	rep := &BenchReport{Backends: names}
+	rep := &Report{Backends: names}
 	var specs []solver.Spec
 	for _, a := range algos {
 		spec, err := solver.Lookup(a)
@@ -129,7 +130,7 @@ func Benchmark(ctx context.Context, cfg BenchConfig) (_ *BenchReport, err error)
 		}
 	}()
 	for i, n := range names {
-		if bs[i], err = Backend(n); err != nil {
+		if bs[i], err = engine.Backend(n); err != nil {
 			return nil, err
 		}
 	}
@@ -140,7 +141,7 @@ func Benchmark(ctx context.Context, cfg BenchConfig) (_ *BenchReport, err error)
 		cases = append(cases, algoCase(spec, ds, cfg.Seed))
 	}
 	for _, c := range cases {
-		row := BenchRow{Op: c.op, Kind: c.kind, Size: c.size, Flops: c.flops}
+		row := Row{Op: c.op, Kind: c.kind, Size: c.size, Flops: c.flops}
 		for i, b := range bs {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("bench stopped: %w", err)
@@ -153,7 +154,7 @@ func Benchmark(ctx context.Context, cfg BenchConfig) (_ *BenchReport, err error)
 				return nil, fmt.Errorf("bench %s %s on %s: %w", c.op, c.size, names[i], err)
 			}
 			best, reps := measure(minTime, call, sync)
-			t := BenchTime{Backend: names[i], Seconds: best.Seconds(), Reps: reps}
+			t := Time{Backend: names[i], Seconds: best.Seconds(), Reps: reps}
 			if c.flops > 0 {
 				t.GFLOPS = c.flops / best.Seconds() / 1e9
 			}
@@ -179,7 +180,7 @@ func Benchmark(ctx context.Context, cfg BenchConfig) (_ *BenchReport, err error)
 
 // agree returns a note when an algorithm's AUCs differ between backends by more than
 // rounding can explain (1e-6).
-func agree(row BenchRow) []string {
+func agree(row Row) []string {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	var parts []string
 	for _, t := range row.Backends {
@@ -196,7 +197,7 @@ func agree(row BenchRow) []string {
 // available), or every available backend, generic first.
 func benchBackends(want []string) ([]string, error) {
 	var avail []string
-	for _, s := range Backends() {
+	for _, s := range engine.Backends() {
 		if s.Available {
 			avail = append(avail, s.Name)
 		}
@@ -211,7 +212,7 @@ func benchBackends(want []string) ([]string, error) {
 			continue
 		}
 		if !slices.Contains(avail, n) {
-			if _, err := Backend(n); err != nil {
+			if _, err := engine.Backend(n); err != nil {
 				return nil, err
 			}
 			return nil, fmt.Errorf("backend %q is not one of the concrete backends (%v)", n, avail)
@@ -363,7 +364,7 @@ func algoCase(spec solver.Spec, ds *data.Dataset, seed uint64) benchCase {
 				if err != nil {
 					return 0, err
 				}
-				a, err := metric.AUC(Score(w, ds), ds.Y)
+				a, err := metric.AUC(engine.Score(w, ds), ds.Y)
 				if err == nil && math.IsNaN(a) {
 					err = fmt.Errorf("%w: AUC is NaN", solver.ErrDiverged)
 				}
@@ -373,8 +374,26 @@ func algoCase(spec solver.Spec, ds *data.Dataset, seed uint64) benchCase {
 		}}
 }
 
+// recoverDevice turns a panic that a device backend raised for a failure of the device
+// itself (engine.DeviceFailure) into *err; any other panic is raised again. Deferred by
+// Run and GPU, which call backends on their own goroutine.
+func recoverDevice(err *error) {
+	if r := recover(); r != nil {
+		if *err = engine.DeviceFailure(r); *err == nil {
+			panic(r)
+		}
+	}
+}
+
+// inputError marks err as caused by the caller's input: it matches engine.ErrInput, and
+// its message is err's.
+type inputError struct{ err error }
+
+func (e inputError) Error() string   { return e.err.Error() }
+func (e inputError) Unwrap() []error { return []error{e.err, engine.ErrInput} }
+
 // measure times call: batches of calls, each batch long enough (≥ 1 ms) for the clock,
-// until minTime has passed or BenchMaxReps batches were made, and returns the best
+// until minTime has passed or MaxReps batches were made, and returns the best
 // time of one call and the number of calls timed. sync runs at the end of each batch
 // (inside the timing) so that asynchronous backends finish their work.
 func measure(minTime time.Duration, call, sync func()) (time.Duration, int) {
@@ -390,7 +409,7 @@ func measure(minTime time.Duration, call, sync func()) (time.Duration, int) {
 	}
 	// At least three timings where they fit in 10·minTime: a first call pays for cold
 	// caches and page faults.
-	for n := 1; (total < minTime || n < 3 && total < 10*minTime) && n < BenchMaxReps; n++ {
+	for n := 1; (total < minTime || n < 3 && total < 10*minTime) && n < MaxReps; n++ {
 		start := time.Now()
 		for range batch {
 			call()

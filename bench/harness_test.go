@@ -1,4 +1,4 @@
-package engine
+package bench
 
 import (
 	"context"
@@ -31,21 +31,21 @@ func TestMeasure(t *testing.T) {
 	}
 }
 
-func TestBenchmarkErrors(t *testing.T) {
+func TestRunErrors(t *testing.T) {
 	for _, tc := range []struct {
-		cfg  BenchConfig
+		cfg  Config
 		want string
 	}{
-		{BenchConfig{Backends: []string{"quantum"}}, `unknown backend "quantum"`},
-		{BenchConfig{Backends: []string{"auto"}}, "not one of the concrete backends"},
+		{Config{Backends: []string{"quantum"}}, `unknown backend "quantum"`},
+		{Config{Backends: []string{"auto"}}, "not one of the concrete backends"},
 	} {
-		if _, err := Benchmark(context.Background(), tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Benchmark(%+v) = %v, want an error containing %q", tc.cfg, err, tc.want)
+		if _, err := Run(context.Background(), tc.cfg); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Run(%+v) = %v, want an error containing %q", tc.cfg, err, tc.want)
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Benchmark(ctx, BenchConfig{Quick: true, Backends: []string{"generic"}}); err == nil || !strings.Contains(err.Error(), "stopped") {
+	if _, err := Run(ctx, Config{Quick: true, Backends: []string{"generic"}}); err == nil || !strings.Contains(err.Error(), "stopped") {
 		t.Errorf("cancelled Benchmark: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package engine
+package bench
 
 import (
 	"context"
@@ -6,14 +6,15 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/kernels"
 )
 
-// GPUBenchConfig configures GPUBenchmark.
-type GPUBenchConfig struct {
+// GPUConfig configures GPU.
+type GPUConfig struct {
 	// Backends are the columns, the first the reference of the ratios; default
 	// ["avx2", "cuda"] (the ratio is then avx2's time ÷ cuda's).
 	Backends []string
@@ -30,27 +31,27 @@ type GPUBenchConfig struct {
 	Progress func(op, backend string)
 }
 
-// GPUBenchRow is one workload timed on every backend.
-type GPUBenchRow struct {
+// GPURow is one workload timed on every backend.
+type GPURow struct {
 	Op      string    `json:"op"`
 	Size    string    `json:"size"`
-	Seconds []float64 `json:"seconds"` // one per backend, in GPUBenchReport.Backends order
+	Seconds []float64 `json:"seconds"` // one per backend, in GPUReport.Backends order
 	// Ratio is the first backend's time ÷ each backend's (above 1: faster).
 	Ratio []float64 `json:"ratio"`
 	// Check is a number each backend should agree on (an AUC, or ‖Σ_S‖'s trace).
 	Check []float64 `json:"check"`
 }
 
-// GPUBenchReport is what GPUBenchmark measured.
-type GPUBenchReport struct {
+// GPUReport is what GPU measured.
+type GPUReport struct {
 	Backends []string
 	Detail   []string // each backend's ISA or device line
 	Data     string
 	Build    time.Duration // time to generate the data set on the host
-	Rows     []GPUBenchRow
+	Rows     []GPURow
 }
 
-// GPUBenchmark times the GPU path's three workloads on epsilon-sized synthetic data
+// GPU times the GPU path's three workloads on epsilon-sized synthetic data
 // (dense Gaussian, linear truth with unit noise, 30% positive), once each per backend:
 //
 //   - MBA Σ_S: MBA-ℓ2's accumulation of Σ_S and μ_S over B·T = 1000·100 pairs (FitPath
@@ -64,7 +65,7 @@ type GPUBenchReport struct {
 //
 // Each backend runs the same seeded workloads; the Check column (the trace of Σ_S, or
 // the AUC of the weights on the training data) should agree to rounding.
-func GPUBenchmark(ctx context.Context, cfg GPUBenchConfig) (_ *GPUBenchReport, err error) {
+func GPU(ctx context.Context, cfg GPUConfig) (_ *GPUReport, err error) {
 	defer recoverDevice(&err)
 	names := cfg.Backends
 	if len(names) == 0 {
@@ -88,9 +89,9 @@ func GPUBenchmark(ctx context.Context, cfg GPUBenchConfig) (_ *GPUBenchReport, e
 			}
 		}
 	}()
-	rep := &GPUBenchReport{Backends: names}
+	rep := &GPUReport{Backends: names}
 	for i, n := range names {
-		b, err := Backend(n)
+		b, err := engine.Backend(n)
 		if err != nil {
 			return nil, inputError{err}
 		}
@@ -148,7 +149,7 @@ func GPUBenchmark(ctx context.Context, cfg GPUBenchConfig) (_ *GPUBenchReport, e
 			if _, err := solver.Run(ctx, l, solver.DatasetSource{D: pass}, solver.RunOptions{Passes: 1, Algo: "opauc", Dim: dim}); err != nil {
 				return 0, err
 			}
-			return metric.AUC(Score(l.Weights(), pass), pass.Y)
+			return metric.AUC(engine.Score(l.Weights(), pass), pass.Y)
 		}},
 		{"SPDAM epoch", fmt.Sprintf("m=10%%, %d×%d", rows, dim), func(b kernels.Backend) (float64, error) {
 			p := solver.DefaultSPDAMParams()
@@ -160,11 +161,11 @@ func GPUBenchmark(ctx context.Context, cfg GPUBenchConfig) (_ *GPUBenchReport, e
 			if err := l.Fit(ctx, ds); err != nil {
 				return 0, err
 			}
-			return metric.AUC(Score(l.Weights(), ds), ds.Y)
+			return metric.AUC(engine.Score(l.Weights(), ds), ds.Y)
 		}},
 	}
 	for _, w := range work {
-		row := GPUBenchRow{Op: w.op, Size: w.size}
+		row := GPURow{Op: w.op, Size: w.size}
 		for i, b := range bs {
 			if cfg.Progress != nil {
 				cfg.Progress(w.op, names[i])
