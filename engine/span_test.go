@@ -101,7 +101,8 @@ func TestSearchFolds(t *testing.T) {
 		s := spec
 		s.Rotational = rotational
 		res := &GridResult{TrainResult: &TrainResult{}}
-		if err := search(context.Background(), s, b, train, params, cfg, 1, res); err != nil {
+		task := Task{Spec: s, Points: params, Selection: Selection{Folds: 3, Seed: cfg.Seed}, Shuffle: true, Seed: cfg.Seed, Workers: 1}
+		if err := search(context.Background(), b, train, task, res); err != nil {
 			t.Fatal(err)
 		}
 		folds, err := data.StratifiedKFold(train.Y, 3, cfg.Seed)

@@ -9,10 +9,8 @@ import (
 	"math"
 	"os"
 	"strconv"
-	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
-	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/kernels"
 )
@@ -193,29 +191,22 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if cfg.Checkpoint != "" && sum != nil {
 		sum.wait(res) // the checkpoint records the training data's fingerprint
 	}
-	if ds, ok := src.(solver.DatasetSource); ok && spec.IsBatch() && cfg.Shuffle && ds.D.IsDense() {
-		// The data were loaded for this run alone: a dense matrix is shuffled in place
-		// (the rows fit's Subset would copy, in the same order) instead of held twice.
-		ds.D = ds.D.Permuted(data.Shuffle(ds.D.Rows(), cfg.Seed))
-		src, cfg.Shuffle = ds, false
+	t := Task{Spec: spec, Points: []any{params}, Test: test, Scale: cfg.Scale, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
+		Seed: cfg.Seed, Progress: cfg.Progress, cfg: &cfg, res: res, owned: true}
+	if ds, ok := src.(solver.DatasetSource); ok {
+		t.Train = ds.D
+	} else {
+		t.src = src // streamed as read
 	}
-	start := time.Now()
-	if res.Weights, err = fit(ctx, spec, b, params, src, cfg, res); err != nil {
+	if _, err = Run(ctx, b, t); err != nil {
 		err = fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 		if errors.Is(err, solver.ErrCheckpoint) {
 			err = inputError{err} // a checkpoint that cannot be resumed is the caller's input
 		}
 		return nil, err
 	}
-	res.Seconds = time.Since(start).Seconds()
 	if cfg.Checkpoint == "" && sum != nil {
 		sum.wait(res)
-	}
-	if test != nil {
-		res.TestRows = test.Rows()
-		if res.TestAUC, err = metric.AUC(Score(res.Weights, test), test.Y); err != nil {
-			return nil, fmt.Errorf("test AUC on %s: %w", cfg.Test, err)
-		}
 	}
 	return res, nil
 }
@@ -284,12 +275,13 @@ func runSettings(params any, cfg TrainConfig, res *TrainResult) []solver.Setting
 }
 
 // prepare resolves the training source and the test data, filling res's TrainRows,
-// Features, Scale (and the fitted transformation) and Notes. A file read in its own
+// Features, Schema and Notes. A file read in its own
 // order without scaling is streamed from disk (streamable), one row in memory at a
 // time, after a constant-memory byte scan (data.ScanFile) that gives its dimension,
 // rows and fingerprint (res.TrainSHA256) in one read without parsing a number;
-// anything else is loaded and transformed in memory, a batch algorithm's data in the
-// dense layout when the file is dense (it would make a dense copy of it otherwise).
+// anything else is loaded in memory, unscaled (Run scales it), a batch algorithm's
+// data in the dense layout when the file is dense (it would make a dense copy of it
+// otherwise).
 func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
 	var test *data.Dataset
 	if !inMemory && streamable(cfg) {
@@ -334,9 +326,6 @@ func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResu
 	res.Schema = sch
 	res.TrainRows, res.Features = train.Rows(), train.Dim
 	noteWiderTest(res, test)
-	if train, test, err = scale(cfg.Scale, train, test, res); err != nil {
-		return nil, nil, err
-	}
 	return solver.DatasetSource{D: train, Shuffle: cfg.Shuffle, Seed: cfg.Seed}, test, nil
 }
 
