@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/aucopt/aucopt/engine"
@@ -97,5 +98,34 @@ func TestSameSelection(t *testing.T) {
 				t.Errorf("test AUC: train --grid %v, cv --grid fold 1 %v, experiment %v", g.TestAUC, cv.Runs[0].AUC, j.out.AUC)
 			}
 		})
+	}
+}
+
+// TestSeedsFromNames: a dataset's runs are seeded from the seed and its name, so a
+// cell gives the same numbers run alone as in a list, wherever it stands.
+func TestSeedsFromNames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a9a")
+	}
+	t.Setenv(data.EnvData, t.TempDir())
+	aucs := func(datasets ...string) []float64 {
+		cfg := tiny(5)
+		cfg.Datasets, cfg.Algos, cfg.MaxTrain = datasets, []string{"opauc"}, 300
+		rep, err := Experiment(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []float64
+		for _, r := range rep.Tables[0].Cells["german"]["opauc"].Runs {
+			if r.Error != "" {
+				t.Fatal(r.Error)
+			}
+			out = append(out, r.AUC)
+		}
+		return out
+	}
+	alone, listed := aucs("german"), aucs("a9a", "german")
+	if len(alone) != 3 || !slices.Equal(alone, listed) {
+		t.Errorf("german's AUCs: alone %v, after a9a %v; want the same 3", alone, listed)
 	}
 }

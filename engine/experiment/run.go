@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"reflect"
 	"slices"
@@ -147,8 +148,8 @@ func Experiment(ctx context.Context, cfg Config) (*Report, error) {
 	// Load each dataset once, make its splits, then a job per split and algorithm.
 	var jobs []*job
 	for _, t := range tables {
-		for di, ds := range t.Datasets {
-			splits, note, err := makeSplits(p, ds, cfg.Seed, uint64(di))
+		for _, ds := range t.Datasets {
+			splits, note, err := makeSplits(p, ds, cfg.Seed)
 			if err != nil {
 				return nil, err
 			}
@@ -287,7 +288,7 @@ func inAnyGroup(p Protocol, d string) bool {
 
 // makeSplits loads dataset ds and returns the protocol's runs on it, with a note for
 // the cells when the data differ from the paper's (a missing test file).
-func makeSplits(p Protocol, ds string, seed, di uint64) ([]*split, string, error) {
+func makeSplits(p Protocol, ds string, seed uint64) ([]*split, string, error) {
 	sp, err := data.Load(ds, data.LoadOptions{Seed: seed, Layout: data.LayoutAuto})
 	if err != nil {
 		return nil, "", fmt.Errorf("protocol %s: %w", p.Name, err)
@@ -297,7 +298,7 @@ func makeSplits(p Protocol, ds string, seed, di uint64) ([]*split, string, error
 		train, test = concat(train, test), nil
 	}
 	var note string
-	base := mix(seed, di)
+	base := datasetSeed(seed, ds)
 	var out []*split
 	switch p.Split {
 	case SplitCV:
@@ -367,6 +368,17 @@ func seq(n int) []int {
 		s[i] = i
 	}
 	return s
+}
+
+// datasetSeed is the seed of dataset name's splits (and of everything drawn for its
+// runs): SubSeed(seed, FNV-1a(name)), from its name, not its place in --datasets, so
+// that a cell run alone gives the numbers it gives in a list. (The grouping of a
+// multi-class dataset's classes is drawn from seed alone, by data.Load, as train and
+// cv draw it.)
+func datasetSeed(seed uint64, name string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return mix(seed, h.Sum64())
 }
 
 // mix derives a seed from a seed and an index (SplitMix64's finaliser).
