@@ -97,7 +97,6 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.Scale = resolveScale(spec, cfg.Scale)
 	base := spec.Params()
 	if err := solver.SetAll(base, cfg.Params); err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)

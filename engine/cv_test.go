@@ -57,7 +57,7 @@ func TestCV(t *testing.T) {
 					t.Errorf("run %d is repeat %d fold %d, want %d, %d", i, r.Repeat, r.Fold, wantRepeat, wantFold)
 				}
 			}
-			if one.Scale != ScaleMinMax || one.Rows != 1000 || one.Features != 24 || len(one.Notes) != 0 {
+			if one.Scale != data.ScaleMinMax || one.Rows != 1000 || one.Features != 24 || len(one.Notes) != 0 {
 				t.Errorf("scale %q, %d rows, %d features, notes %q", one.Scale, one.Rows, one.Features, one.Notes)
 			}
 

@@ -148,7 +148,7 @@ func TestGridErrors(t *testing.T) {
 func TestUnitRowsScaling(t *testing.T) {
 	t.Setenv(data.EnvData, t.TempDir())
 	ctx := context.Background()
-	for algo, want := range map[string]string{"solam": ScaleNorm, "opauc": ScaleMinMax} {
+	for algo, want := range map[string]string{"solam": data.ScaleNorm, "opauc": data.ScaleMinMax} {
 		base := TrainConfig{Algo: algo, Data: "german", Seed: 1, Backend: "generic"}
 		tr, err := Train(ctx, base)
 		if err != nil {

@@ -39,8 +39,8 @@ type Task struct {
 	// Train is the training data; Test, when not nil, is scored with the refitted
 	// weights (features beyond Train's count 0).
 	Train, Test *data.Dataset
-	// Scale is the scaling kind (ScaleAuto, ScaleNone, …), fitted on Train and applied
-	// to both; ScaleAuto takes the algorithm's preference (solver.Spec.UnitRows).
+	// Scale is the scaling kind (data.ScaleAuto, ScaleNone, …), fitted on Train and
+	// applied to both; ScaleAuto takes the algorithm's preference (solver.Spec.UnitRows).
 	Scale     string
 	Selection Selection
 	// Passes (default 1) and Shuffle (a random order seeded by Seed+pass) are an online
@@ -120,7 +120,7 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 // prepareTask scales t's data and, for several points, chooses the best (search); it
 // returns the refit's source and the scaled test data.
 func prepareTask(ctx context.Context, b kernels.Backend, t Task, cfg *TrainConfig, res *GridResult) (solver.Source, *data.Dataset, error) {
-	train, test, err := scale(resolveScale(t.Spec, t.Scale), t.Train, t.Test, res.TrainResult)
+	train, test, err := scale(t.Scale, t.Spec.UnitRows, t.Train, t.Test, res.TrainResult)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -42,7 +42,7 @@ func TestRunFailedPoints(t *testing.T) {
 				t.Fatal(err)
 			}
 			res, err := Run(context.Background(), fallback.New(), Task{Spec: spec, Points: params, Train: sp.Train, Test: sp.Test,
-				Scale: ScaleAuto, Selection: Selection{Folds: tc.folds, Seed: 3}, Shuffle: true, Seed: 3})
+				Scale: data.ScaleAuto, Selection: Selection{Folds: tc.folds, Seed: 3}, Shuffle: true, Seed: 3})
 			if tc.best < 0 {
 				if !errors.Is(err, solver.ErrDiverged) {
 					t.Fatalf("error %v, want one wrapping solver.ErrDiverged", err)

@@ -78,7 +78,6 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.Scale = resolveScale(spec, cfg.Scale)
 	if cfg.Checkpoint != "" {
 		return nil, fmt.Errorf("trace %s: checkpoints are not supported (a trace restarts from the beginning)", spec.Name)
 	}
@@ -101,7 +100,7 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 		return nil, err
 	}
 	if ds, ok := src.(solver.DatasetSource); ok {
-		if ds.D, test, err = scale(cfg.Scale, ds.D, test, res); err != nil {
+		if ds.D, test, err = scale(cfg.Scale, spec.UnitRows, ds.D, test, res); err != nil {
 			return nil, err
 		}
 		src = ds

@@ -15,31 +15,6 @@ import (
 	"github.com/aucopt/aucopt/kernels"
 )
 
-// Scaling choices of TrainConfig.Scale.
-const (
-	ScaleAuto   = "auto"   // minmax for at most AutoScaleMaxDim features, else none
-	ScaleNone   = "none"   // features as read
-	ScaleMinMax = "minmax" // each feature's training range onto [−1, 1] (the OPAUC protocol)
-	ScaleNorm   = "norm"   // the thesis' (x − mean)/‖x‖
-	ScaleUnit   = "unit"   // x/‖x‖: unit-length rows, sparsity kept
-)
-
-// scaleAutoUnit is ScaleAuto for an algorithm that assumes ‖x‖ ≤ 1 (Spec.UnitRows):
-// ScaleNorm for at most AutoScaleMaxDim features, else ScaleUnit.
-const scaleAutoUnit = "auto-unit"
-
-// resolveScale applies the algorithm's preference to an automatic scaling choice.
-func resolveScale(spec solver.Spec, kind string) string {
-	if (kind == "" || kind == ScaleAuto) && spec.UnitRows {
-		return scaleAutoUnit
-	}
-	return kind
-}
-
-// AutoScaleMaxDim is the number of features up to which ScaleAuto scales to [−1, 1];
-// beyond it min-max scaling would turn sparse rows dense.
-const AutoScaleMaxDim = 1000
-
 // TrainConfig is one training run of an online algorithm.
 type TrainConfig struct {
 	Algo       string   // registered algorithm name (solver.Names)
@@ -48,7 +23,7 @@ type TrainConfig struct {
 	Test       string   // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
 	Passes     int      // passes over the training data (default 1)
 	Shuffle    bool     // visit the training rows in a seeded random order each pass
-	Scale      string   // ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
+	Scale      string   // data.ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
 	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
 	Backend    string   // backend name; "" means $AUCOPT_BACKEND, else auto
 	Checkpoint string   // checkpoint file for resumable runs ("" for none; see Train)
@@ -88,21 +63,20 @@ func seedOrDefault(seed uint64) uint64 {
 
 // TrainResult is what a run produced.
 type TrainResult struct {
-	Algo      string              `json:"algo"`
-	Params    map[string]any      `json:"params"`
-	Backend   string              `json:"backend"`
-	Data      string              `json:"data"`
-	TrainRows int                 `json:"train_rows"`
-	Features  int                 `json:"features"`
-	Passes    int                 `json:"passes"`
-	Scale     string              `json:"scale"`
-	Seconds   float64             `json:"seconds"`            // training time (data loading excluded)
-	TestRows  int                 `json:"test_rows"`          // 0 when there is no test data
-	TestAUC   float64             `json:"test_auc,omitempty"` // NaN (omitted) without test data
-	Notes     []string            `json:"notes,omitempty"`    // things the user should know
-	Weights   []float64           `json:"-"`
-	Scaler    *data.Scaler        `json:"-"`
-	Normalize *data.RowNormalizer `json:"-"`
+	Algo      string         `json:"algo"`
+	Params    map[string]any `json:"params"`
+	Backend   string         `json:"backend"`
+	Data      string         `json:"data"`
+	TrainRows int            `json:"train_rows"`
+	Features  int            `json:"features"`
+	Passes    int            `json:"passes"`
+	Scale     string         `json:"scale"`
+	Seconds   float64        `json:"seconds"`            // training time (data loading excluded)
+	TestRows  int            `json:"test_rows"`          // 0 when there is no test data
+	TestAUC   float64        `json:"test_auc,omitempty"` // NaN (omitted) without test data
+	Notes     []string       `json:"notes,omitempty"`    // things the user should know
+	Weights   []float64      `json:"-"`
+	Scaling   *data.Scaling  `json:"-"` // the fitted scaling (Scale's); nil for a streamed file
 
 	// TrainSHA256 is the SHA-256 of the training data's file as stored (for a dataset
 	// name, of its training file, on disk or embedded); "" when it could not be read.
@@ -162,7 +136,6 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		}
 		res.Passes = 0
 	}
-	cfg.Scale = resolveScale(spec, cfg.Scale)
 	if cfg.OutOfCore {
 		return trainOutOfCore(ctx, spec, params, cfg, res)
 	}
@@ -311,7 +284,7 @@ func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResu
 				return nil, nil, err
 			}
 		}
-		res.TrainRows, res.Features, res.Scale = rows, dim, ScaleNone
+		res.TrainRows, res.Features, res.Scale = rows, dim, data.ScaleNone
 		noteWiderTest(res, test)
 		return solver.FileSource{Path: cfg.Data, Opts: in}, test, nil
 	}
@@ -497,53 +470,29 @@ func scanTable(path string, in data.Options) (dim, rows int, sch *data.Schema, e
 	}
 }
 
-// scale fits the transformation on the training data and applies it to both parts.
-func scale(kind string, train, test *data.Dataset, res *TrainResult) (*data.Dataset, *data.Dataset, error) {
-	switch kind {
-	case "", ScaleAuto:
-		kind = ScaleNone
-		if train.Dim <= AutoScaleMaxDim {
-			kind = ScaleMinMax
-		}
-	case scaleAutoUnit:
-		kind = ScaleUnit
-		if train.Dim <= AutoScaleMaxDim {
-			kind = ScaleNorm
-		}
+// scale fits the scaling kind (data.FitScaling; unitRows: the algorithm assumes
+// ‖x‖ ≤ 1) on the training data and applies it to both parts, the test data cut to the
+// training features; res gets the scaling.
+func scale(kind string, unitRows bool, train, test *data.Dataset, res *TrainResult) (*data.Dataset, *data.Dataset, error) {
+	s, err := data.FitScaling(kind, train, unitRows)
+	if err != nil {
+		return nil, nil, inputError{err}
 	}
-	res.Scale = kind
+	res.Scale, res.Scaling = s.Kind, s
 	if test != nil && test.Dim != train.Dim {
 		test = test.Truncate(train.Dim)
 	}
-	switch kind {
-	case ScaleNone:
-		return train, test, nil
-	case ScaleMinMax:
-		s, err := data.FitMinMax(train, -1, 1)
-		if err != nil {
-			return nil, nil, err
-		}
-		res.Scaler = s
-		if test != nil {
-			test = s.Apply(test)
-		}
-		return s.Apply(train), test, nil
-	case ScaleNorm, ScaleUnit:
-		n := data.FitRowNormalizer(train, kind == ScaleNorm)
-		res.Normalize = n
-		if test != nil {
-			test = n.Apply(test)
-		}
-		return n.Apply(train), test, nil
+	if test != nil {
+		test = s.Apply(test)
 	}
-	return nil, nil, inputErrorf("unknown scaling %q (want %s, %s, %s, %s or %s)", kind, ScaleAuto, ScaleNone, ScaleMinMax, ScaleNorm, ScaleUnit)
+	return s.Apply(train), test, nil
 }
 
 // streamable reports whether the run can stream its training file from disk instead of
 // loading it: a file (not a dataset name), read in its own order (no shuffling), with no
 // scaling to fit. One pass then holds one row in memory at a time.
 func streamable(cfg TrainConfig) bool {
-	if cfg.Shuffle || cfg.Scale != ScaleNone {
+	if cfg.Shuffle || cfg.Scale != data.ScaleNone {
 		return false
 	}
 	st, err := os.Stat(cfg.Data)

@@ -36,7 +36,7 @@ func TestTrainDenseFile(t *testing.T) {
 	}
 	for _, algo := range []string{"ls-auc", "mba-l2", "spdam"} {
 		for _, shuffle := range []bool{false, true} {
-			cfg := TrainConfig{Algo: algo, Data: path, Scale: ScaleNone, Shuffle: shuffle, Seed: 4, Backend: "generic"}
+			cfg := TrainConfig{Algo: algo, Data: path, Scale: data.ScaleNone, Shuffle: shuffle, Seed: 4, Backend: "generic"}
 			res, err := Train(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)

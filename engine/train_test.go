@@ -21,7 +21,7 @@ func TestTrainA9a(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.TrainRows != 32561 || res.TestRows != 16281 || res.Features != 123 || res.Scale != ScaleMinMax || res.Backend != "generic" {
+	if res.TrainRows != 32561 || res.TestRows != 16281 || res.Features != 123 || res.Scale != data.ScaleMinMax || res.Backend != "generic" {
 		t.Errorf("result %+v", res)
 	}
 	if res.TestAUC < 0.89 {
@@ -63,7 +63,7 @@ func TestTrainErrors(t *testing.T) {
 		}
 	}
 	// A test file wider than the training data: handled, weights 0, said once.
-	res, err := Train(context.Background(), TrainConfig{Algo: "olr", Data: narrow, Test: wide, Scale: ScaleNone})
+	res, err := Train(context.Background(), TrainConfig{Algo: "olr", Data: narrow, Test: wide, Scale: data.ScaleNone})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestTrainStreamed(t *testing.T) {
 	if err := data.SaveCache(file, sp.Train); err != nil {
 		t.Fatal(err)
 	}
-	cfg := TrainConfig{Algo: "olr", Data: file, Test: file, Scale: ScaleNone, Passes: 2, Backend: "generic"}
+	cfg := TrainConfig{Algo: "olr", Data: file, Test: file, Scale: data.ScaleNone, Passes: 2, Backend: "generic"}
 	if !streamable(cfg) {
 		t.Fatal("a file with --shuffle=false --scale none must stream")
 	}
@@ -107,7 +107,7 @@ func TestTrainStreamed(t *testing.T) {
 	if streamable(cfg) {
 		t.Fatal("scaling needs the data in memory")
 	}
-	cfg.Scale = ScaleNone
+	cfg.Scale = data.ScaleNone
 	cfg.Data = "german" // a registry name: in memory, same rows, same order
 	inMemory, err := Train(context.Background(), cfg)
 	if err != nil {

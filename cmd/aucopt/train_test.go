@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/data"
 	aucmodel "github.com/aucopt/aucopt/engine/model"
 )
 
@@ -35,7 +36,7 @@ func TestTrainCommand(t *testing.T) {
 		t.Errorf("test AUC %.4f", auc)
 	}
 	m, err := aucmodel.Read(model)
-	if err != nil || len(m.Weights) != 123 || m.Algo != "ubauc-online" || m.Scaling.Kind != aucmodel.ScaleMinMax ||
+	if err != nil || len(m.Weights) != 123 || m.Algo != "ubauc-online" || m.Scaling.Kind != data.ScaleMinMax ||
 		m.TestAUC != res["test_auc"].(float64) || len(m.TrainSHA256) != 64 {
 		t.Errorf("model file: %v, %+v", err, m)
 	}

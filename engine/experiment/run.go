@@ -534,14 +534,14 @@ func withN(spec solver.Spec, params []any, rows int) []any {
 
 // scaleKind is the engine scaling (engine.Scale*) of the protocol's scaling on dim
 // features: ScaleAuto is the engine's (for an algorithm that assumes ‖x‖ ≤ 1, the
-// thesis'), ScaleThesis (x − mean)/‖x‖ up to engine.AutoScaleMaxDim features except on
+// thesis'), ScaleThesis (x − mean)/‖x‖ up to data.AutoScaleMaxDim features except on
 // diabetes, fourclass and german, else x/‖x‖.
 func scaleKind(p Protocol, ds string, spec solver.Spec, dim int) string {
 	if p.Scale != ScaleThesis && !(p.Scale == ScaleAuto && spec.UnitRows) {
 		return p.Scale
 	}
-	if dim > engine.AutoScaleMaxDim || slices.Contains([]string{"diabetes", "fourclass", "german"}, ds) {
-		return engine.ScaleUnit
+	if dim > data.AutoScaleMaxDim || slices.Contains([]string{"diabetes", "fourclass", "german"}, ds) {
+		return data.ScaleUnit
 	}
-	return engine.ScaleNorm
+	return data.ScaleNorm
 }
