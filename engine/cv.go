@@ -163,11 +163,11 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 		return nil, inputErrorf("cross-validation on %s: %w", cfg.Data, err)
 	}
 
-	b, err := BackendFromEnv(cfg.Backend)
+	b, release, err := OpenBackend(cfg.Backend)
 	if err != nil {
 		return nil, err
 	}
-	defer b.Close()
+	defer release()
 	res.Backend = b.Name()
 	res.Runs = make([]CVRun, 0, k*repeats)
 	var jobs []data.Fold

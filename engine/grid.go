@@ -149,11 +149,11 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := BackendFromEnv(cfg.Backend)
+	b, release, err := OpenBackend(cfg.Backend)
 	if err != nil {
 		return nil, err
 	}
-	defer b.Close()
+	defer release()
 	res.Backend = b.Name()
 	need, what := gridStateBytes(spec, params, res.Features, res.TrainRows, Workers(b, cfg.Workers, len(params)))
 	if err := checkMemory(spec, need, what, res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/fallback"
 )
 
 func TestParseGrid(t *testing.T) {
@@ -70,7 +71,7 @@ func TestGrid(t *testing.T) {
 		{"spam-l2", "eta=0.01,0.1,1e9;beta=1e-4", 3},
 	} {
 		cfg := GridConfig{
-			TrainConfig: TrainConfig{Algo: tc.algo, Data: "german", Shuffle: true, Seed: 3, Backend: "generic"},
+			TrainConfig: TrainConfig{Algo: tc.algo, Data: "german", Shuffle: true, Seed: 3, Backend: fallback.New()},
 			Grid:        tc.grid, Folds: tc.folds,
 		}
 		res, err := Grid(context.Background(), cfg)
@@ -97,7 +98,7 @@ func TestGrid(t *testing.T) {
 		for k, v := range res.Points[res.Best].Params {
 			params = append(params, k+"="+jsonNumber(t, v))
 		}
-		plain, err := Train(context.Background(), TrainConfig{Algo: tc.algo, Data: "german", Shuffle: true, Seed: 3, Backend: "generic", Params: params})
+		plain, err := Train(context.Background(), TrainConfig{Algo: tc.algo, Data: "german", Shuffle: true, Seed: 3, Backend: fallback.New(), Params: params})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +150,7 @@ func TestUnitRowsScaling(t *testing.T) {
 	t.Setenv(data.EnvData, t.TempDir())
 	ctx := context.Background()
 	for algo, want := range map[string]string{"solam": data.ScaleNorm, "opauc": data.ScaleMinMax} {
-		base := TrainConfig{Algo: algo, Data: "german", Seed: 1, Backend: "generic"}
+		base := TrainConfig{Algo: algo, Data: "german", Seed: 1, Backend: fallback.New()}
 		tr, err := Train(ctx, base)
 		if err != nil {
 			t.Fatal(err)

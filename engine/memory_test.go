@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/fallback"
 )
 
 func TestParseFormatBytes(t *testing.T) {
@@ -64,7 +65,7 @@ func TestMemoryGuard(t *testing.T) {
 		{"ubauc-batch", "ubauc-batch needs 64 TB"},
 	} {
 		t.Run(c.algo, func(t *testing.T) {
-			_, err := Train(context.Background(), TrainConfig{Algo: c.algo, Data: wide, Scale: data.ScaleNone, MaxMemory: limit, Backend: "generic"})
+			_, err := Train(context.Background(), TrainConfig{Algo: c.algo, Data: wide, Scale: data.ScaleNone, MaxMemory: limit, Backend: fallback.New()})
 			if !errors.Is(err, ErrMemory) || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), c.want) ||
 				strings.Contains(err.Error(), "use "+c.algo+",") || strings.Contains(err.Error(), "\n") {
 				t.Errorf("error %v, want ErrMemory and ErrInput saying %q", err, c.want)
@@ -96,7 +97,7 @@ func TestMemoryGuard(t *testing.T) {
 		}
 	})
 	t.Run("fits", func(t *testing.T) {
-		res, err := Train(context.Background(), TrainConfig{Algo: "olr", Data: wide, Scale: data.ScaleNone, MaxMemory: limit, Backend: "generic"})
+		res, err := Train(context.Background(), TrainConfig{Algo: "olr", Data: wide, Scale: data.ScaleNone, MaxMemory: limit, Backend: fallback.New()})
 		if err != nil || res.Features != 2000001 {
 			t.Errorf("olr: %v", err)
 		}

@@ -509,11 +509,11 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params any, cfg Train
 	if cfg.Positive != "" || !cfg.Table.IsZero() {
 		return nil, inputErrorf("--out-of-core reads LIBSVM text with the usual label conventions; tables and --positive are not supported out of core")
 	}
-	b, err := BackendFromEnv(cfg.Backend)
+	b, release, err := OpenBackend(cfg.Backend)
 	if err != nil {
 		return nil, err
 	}
-	defer b.Close()
+	defer release()
 	start := time.Now()
 	cm, info, err := StreamClassMoments(ctx, b, cfg.Data, StreamOptions{})
 	if err != nil {

@@ -430,6 +430,21 @@ func gridBatch(ctx context.Context, spec solver.Spec, b kernels.Backend, part *d
 	return ws, false, nil
 }
 
+// OpenBackend returns b with a no-op release when b is not nil (its caller owns it),
+// else the default selection (BackendFromEnv(""): $AUCOPT_BACKEND, else auto) with the
+// function that closes it. It is how the entry points' configurations let nil mean
+// the default.
+func OpenBackend(b kernels.Backend) (kernels.Backend, func(), error) {
+	if b != nil {
+		return b, func() {}, nil
+	}
+	d, err := BackendFromEnv("")
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, func() { _ = d.Close() }, nil
+}
+
 // Workers is the engine's one worker policy for parallel jobs: want goroutines
 // (GOMAXPROCS when want ≤ 0), at most n, and one on a backend not safe for concurrent
 // use (ConcurrentSafe).

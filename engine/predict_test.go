@@ -14,6 +14,7 @@ import (
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/model"
+	"github.com/aucopt/aucopt/fallback"
 )
 
 // a9aSHA256 is the SHA-256 of a9a/a9a.txt.xz in shared/data/MANIFEST.tsv (the
@@ -54,7 +55,7 @@ func TestModelScoresEqualTraining(t *testing.T) {
 			if tt.slow && testing.Short() {
 				t.Skip("-short: one more a9a run")
 			}
-			cfg := TrainConfig{Algo: tt.algo, Data: tt.data, Test: tt.test, Scale: tt.scale, Seed: 3, Backend: "generic"}
+			cfg := TrainConfig{Algo: tt.algo, Data: tt.data, Test: tt.test, Scale: tt.scale, Seed: 3, Backend: fallback.New()}
 			cfg.Shuffle = tt.scale != data.ScaleNone // exercise the streamed path too
 			res, err := Train(context.Background(), cfg)
 			if err != nil {

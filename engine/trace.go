@@ -113,11 +113,11 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 		return nil, err
 	}
 	res.TestRows = test.Rows()
-	b, err := BackendFromEnv(cfg.Backend)
+	b, release, err := OpenBackend(cfg.Backend)
 	if err != nil {
 		return nil, err
 	}
-	defer b.Close()
+	defer release()
 	res.Backend = b.Name()
 	tr := &TraceResult{TrainResult: res, Every: cfg.Every}
 	if tr.Every == 0 {

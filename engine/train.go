@@ -17,17 +17,19 @@ import (
 
 // TrainConfig is one training run of an online algorithm.
 type TrainConfig struct {
-	Algo       string   // registered algorithm name (solver.Names)
-	Params     []string // key=value hyper-parameters over the algorithm's defaults
-	Data       string   // training data: a registry name (data.Sources) or a file
-	Test       string   // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
-	Passes     int      // passes over the training data (default 1)
-	Shuffle    bool     // visit the training rows in a seeded random order each pass
-	Scale      string   // data.ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
-	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
-	Backend    string   // backend name; "" means $AUCOPT_BACKEND, else auto
-	Checkpoint string   // checkpoint file for resumable runs ("" for none; see Train)
-	MaxMemory  int64    // bytes the learners' state may take; 0: AvailableMemory (see Train)
+	Algo    string   // registered algorithm name (solver.Names)
+	Params  []string // key=value hyper-parameters over the algorithm's defaults
+	Data    string   // training data: a registry name (data.Sources) or a file
+	Test    string   // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
+	Passes  int      // passes over the training data (default 1)
+	Shuffle bool     // visit the training rows in a seeded random order each pass
+	Scale   string   // data.ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
+	Seed    uint64   // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
+	// Backend is the compute backend, the caller's to close; nil means the default
+	// selection (OpenBackend: $AUCOPT_BACKEND, else auto), opened and closed by the run.
+	Backend    kernels.Backend
+	Checkpoint string // checkpoint file for resumable runs ("" for none; see Train)
+	MaxMemory  int64  // bytes the learners' state may take; 0: AvailableMemory (see Train)
 	// Positive, when set, is the label of the positive class of a data file (LIBSVM or
 	// table), every other label negative (data.Options.Positive).
 	Positive string
@@ -152,11 +154,11 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {
 		return nil, err
 	}
-	b, err := BackendFromEnv(cfg.Backend)
+	b, release, err := OpenBackend(cfg.Backend)
 	if err != nil {
 		return nil, err
 	}
-	defer b.Close()
+	defer release()
 	res.Backend = b.Name()
 	if cfg.Started != nil {
 		cfg.Started(res.TrainRows, res.Passes)

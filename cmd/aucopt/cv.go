@@ -69,9 +69,14 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	b, err := engine.BackendFromEnv(*backend)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
 	cfg := engine.CVConfig{
 		TrainConfig: engine.TrainConfig{Algo: *algo, Params: *params, Data: *dataArg, Passes: *passes, Shuffle: *shuffle,
-			Scale: *scale, Seed: *seed, Backend: *backend, MaxMemory: maxBytes, Positive: positive, Table: table},
+			Scale: *scale, Seed: *seed, Backend: b, MaxMemory: maxBytes, Positive: positive, Table: table},
 		Folds: *folds, Repeats: *repeats, Workers: *workers,
 	}
 	if fs.Changed("grid") {

@@ -127,11 +127,16 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
+	b, err := engine.BackendFromEnv(*backend)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
 	traces := make([]*engine.TraceResult, 0, len(*algos))
 	for _, a := range *algos {
 		cfg := engine.TraceConfig{Every: *every, TrainConfig: engine.TrainConfig{
 			Algo: a, Params: perAlgo[a], Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
-			Scale: *scale, Seed: *seed, Backend: *backend, MaxMemory: maxBytes, Positive: positive, Table: table,
+			Scale: *scale, Seed: *seed, Backend: b, MaxMemory: maxBytes, Positive: positive, Table: table,
 		}}
 		if spec, _ := solver.Lookup(a); spec.IsBatch() {
 			cfg.Passes = 1

@@ -96,9 +96,14 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkNotInput("--checkpoint", *ckpt, *dataArg, *test); err != nil {
 		return err
 	}
+	b, err := engine.BackendFromEnv(*backend)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
 	cfg := engine.TrainConfig{
 		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
-		Scale: *scale, Seed: *seed, Backend: *backend, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table,
+		Scale: *scale, Seed: *seed, Backend: b, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table,
 		OutOfCore: *outOfCore, Average: *average,
 	}
 	if *average < 1 {

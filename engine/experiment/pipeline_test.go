@@ -59,7 +59,7 @@ func TestSameSelection(t *testing.T) {
 				t.Fatal(err)
 			}
 			// An experiment shuffles an online algorithm's rows, not a batch one's.
-			base := engine.TrainConfig{Algo: tc.algo, Shuffle: !spec.IsBatch(), Seed: seed, Backend: "generic"}
+			base := engine.TrainConfig{Algo: tc.algo, Shuffle: !spec.IsBatch(), Seed: seed, Backend: fallback.New()}
 
 			gcfg := engine.GridConfig{TrainConfig: base, Grid: tc.grid, Folds: k}
 			gcfg.Data, gcfg.Test = trainFile, testFile

@@ -42,8 +42,9 @@ type Config struct {
 	// Workers bounds the jobs (one algorithm on one split) run at once; default
 	// GOMAXPROCS. Results do not depend on it.
 	Workers int
-	// Backend names the compute backend ("" is $AUCOPT_BACKEND, else auto).
-	Backend string
+	// Backend is the compute backend; nil means the default selection
+	// (engine.OpenBackend: $AUCOPT_BACKEND, else auto), opened and closed by the run.
+	Backend kernels.Backend
 	// MaxMemory bounds the bytes one cell's learners may take (engine.CheckMemory); 0
 	// means the memory available. A cell beyond it is not run, with a note.
 	MaxMemory int64
@@ -129,11 +130,11 @@ func Experiment(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep.Tables = tables
 
-	b, err := engine.BackendFromEnv(cfg.Backend)
+	b, release, err := engine.OpenBackend(cfg.Backend)
 	if err != nil {
 		return nil, err
 	}
-	defer b.Close()
+	defer release()
 	rep.Backend = b.Name()
 	start := time.Now()
 	if p.Split == SplitSimulation {
