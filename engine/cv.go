@@ -180,7 +180,7 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	workers := Workers(b, cfg.Workers, len(jobs))
 	res.Workers = workers
 	inner := 1 // a grid's goroutines per fold: the folds already fill the cores
-	if workers == 1 && ConcurrentSafe(b) {
+	if workers == 1 && concurrentSafe(b) {
 		inner = runtime.GOMAXPROCS(0)
 	}
 	// Memory: workers folds at once, each one learner or one grid search.

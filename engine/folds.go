@@ -9,7 +9,7 @@ import (
 	"github.com/aucopt/aucopt/kernels"
 )
 
-// OnlineFolds trains an online algorithm's grid for a cross-validation: for each fold k
+// onlineFolds trains an online algorithm's grid for a cross-validation: for each fold k
 // of folds, one solver.Multi over params trained on the other folds' rows of train,
 // fed fold by fold in increasing order (fold j's rows in a random order seeded by
 // SubSeed(seed, j), or in their order when shuffle is false), which it hands to
@@ -18,7 +18,7 @@ import (
 // (one that failed on a finished fold, so that the search can no longer choose it) is
 // dropped from the folds still to train. workers is the Multi's goroutines for
 // independent learners.
-func OnlineFolds(ctx context.Context, spec solver.Spec, b kernels.Backend, train *data.Dataset, folds []data.Fold,
+func onlineFolds(ctx context.Context, spec solver.Spec, b kernels.Backend, train *data.Dataset, folds []data.Fold,
 	params []any, seed uint64, shuffle bool, workers int,
 	done func(k int, m solver.Multi, val *data.Dataset) error, out func(g int) bool) error {
 	blocks := make([]*data.Dataset, len(folds))

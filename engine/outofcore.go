@@ -112,7 +112,7 @@ func StreamClassMoments(ctx context.Context, b kernels.Backend, path string, opt
 
 // accBackend returns a one-worker CPU backend for accumulation, and its release.
 func accBackend(b kernels.Backend) (kernels.Backend, func()) {
-	if !ConcurrentSafe(b) {
+	if !concurrentSafe(b) {
 		b = nil
 	}
 	if s, ok := b.(kernels.Splitter); ok {

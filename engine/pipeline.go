@@ -187,7 +187,7 @@ func search(ctx context.Context, b kernels.Backend, train *data.Dataset, t Task,
 	if err != nil {
 		return err
 	}
-	if train, err = SelectionData(b, spec, train); err != nil {
+	if train, err = selectionData(b, spec, train); err != nil {
 		return fmt.Errorf("grid search: %w", err)
 	}
 	workers := Workers(b, t.Workers, len(params))
@@ -223,7 +223,7 @@ func search(ctx context.Context, b kernels.Backend, train *data.Dataset, t Task,
 	if !spec.IsBatch() && len(folds) >= 2 && t.Passes <= 1 {
 		// One pass per fold: the folds share their prefixes.
 		rest = nil
-		err = OnlineFolds(ctx, spec, b, train, folds, params, t.Seed, t.Shuffle, workers,
+		err = onlineFolds(ctx, spec, b, train, folds, params, t.Seed, t.Shuffle, workers,
 			func(fi int, m solver.Multi, val *data.Dataset) error {
 				ws := make([][]float64, len(params))
 				for g := range params {
@@ -447,23 +447,23 @@ func OpenBackend(b kernels.Backend) (kernels.Backend, func(), error) {
 
 // Workers is the engine's one worker policy for parallel jobs: want goroutines
 // (GOMAXPROCS when want ≤ 0), at most n, and one on a backend not safe for concurrent
-// use (ConcurrentSafe).
+// use (concurrentSafe).
 func Workers(b kernels.Backend, want, n int) int {
 	if want <= 0 {
 		want = runtime.GOMAXPROCS(0)
 	}
-	if !ConcurrentSafe(b) {
+	if !concurrentSafe(b) {
 		want = 1
 	}
 	return max(min(want, n), 1)
 }
 
-// ConcurrentSafe reports whether the engine may run jobs on b from several goroutines
+// concurrentSafe reports whether the engine may run jobs on b from several goroutines
 // at once: when b says so (kernels.Concurrent) and panics only for programmer errors.
 // A backend that is safe for concurrent calls but panics for device failures
 // (kernels.SafeDevicePanics) runs on the entry point's goroutine, where recoverDevice
 // turns those panics into errors.
-func ConcurrentSafe(b kernels.Backend) bool {
+func concurrentSafe(b kernels.Backend) bool {
 	return kernels.ConcurrencyOf(b) == kernels.Safe
 }
 

@@ -69,7 +69,7 @@ func TestSelectionData(t *testing.T) {
 	train := spanA9a(t)
 	b := fallback.New()
 	spec, params := opaucGrid(t)
-	red, err := SelectionData(b, spec, train)
+	red, err := selectionData(b, spec, train)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,8 +84,8 @@ func TestSelectionData(t *testing.T) {
 		}
 	}
 	spam, _ := solver.Lookup("spam-l2")
-	if same, err := SelectionData(b, spam, train); err != nil || same != train {
-		t.Errorf("SelectionData(spam-l2) = %p, %v; want the rows themselves", same, err)
+	if same, err := selectionData(b, spam, train); err != nil || same != train {
+		t.Errorf("selectionData(spam-l2) = %p, %v; want the rows themselves", same, err)
 	}
 }
 
