@@ -97,6 +97,7 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 		if src, test, err = prepareTask(ctx, b, t, &cfg, res); err != nil {
 			return nil, err
 		}
+		t.Train, t.Test = nil, nil // from here on the scaled copies: let the rows as read go
 	}
 	best := t.Points[res.Best]
 	res.Params = solver.Values(best)
