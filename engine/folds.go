@@ -43,21 +43,7 @@ func onlineFolds(ctx context.Context, spec solver.Spec, b kernels.Backend, train
 		}
 	}
 	fresh := func() (solver.Multi, error) { return solver.NewMulti(spec, b, train.Dim, params, seed, workers) }
-	xs, ys := make([]kernels.Sparse, 0, gridBlock), make([]int8, 0, gridBlock)
-	feed := func(m solver.Multi, j int) error {
-		blk := blocks[j]
-		for lo := 0; lo < blk.Rows(); lo += gridBlock {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			xs, ys = xs[:0], ys[:0]
-			for i := lo; i < min(lo+gridBlock, blk.Rows()); i++ {
-				xs, ys = append(xs, blk.Row(i)), append(ys, blk.Y[i])
-			}
-			m.ObserveBlock(xs, ys)
-		}
-		return nil
-	}
+	feed := func(m solver.Multi, j int) error { return observe(ctx, m, blocks[j], nil) }
 	return solver.LeaveOneOut(len(folds), fresh, feed, func(k int, m solver.Multi) error {
 		return done(k, m, blocks[k])
 	}, func(m solver.Multi) {

@@ -357,6 +357,28 @@ func selectionFolds(y []int8, sel Selection, res *GridResult) ([]data.Fold, erro
 // gridBlock is the number of examples handed to a Multi at a time.
 const gridBlock = 256
 
+// observe feeds the rows of d (in the order order, or in their own when order is nil)
+// to m in blocks of gridBlock, checking ctx between blocks.
+func observe(ctx context.Context, m solver.Multi, d *data.Dataset, order []int) error {
+	n := d.Rows()
+	xs, ys := make([]kernels.Sparse, 0, gridBlock), make([]int8, 0, gridBlock)
+	for lo := 0; lo < n; lo += gridBlock {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		xs, ys = xs[:0], ys[:0]
+		for k := lo; k < min(lo+gridBlock, n); k++ {
+			i := k
+			if order != nil {
+				i = order[k]
+			}
+			xs, ys = append(xs, d.Row(i)), append(ys, d.Y[i])
+		}
+		m.ObserveBlock(xs, ys)
+	}
+	return nil
+}
+
 // gridOnline trains every point of t on part in one Multi over t.Passes passes.
 func gridOnline(ctx context.Context, spec solver.Spec, b kernels.Backend, part *data.Dataset, params []any,
 	t Task, workers int) (solver.Multi, error) {
@@ -367,23 +389,13 @@ func gridOnline(ctx context.Context, spec solver.Spec, b kernels.Backend, part *
 	if err != nil {
 		return nil, err
 	}
-	xs, ys := make([]kernels.Sparse, 0, gridBlock), make([]int8, 0, gridBlock)
 	for p := range max(t.Passes, 1) {
-		order := data.Shuffle(part.Rows(), t.Seed+uint64(p))
-		if !t.Shuffle {
-			for i := range order {
-				order[i] = i
-			}
+		var order []int // the rows in their order
+		if t.Shuffle {
+			order = data.Shuffle(part.Rows(), t.Seed+uint64(p))
 		}
-		for k, i := range order {
-			xs, ys = append(xs, part.Row(i)), append(ys, part.Y[i])
-			if len(xs) == gridBlock || k == len(order)-1 {
-				if err := ctx.Err(); err != nil {
-					return nil, err
-				}
-				m.ObserveBlock(xs, ys)
-				xs, ys = xs[:0], ys[:0]
-			}
+		if err := observe(ctx, m, part, order); err != nil {
+			return nil, err
 		}
 	}
 	return m, nil
