@@ -285,6 +285,12 @@ func reportGrid(res *engine.GridResult, model string, asJSON bool, stdout io.Wri
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
 	}
+	if len(res.Points) == 0 { // a grid of one point: nothing to select
+		fmt.Fprintf(stdout, "%s on %s: a grid of one point, trained without selection; backend %s\n", res.Algo, res.Data, res.Backend)
+		fmt.Fprintf(stdout, "trained on all %d training rows in %.3fs: %s\n", res.TrainRows, res.Seconds, formatParams(res.Params))
+		printOutcome(stdout, res.TrainResult, model)
+		return nil
+	}
 	order := make([]int, 0, len(res.Points))
 	for g, p := range res.Points {
 		if p.ValAUC != nil {

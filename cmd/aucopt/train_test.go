@@ -130,6 +130,11 @@ func TestTrainGridCommand(t *testing.T) {
 		!strings.Contains(out.String(), "opauc grid on german: 2 points") || !strings.Contains(out.String(), "shared statistics") {
 		t.Errorf("bare grid output (exit %d): %s %s", status, out.String(), errOut.String())
 	}
+	out.Reset()
+	if status := run([]string{"train", "--data", "german", "--grid", "eta=0.001", "--quiet"}, &out, &errOut); status != 0 ||
+		!strings.Contains(out.String(), "a grid of one point, trained without selection") || !strings.Contains(out.String(), "eta=0.001") {
+		t.Errorf("one-point grid output (exit %d): %s %s", status, out.String(), errOut.String())
+	}
 }
 
 func TestFailureSummary(t *testing.T) {
