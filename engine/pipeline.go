@@ -94,10 +94,12 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 	cfg.Passes, cfg.Shuffle, cfg.Seed, cfg.Progress = t.Passes, t.Shuffle, t.Seed, t.Progress
 	src, test := t.src, t.Test
 	if src == nil {
-		if src, test, err = prepareTask(ctx, b, t, &cfg, res); err != nil {
+		// prepareTask takes the rows as read: once scaled, they can go.
+		train := t.Train
+		t.Train, t.Test = nil, nil
+		if src, test, err = prepareTask(ctx, b, t, train, test, &cfg, res); err != nil {
 			return nil, err
 		}
-		t.Train, t.Test = nil, nil // from here on the scaled copies: let the rows as read go
 	}
 	best := t.Points[res.Best]
 	res.Params = solver.Values(best)
@@ -118,19 +120,21 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 	return res, nil
 }
 
-// prepareTask scales t's data and, for several points, chooses the best (search); it
-// returns the refit's source and the scaled test data.
-func prepareTask(ctx context.Context, b kernels.Backend, t Task, cfg *TrainConfig, res *GridResult) (solver.Source, *data.Dataset, error) {
-	train, test, err := scale(t.Scale, t.Spec.UnitRows, t.Train, t.Test, res.TrainResult)
+// prepareTask scales t's data (train and test, as read) and, for several points,
+// chooses the best (search); it returns the refit's source and the scaled test data.
+func prepareTask(ctx context.Context, b kernels.Backend, t Task, train, test *data.Dataset, cfg *TrainConfig, res *GridResult) (solver.Source, *data.Dataset, error) {
+	read := train
+	train, test, err := scale(t.Scale, t.Spec.UnitRows, train, test, res.TrainResult)
 	if err != nil {
 		return nil, nil, err
 	}
+	owned := t.owned || train != read // a scaled copy is this run's alone
 	if len(t.Points) > 1 {
 		if err := search(ctx, b, train, t, res); err != nil {
 			return nil, nil, err
 		}
 	}
-	if t.Spec.IsBatch() && cfg.Shuffle && train.IsDense() && (t.owned || train != t.Train) {
+	if t.Spec.IsBatch() && cfg.Shuffle && train.IsDense() && owned {
 		// The rows are this run's alone: a dense matrix is shuffled in place (the rows
 		// fit's Subset would copy, in the same order) instead of held twice.
 		train, cfg.Shuffle = train.Permuted(data.Shuffle(train.Rows(), cfg.Seed)), false
