@@ -15,14 +15,8 @@ const Version = "0.1.0-dev"
 // Model returns the model file of the trained result (format model.Format).
 func (r *TrainResult) Model() *model.Model {
 	m := &model.Model{Version: Version, Algo: r.Algo, Params: r.Params, Features: r.Features,
-		Scaling: model.Scaling{Kind: r.Scale}, Backend: r.Backend, TrainData: r.Data, TrainRows: r.TrainRows,
+		Scaling: model.ScalingOf(r.Scale, r.Scaling), Backend: r.Backend, TrainData: r.Data, TrainRows: r.TrainRows,
 		TrainSHA256: r.TrainSHA256, Seed: r.Seed, TestAUC: r.TestAUC, TestRows: r.TestRows, Weights: r.Weights, Table: r.Schema}
-	switch {
-	case r.Scaler != nil:
-		m.Scaling.Kind, m.Scaling.Scale, m.Scaling.Shift = model.ScaleMinMax, r.Scaler.Scale, r.Scaler.Shift
-	case r.Normalize != nil:
-		m.Scaling.Kind, m.Scaling.Mean = model.ScaleNorm, r.Normalize.Mean
-	}
 	return m
 }
 

@@ -41,7 +41,7 @@ func fitAveraged(ctx context.Context, spec solver.Spec, b kernels.Backend, param
 	ws := make([][]float64, k)
 	errs := make([]error, k)
 	jobs := k
-	if !ConcurrentSafe(b) {
+	if !concurrentSafe(b) {
 		jobs = 1
 	}
 	sem := make(chan struct{}, max(1, min(jobs, runtime.GOMAXPROCS(0))))

@@ -7,11 +7,12 @@ import (
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/fallback"
 )
 
 func TestTrainAverage(t *testing.T) {
 	path := writeFile(t, "train.svm", synthText(3000, 20, []string{"+1", "-1"}, 9))
-	cfg := TrainConfig{Algo: "spam-l2", Data: path, Scale: ScaleNone, Seed: 3, Backend: "generic", Average: 3}
+	cfg := TrainConfig{Algo: "spam-l2", Data: path, Scale: data.ScaleNone, Seed: 3, Backend: fallback.New(), Average: 3}
 	res, err := Train(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +63,7 @@ func TestTrainAverage(t *testing.T) {
 		{"too many shards", TrainConfig{Algo: "spam-l2", Data: path, Average: 5000}, "more shards"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.cfg.Backend = "generic"
+			tc.cfg.Backend = fallback.New()
 			_, err := Train(context.Background(), tc.cfg)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one saying %q", err, tc.want)

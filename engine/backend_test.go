@@ -145,8 +145,8 @@ func TestConcurrentSafe(t *testing.T) {
 		{"serial", concurrency{g, kernels.Serial}, false},
 		{"silent", struct{ kernels.Backend }{g}, false},
 	} {
-		if got := ConcurrentSafe(c.b); got != c.want {
-			t.Errorf("%s: ConcurrentSafe = %t, want %t", c.name, got, c.want)
+		if got := concurrentSafe(c.b); got != c.want {
+			t.Errorf("%s: concurrentSafe = %t, want %t", c.name, got, c.want)
 		}
 	}
 }

@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -99,7 +97,6 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.Scale = resolveScale(spec, cfg.Scale)
 	base := spec.Params()
 	if err := solver.SetAll(base, cfg.Params); err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
@@ -129,9 +126,8 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 		Passes: max(cfg.Passes, 1), Folds: k, Repeats: repeats}
 	var params []any // the grid's points; nil without a grid
 	if cfg.Grid != "" {
-		gcfg := GridConfig{TrainConfig: cfg.TrainConfig, Grid: cfg.Grid}
 		var points [][]string
-		if params, points, err = gridParams(spec, gcfg); err != nil {
+		if params, points, err = gridParams(spec, cfg.Params, cfg.Grid); err != nil {
 			return nil, err
 		}
 		res.Params = solver.Values(base)
@@ -167,11 +163,11 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 		return nil, inputErrorf("cross-validation on %s: %w", cfg.Data, err)
 	}
 
-	b, err := BackendFromEnv(cfg.Backend)
+	b, release, err := OpenBackend(cfg.Backend)
 	if err != nil {
 		return nil, err
 	}
-	defer b.Close()
+	defer release()
 	res.Backend = b.Name()
 	res.Runs = make([]CVRun, 0, k*repeats)
 	var jobs []data.Fold
@@ -181,17 +177,10 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 			jobs = append(jobs, fold)
 		}
 	}
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if !ConcurrentSafe(b) {
-		workers = 1
-	}
-	workers = min(workers, len(jobs))
+	workers := Workers(b, cfg.Workers, len(jobs))
 	res.Workers = workers
 	inner := 1 // a grid's goroutines per fold: the folds already fill the cores
-	if workers == 1 && ConcurrentSafe(b) {
+	if workers == 1 && concurrentSafe(b) {
 		inner = runtime.GOMAXPROCS(0)
 	}
 	// Memory: workers folds at once, each one learner or one grid search.
@@ -211,63 +200,47 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	// fold's is reported.
 	scaleKinds := make([]string, len(jobs))
 	selections := make([]string, len(jobs))
-	one := func(ctx context.Context, i int) error {
+	points := params
+	if points == nil {
+		points = []any{base}
+	}
+	tcfg := cfg.TrainConfig
+	tcfg.Progress, tcfg.Checkpoint = nil, ""
+	one := func(ctx context.Context, b kernels.Backend, i int) error {
 		run := &res.Runs[i]
 		start := time.Now()
-		b, release := kernels.PerJob(b, workers)
-		defer release()
-		train, test := ds.Subset(jobs[i].Train), ds.Subset(jobs[i].Test)
-		tr := &TrainResult{Algo: spec.Name, Features: ds.Dim, TrainRows: train.Rows()}
-		train, test, err := scale(cfg.Scale, train, test, tr)
+		g, err := Run(ctx, b, Task{Spec: spec, Points: points, Train: ds.Subset(jobs[i].Train), Test: ds.Subset(jobs[i].Test),
+			Scale: cfg.Scale, Selection: Selection{Folds: cfg.GridFolds, Holdout: cfg.GridHoldout, Seed: cfg.Seed},
+			Passes: cfg.Passes, Shuffle: cfg.Shuffle, Seed: cfg.Seed, Workers: inner, cfg: &tcfg})
 		if err != nil {
 			return err
 		}
-		scaleKinds[i] = tr.Scale
-		p := base
-		tcfg := cfg.TrainConfig
-		tcfg.Progress, tcfg.Checkpoint = nil, ""
+		run.Seconds, run.AUC, scaleKinds[i] = time.Since(start).Seconds(), g.TestAUC, g.Scale
 		if params != nil {
-			g := &GridResult{TrainResult: tr}
-			gcfg := GridConfig{TrainConfig: tcfg, Grid: cfg.Grid, Folds: cfg.GridFolds, Holdout: cfg.GridHoldout}
-			if err := search(ctx, spec, b, train, params, gcfg, inner, g); err != nil {
-				return err
+			run.Params = g.Params
+			if len(g.Points) > 0 {
+				run.ValAUC, selections[i] = g.Points[g.Best].ValAUC, g.Selection
 			}
-			p = params[g.Best]
-			run.Params = solver.Values(p)
-			run.ValAUC = g.Points[g.Best].ValAUC
-			selections[i] = g.Selection
-		}
-		src := solver.DatasetSource{D: train, Shuffle: cfg.Shuffle, Seed: cfg.Seed}
-		w, err := fit(ctx, spec, b, p, src, tcfg, tr)
-		if err != nil {
-			return err
-		}
-		run.Seconds = time.Since(start).Seconds()
-		if run.AUC, err = metric.AUC(Score(w, test), test.Y); err != nil {
-			return fmt.Errorf("AUC: %w", err)
-		}
-		if math.IsNaN(run.AUC) {
-			return fmt.Errorf("%w: AUC is NaN", solver.ErrDiverged)
 		}
 		return nil
 	}
 
 	start := time.Now()
-	if err := parallel(ctx, len(jobs), workers, one, func(i, done int) {
+	if err := RunJobs(ctx, b, len(jobs), workers, one, func(i, done int) {
 		if cfg.FoldDone != nil {
 			cfg.FoldDone(res.Runs[i], done, len(jobs))
 		}
 	}); err != nil {
-		var fe *foldError
-		if errors.As(err, &fe) {
-			r := res.Runs[fe.i]
+		var je *JobError
+		if errors.As(err, &je) {
+			r := res.Runs[je.Index]
 			where := fmt.Sprintf("fold %d of %d", r.Fold, k)
 			if repeats > 1 {
 				where = fmt.Sprintf("repeat %d, fold %d of %d", r.Repeat, r.Fold, k)
 			}
-			return nil, fmt.Errorf("cross-validation of %s on %s, %s: %w", spec.Name, cfg.Data, where, fe.err)
+			return nil, fmt.Errorf("cross-validation of %s on %s, %s: %w", spec.Name, cfg.Data, where, je.Err)
 		}
-		return nil, err
+		return nil, fmt.Errorf("cross-validation: %w", err)
 	}
 	res.Seconds = time.Since(start).Seconds()
 	res.Scale, res.Selection = scaleKinds[0], selections[0]
@@ -277,61 +250,4 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	}
 	res.Mean, res.Std = metric.MeanStd(res.AUCs)
 	return res, nil
-}
-
-// foldError is the error of job i of parallel.
-type foldError struct {
-	i   int
-	err error
-}
-
-func (e *foldError) Error() string { return fmt.Sprintf("job %d: %v", e.i, e.err) }
-func (e *foldError) Unwrap() error { return e.err }
-
-// parallel runs job(ctx, i) for i in [0, n) on at most workers goroutines, calling
-// done(i, count) after each success, one call at a time. The first failure cancels
-// the jobs not yet finished and is returned as a *foldError; when ctx ends first, its
-// error is returned.
-func parallel(ctx context.Context, n, workers int, job func(context.Context, int) error, done func(i, count int)) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	next := make(chan int)
-	var (
-		mu    sync.Mutex
-		count int
-		first *foldError
-		wg    sync.WaitGroup
-	)
-	for range max(workers, 1) {
-		wg.Go(func() {
-			for i := range next {
-				if ctx.Err() != nil {
-					continue
-				}
-				err := job(ctx, i)
-				mu.Lock()
-				switch {
-				case err == nil:
-					count++
-					done(i, count)
-				case first == nil && ctx.Err() == nil:
-					first = &foldError{i: i, err: err}
-					cancel()
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if first != nil {
-		return first
-	}
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("cross-validation stopped: %w", err)
-	}
-	return nil
 }

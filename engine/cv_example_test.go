@@ -5,13 +5,14 @@ import (
 	"fmt"
 
 	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/fallback"
 )
 
 // ExampleCV cross-validates OPAUC on the German credit data (embedded in the binary):
 // five stratified folds, the features scaled to [−1, 1] on each training part alone.
 func ExampleCV() {
 	res, err := engine.CV(context.Background(), engine.CVConfig{
-		TrainConfig: engine.TrainConfig{Algo: "opauc", Data: "german", Shuffle: true, Seed: 1, Backend: "generic"},
+		TrainConfig: engine.TrainConfig{Algo: "opauc", Data: "german", Shuffle: true, Seed: 1, Backend: fallback.New()},
 		Folds:       5,
 	})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/fallback"
 )
 
 // TestCV: on german, every fold is scored, the mean is sane, the result does not
@@ -31,7 +32,7 @@ func TestCV(t *testing.T) {
 	} {
 		t.Run(tc.algo, func(t *testing.T) {
 			cfg := CVConfig{
-				TrainConfig: TrainConfig{Algo: tc.algo, Params: tc.params, Data: "german", Passes: tc.passes, Shuffle: true, Seed: 7, Backend: "generic"},
+				TrainConfig: TrainConfig{Algo: tc.algo, Params: tc.params, Data: "german", Passes: tc.passes, Shuffle: true, Seed: 7, Backend: fallback.New()},
 				Repeats:     tc.repeats,
 				Workers:     1,
 			}
@@ -57,7 +58,7 @@ func TestCV(t *testing.T) {
 					t.Errorf("run %d is repeat %d fold %d, want %d, %d", i, r.Repeat, r.Fold, wantRepeat, wantFold)
 				}
 			}
-			if one.Scale != ScaleMinMax || one.Rows != 1000 || one.Features != 24 || len(one.Notes) != 0 {
+			if one.Scale != data.ScaleMinMax || one.Rows != 1000 || one.Features != 24 || len(one.Notes) != 0 {
 				t.Errorf("scale %q, %d rows, %d features, notes %q", one.Scale, one.Rows, one.Features, one.Notes)
 			}
 
@@ -147,7 +148,7 @@ func TestCVGrid(t *testing.T) {
 		{3, "3-fold"},
 	} {
 		cfg := CVConfig{
-			TrainConfig: TrainConfig{Algo: "opauc", Data: "german", Shuffle: true, Seed: 3, Backend: "generic"},
+			TrainConfig: TrainConfig{Algo: "opauc", Data: "german", Shuffle: true, Seed: 3, Backend: fallback.New()},
 			Folds:       4,
 			Grid:        "eta=2^[-8..-4],2^8;lambda=2^-10,2^-2",
 			GridFolds:   tc.gridFolds,
@@ -186,7 +187,7 @@ func TestCVSplitNote(t *testing.T) {
 	}
 	t.Setenv(data.EnvData, t.TempDir())
 	res, err := CV(context.Background(), CVConfig{
-		TrainConfig: TrainConfig{Algo: "olr", Data: "a9a", Seed: 1, Backend: "generic"}, Folds: 2,
+		TrainConfig: TrainConfig{Algo: "olr", Data: "a9a", Seed: 1, Backend: fallback.New()}, Folds: 2,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +204,7 @@ func TestCVErrors(t *testing.T) {
 	t.Setenv(data.EnvData, t.TempDir())
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
-	base := TrainConfig{Algo: "opauc", Data: "german", Seed: 1, Backend: "generic"}
+	base := TrainConfig{Algo: "opauc", Data: "german", Seed: 1, Backend: fallback.New()}
 	for _, tc := range []struct {
 		name string
 		ctx  context.Context
@@ -220,7 +221,7 @@ func TestCVErrors(t *testing.T) {
 		{"bad grid", nil, CVConfig{TrainConfig: base, Grid: "rho=1"}, `unknown key "rho"`, solver.ErrParam},
 		{"missing data", nil, CVConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "/no/such.svm"}}, "neither a file nor a known dataset", nil},
 		{"batch passes", nil, CVConfig{TrainConfig: TrainConfig{Algo: "ls-auc", Data: "german", Passes: 2}}, "batch algorithm", nil},
-		{"diverged", nil, CVConfig{TrainConfig: TrainConfig{Algo: "spam-l2", Params: []string{"eta=1e12"}, Data: "german", Backend: "generic"}}, "fold", solver.ErrDiverged},
+		{"diverged", nil, CVConfig{TrainConfig: TrainConfig{Algo: "spam-l2", Params: []string{"eta=1e12"}, Data: "german", Backend: fallback.New()}}, "fold", solver.ErrDiverged},
 		{"cancelled", cancelled, CVConfig{TrainConfig: base}, "stopped", context.Canceled},
 	} {
 		ctx := tc.ctx

@@ -1,12 +1,38 @@
 // Package engine is aucopt's AUC engine as a library. Its surface is small:
 //
 //   - Train fits a registered algorithm (solver.Names) on a file or a dataset name and
-//     measures its test AUC; Grid does so over a hyper-parameter grid;
+//     measures its test AUC; Grid does so over a hyper-parameter grid, CV over the
+//     folds of a cross-validation;
 //   - TrainResult.Model is the model file (engine/model) of a run, which model.Read
 //     reads back;
 //   - Predict scores data with a model, applying its training scaling exactly;
-//   - AUC, ROC and Evaluate measure scores against labels;
-//   - Backend picks the compute backend (auto, cuda, avx2, generic).
+//   - Evaluate and metric measure scores against labels;
+//   - Backend and BackendFromEnv pick the compute backend (auto, cuda, avx2, generic).
+//
+// # One path from data to score
+//
+// Every run, from the command line or the library, takes the same path:
+//
+//	CLI (cmd/aucopt)            flags → a config; --backend → kernels.Backend (BackendFromEnv)
+//	  → config → Task           Train: one point; Grid: the grid's points; CV: one task per
+//	                            fold (RunJobs); experiment: one task per split and algorithm
+//	  → pipeline: Run           scale (data.Scaling) → select (Selection: hold-out or k folds;
+//	                            shared-prefix folds and one Multi per fold online, GridFitter
+//	                            for batch grids) → refit (solver.Run, or Fit) → score (ScoreAUC)
+//	  → solver                  the algorithm: solver.Online, Batch, Multi
+//	  → kernels                 the backend every solver is written against (fallback, asm, cuda)
+//
+// A Task's points are parameter structs (solver.Spec.Params); with one point there is
+// no selection. One rule holds for failed points in every search: a point that diverges
+// or whose validation AUC is NaN is marked failed with its reason and the search goes
+// on; only when all fail is it an error (wrapping solver.ErrDiverged). Parallel jobs (CV
+// folds, experiment cells) run on RunJobs with one worker policy (Workers), each job on
+// its own view of the backend (kernels.PerJob). Selection folds are seeded by the
+// task's selection seed — the run's seed in train, cv and experiments alike — so the
+// three choose the same point on the same data.
+//
+// Configurations carry a kernels.Backend value, the caller's to close; nil means the
+// default selection ($AUCOPT_BACKEND, else auto), opened and closed by the run.
 //
 // engine is the only package that imports the backend implementations (fallback, asm,
 // cuda); everything below it is written against kernels.Backend.

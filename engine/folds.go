@@ -9,7 +9,7 @@ import (
 	"github.com/aucopt/aucopt/kernels"
 )
 
-// OnlineFolds trains an online algorithm's grid for a cross-validation: for each fold k
+// onlineFolds trains an online algorithm's grid for a cross-validation: for each fold k
 // of folds, one solver.Multi over params trained on the other folds' rows of train,
 // fed fold by fold in increasing order (fold j's rows in a random order seeded by
 // SubSeed(seed, j), or in their order when shuffle is false), which it hands to
@@ -18,7 +18,7 @@ import (
 // (one that failed on a finished fold, so that the search can no longer choose it) is
 // dropped from the folds still to train. workers is the Multi's goroutines for
 // independent learners.
-func OnlineFolds(ctx context.Context, spec solver.Spec, b kernels.Backend, train *data.Dataset, folds []data.Fold,
+func onlineFolds(ctx context.Context, spec solver.Spec, b kernels.Backend, train *data.Dataset, folds []data.Fold,
 	params []any, seed uint64, shuffle bool, workers int,
 	done func(k int, m solver.Multi, val *data.Dataset) error, out func(g int) bool) error {
 	blocks := make([]*data.Dataset, len(folds))
@@ -43,21 +43,7 @@ func OnlineFolds(ctx context.Context, spec solver.Spec, b kernels.Backend, train
 		}
 	}
 	fresh := func() (solver.Multi, error) { return solver.NewMulti(spec, b, train.Dim, params, seed, workers) }
-	xs, ys := make([]kernels.Sparse, 0, gridBlock), make([]int8, 0, gridBlock)
-	feed := func(m solver.Multi, j int) error {
-		blk := blocks[j]
-		for lo := 0; lo < blk.Rows(); lo += gridBlock {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			xs, ys = xs[:0], ys[:0]
-			for i := lo; i < min(lo+gridBlock, blk.Rows()); i++ {
-				xs, ys = append(xs, blk.Row(i)), append(ys, blk.Y[i])
-			}
-			m.ObserveBlock(xs, ys)
-		}
-		return nil
-	}
+	feed := func(m solver.Multi, j int) error { return observe(ctx, m, blocks[j], nil) }
 	return solver.LeaveOneOut(len(folds), fresh, feed, func(k int, m solver.Multi) error {
 		return done(k, m, blocks[k])
 	}, func(m solver.Multi) {

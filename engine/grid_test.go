@@ -11,6 +11,7 @@ import (
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/fallback"
 )
 
 func TestParseGrid(t *testing.T) {
@@ -70,7 +71,7 @@ func TestGrid(t *testing.T) {
 		{"spam-l2", "eta=0.01,0.1,1e9;beta=1e-4", 3},
 	} {
 		cfg := GridConfig{
-			TrainConfig: TrainConfig{Algo: tc.algo, Data: "german", Shuffle: true, Seed: 3, Backend: "generic"},
+			TrainConfig: TrainConfig{Algo: tc.algo, Data: "german", Shuffle: true, Seed: 3, Backend: fallback.New()},
 			Grid:        tc.grid, Folds: tc.folds,
 		}
 		res, err := Grid(context.Background(), cfg)
@@ -97,7 +98,7 @@ func TestGrid(t *testing.T) {
 		for k, v := range res.Points[res.Best].Params {
 			params = append(params, k+"="+jsonNumber(t, v))
 		}
-		plain, err := Train(context.Background(), TrainConfig{Algo: tc.algo, Data: "german", Shuffle: true, Seed: 3, Backend: "generic", Params: params})
+		plain, err := Train(context.Background(), TrainConfig{Algo: tc.algo, Data: "german", Shuffle: true, Seed: 3, Backend: fallback.New(), Params: params})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +127,7 @@ func TestGridErrors(t *testing.T) {
 	}{
 		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german"}, Grid: "nope=1"}, "unknown key"},
 		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german"}, Grid: "eta=-1"}, "eta"},
-		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german"}, Grid: "eta=1e300"}, "all 1 points failed"},
+		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german"}, Grid: "eta=1e300,1e299"}, "all 2 points failed"},
 		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german", Checkpoint: "x"}, Grid: "eta=1"}, "checkpoint"},
 		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german"}, Grid: "eta=1", Holdout: 1.5}, "held-out share"},
 	} {
@@ -148,8 +149,8 @@ func TestGridErrors(t *testing.T) {
 func TestUnitRowsScaling(t *testing.T) {
 	t.Setenv(data.EnvData, t.TempDir())
 	ctx := context.Background()
-	for algo, want := range map[string]string{"solam": ScaleNorm, "opauc": ScaleMinMax} {
-		base := TrainConfig{Algo: algo, Data: "german", Seed: 1, Backend: "generic"}
+	for algo, want := range map[string]string{"solam": data.ScaleNorm, "opauc": data.ScaleMinMax} {
+		base := TrainConfig{Algo: algo, Data: "german", Seed: 1, Backend: fallback.New()}
 		tr, err := Train(ctx, base)
 		if err != nil {
 			t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/fallback"
 )
 
 func TestParseFormatBytes(t *testing.T) {
@@ -64,7 +65,7 @@ func TestMemoryGuard(t *testing.T) {
 		{"ubauc-batch", "ubauc-batch needs 64 TB"},
 	} {
 		t.Run(c.algo, func(t *testing.T) {
-			_, err := Train(context.Background(), TrainConfig{Algo: c.algo, Data: wide, Scale: ScaleNone, MaxMemory: limit, Backend: "generic"})
+			_, err := Train(context.Background(), TrainConfig{Algo: c.algo, Data: wide, Scale: data.ScaleNone, MaxMemory: limit, Backend: fallback.New()})
 			if !errors.Is(err, ErrMemory) || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), c.want) ||
 				strings.Contains(err.Error(), "use "+c.algo+",") || strings.Contains(err.Error(), "\n") {
 				t.Errorf("error %v, want ErrMemory and ErrInput saying %q", err, c.want)
@@ -73,14 +74,14 @@ func TestMemoryGuard(t *testing.T) {
 	}
 	t.Run("grid", func(t *testing.T) {
 		// 48 MB a point, 480 MB for ten: refused in 256 MB, where one point fits.
-		_, err := Grid(context.Background(), GridConfig{TrainConfig: TrainConfig{Algo: "solam", Data: wide, Scale: ScaleNone, MaxMemory: 256e6},
+		_, err := Grid(context.Background(), GridConfig{TrainConfig: TrainConfig{Algo: "solam", Data: wide, Scale: data.ScaleNone, MaxMemory: 256e6},
 			Grid: "zeta=1,2,3,4,5,6,7,8,9,10"})
 		if !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "solam needs 480 MB for 10 grid points on 2,000,001 features") {
 			t.Errorf("grid of 10 solam points in 256 MB: %v", err)
 		}
 	})
 	t.Run("trace", func(t *testing.T) {
-		_, err := Trace(context.Background(), TraceConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: wide, Test: wide, Scale: ScaleNone, MaxMemory: limit}})
+		_, err := Trace(context.Background(), TraceConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: wide, Test: wide, Scale: data.ScaleNone, MaxMemory: limit}})
 		if !errors.Is(err, ErrMemory) {
 			t.Errorf("trace: %v", err)
 		}
@@ -90,13 +91,13 @@ func TestMemoryGuard(t *testing.T) {
 		if err := os.WriteFile(four, []byte("+1 1:1 2000001:1\n-1 2:1\n+1 3:1\n-1 4:1\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := CV(context.Background(), CVConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: four, Scale: ScaleNone, MaxMemory: limit}, Folds: 2})
+		_, err := CV(context.Background(), CVConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: four, Scale: data.ScaleNone, MaxMemory: limit}, Folds: 2})
 		if !errors.Is(err, ErrMemory) {
 			t.Errorf("cv: %v", err)
 		}
 	})
 	t.Run("fits", func(t *testing.T) {
-		res, err := Train(context.Background(), TrainConfig{Algo: "olr", Data: wide, Scale: ScaleNone, MaxMemory: limit, Backend: "generic"})
+		res, err := Train(context.Background(), TrainConfig{Algo: "olr", Data: wide, Scale: data.ScaleNone, MaxMemory: limit, Backend: fallback.New()})
 		if err != nil || res.Features != 2000001 {
 			t.Errorf("olr: %v", err)
 		}
@@ -106,7 +107,7 @@ func TestMemoryGuard(t *testing.T) {
 		if math.IsInf(AvailableMemory().Bytes, 1) {
 			t.Skip("no memory limit known on this system: the guard needs MaxMemory")
 		}
-		_, err := Train(context.Background(), TrainConfig{Algo: "opauc", Data: wide, Scale: ScaleNone})
+		_, err := Train(context.Background(), TrainConfig{Algo: "opauc", Data: wide, Scale: data.ScaleNone})
 		if !errors.Is(err, ErrMemory) {
 			t.Errorf("opauc without MaxMemory: %v", err)
 		}

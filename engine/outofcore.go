@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
-	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/engine/stats"
 	"github.com/aucopt/aucopt/fallback"
@@ -113,7 +112,7 @@ func StreamClassMoments(ctx context.Context, b kernels.Backend, path string, opt
 
 // accBackend returns a one-worker CPU backend for accumulation, and its release.
 func accBackend(b kernels.Backend) (kernels.Backend, func()) {
-	if !ConcurrentSafe(b) {
+	if !concurrentSafe(b) {
 		b = nil
 	}
 	if s, ok := b.(kernels.Splitter); ok {
@@ -510,11 +509,11 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params any, cfg Train
 	if cfg.Positive != "" || !cfg.Table.IsZero() {
 		return nil, inputErrorf("--out-of-core reads LIBSVM text with the usual label conventions; tables and --positive are not supported out of core")
 	}
-	b, err := BackendFromEnv(cfg.Backend)
+	b, release, err := OpenBackend(cfg.Backend)
 	if err != nil {
 		return nil, err
 	}
-	defer b.Close()
+	defer release()
 	start := time.Now()
 	cm, info, err := StreamClassMoments(ctx, b, cfg.Data, StreamOptions{})
 	if err != nil {
@@ -539,11 +538,11 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params any, cfg Train
 		if test.Dim != res.Features {
 			test = test.Truncate(res.Features)
 		}
-		if res.Scaler != nil {
-			test = res.Scaler.Apply(test)
+		if res.Scaling != nil {
+			test = res.Scaling.Apply(test)
 		}
 		res.TestRows = test.Rows()
-		if res.TestAUC, err = metric.AUC(Score(res.Weights, test), test.Y); err != nil {
+		if res.TestAUC, err = ScoreAUC(res.Weights, test); err != nil {
 			return nil, fmt.Errorf("test AUC on %s: %w", cfg.Test, err)
 		}
 	}
@@ -557,7 +556,7 @@ func CheckMomentsOnly(spec solver.Spec, params any, kind string) error {
 	if !spec.IsBatch() {
 		return inputErrorf("out of core: %s is an online algorithm; it streams its file from disk already (--shuffle=false --scale none)", spec.Name)
 	}
-	if kind != "" && kind != ScaleAuto && kind != ScaleNone && kind != ScaleMinMax {
+	if kind != "" && kind != data.ScaleAuto && kind != data.ScaleNone && kind != data.ScaleMinMax {
 		return inputErrorf("out of core: --scale %s needs a pass over the data before training; use none, minmax or auto", kind)
 	}
 	learner, err := spec.NewBatch(fallback.NewWorkers(1), 1, params, 0) // one worker: no goroutines to release
@@ -576,10 +575,10 @@ func CheckMomentsOnly(spec solver.Spec, params any, kind string) error {
 
 // FitClassMoments trains spec (with params, a struct made by spec.Params) from class
 // moments accumulated anywhere (streamed from a file, merged from shards): it applies
-// the scaling kind exactly on the moments (ScaleAuto: min-max to [−1, 1] for at most
-// AutoScaleMaxDim features, else none; ScaleMinMax; ScaleNone) and fits the learner,
+// the scaling kind exactly on the moments (data.ScaleAuto: min-max to [−1, 1] for at most
+// data.AutoScaleMaxDim features, else none; ScaleMinMax; ScaleNone) and fits the learner,
 // which must be a solver.MomentsLearner that needs only the moments. It fills res's
-// Algo, Params, Backend, TrainRows, Features, Scale, Scaler and Weights.
+// Algo, Params, Backend, TrainRows, Features, Scale, Scaling and Weights.
 func FitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, params any, cm *stats.ClassMoments, kind string, res *TrainResult) error {
 	if err := CheckMomentsOnly(spec, params, kind); err != nil {
 		return err
@@ -588,17 +587,17 @@ func FitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, p
 	p, n := cm.Counts()
 	res.TrainRows, res.Features = int(p+n), cm.Dim()
 	pos, neg := cm.Classes()
-	if kind == "" || kind == ScaleAuto {
-		kind = ScaleNone
-		if cm.Dim() <= AutoScaleMaxDim {
-			kind = ScaleMinMax
-		}
+	kind, err := data.ResolveScale(kind, cm.Dim(), false)
+	if err != nil {
+		return inputError{err}
 	}
 	res.Scale = kind
-	if kind == ScaleMinMax {
-		res.Scaler = minMaxScaler(cm, -1, 1)
-		pos.Affine(res.Scaler.Scale, res.Scaler.Shift)
-		neg.Affine(res.Scaler.Scale, res.Scaler.Shift)
+	res.Scaling = &data.Scaling{Kind: kind}
+	if kind == data.ScaleMinMax {
+		s := minMaxScaler(cm, -1, 1)
+		res.Scaling.MinMax = s
+		pos.Affine(s.Scale, s.Shift)
+		neg.Affine(s.Scale, s.Shift)
 	}
 	learner, err := spec.NewBatch(b, max(cm.Dim(), 1), params, res.Seed)
 	if err != nil {

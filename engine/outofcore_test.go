@@ -15,6 +15,7 @@ import (
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/stats"
+	"github.com/aucopt/aucopt/fallback"
 )
 
 // synthText renders n random sparse rows of up to dim features as LIBSVM text, labels
@@ -112,14 +113,14 @@ func TestTrainOutOfCoreMatchesInMemory(t *testing.T) {
 		params []string
 		scale  string
 	}{
-		{"ls-auc", nil, ScaleAuto},
-		{"ls-auc", []string{"lambda=1e-2"}, ScaleNone},
-		{"ls-auc", nil, ScaleMinMax},
-		{"mba-l2", []string{"pairs=all"}, ScaleAuto},
-		{"mba-el", []string{"pairs=all", "lambda1=1e-3"}, ScaleAuto},
+		{"ls-auc", nil, data.ScaleAuto},
+		{"ls-auc", []string{"lambda=1e-2"}, data.ScaleNone},
+		{"ls-auc", nil, data.ScaleMinMax},
+		{"mba-l2", []string{"pairs=all"}, data.ScaleAuto},
+		{"mba-el", []string{"pairs=all", "lambda1=1e-3"}, data.ScaleAuto},
 	} {
 		t.Run(tc.algo+"/"+strings.Join(tc.params, ",")+"/"+tc.scale, func(t *testing.T) {
-			cfg := TrainConfig{Algo: tc.algo, Params: tc.params, Data: path, Test: test, Scale: tc.scale, Seed: 1, Backend: "generic"}
+			cfg := TrainConfig{Algo: tc.algo, Params: tc.params, Data: path, Test: test, Scale: tc.scale, Seed: 1, Backend: fallback.New()}
 			mem, err := Train(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -150,11 +151,11 @@ func TestTrainOutOfCoreMatchesInMemory(t *testing.T) {
 // system is the ORACLE's, so mba-l2 pairs=all with λ₂ = λ gives ls-auc's weights.
 func TestMBAAllPairsIsTheOracle(t *testing.T) {
 	path := writeFile(t, "train.svm", synthText(2000, 20, []string{"+1", "-1"}, 4))
-	ls, err := Train(context.Background(), TrainConfig{Algo: "ls-auc", Params: []string{"lambda=1e-3"}, Data: path, Scale: ScaleNone, Backend: "generic"})
+	ls, err := Train(context.Background(), TrainConfig{Algo: "ls-auc", Params: []string{"lambda=1e-3"}, Data: path, Scale: data.ScaleNone, Backend: fallback.New()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mba, err := Train(context.Background(), TrainConfig{Algo: "mba-l2", Params: []string{"pairs=all", "lambda2=1e-3"}, Data: path, Scale: ScaleNone, Backend: "generic"})
+	mba, err := Train(context.Background(), TrainConfig{Algo: "mba-l2", Params: []string{"pairs=all", "lambda2=1e-3"}, Data: path, Scale: data.ScaleNone, Backend: fallback.New()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +244,7 @@ func TestStreamClassMomentsBadInput(t *testing.T) {
 			if tc.is == nil {
 				return
 			}
-			_, err = Train(context.Background(), TrainConfig{Algo: "ls-auc", Data: path, Scale: ScaleNone, OutOfCore: true, Backend: "generic"})
+			_, err = Train(context.Background(), TrainConfig{Algo: "ls-auc", Data: path, Scale: data.ScaleNone, OutOfCore: true, Backend: fallback.New()})
 			if err == nil || !strings.Contains(err.Error(), tc.contains) || cm == nil {
 				t.Errorf("training: %v, want an error saying %q", err, tc.contains)
 			}
@@ -276,7 +277,7 @@ func TestTrainOutOfCoreSettingsThatCannotApply(t *testing.T) {
 	}{
 		{"online algorithm", TrainConfig{Algo: "spam-l2", Data: path}, "online algorithm"},
 		{"sampled pairs", TrainConfig{Algo: "mba-l2", Data: path}, "pairs=all"},
-		{"row scaling", TrainConfig{Algo: "ls-auc", Data: path, Scale: ScaleNorm}, "--scale norm"},
+		{"row scaling", TrainConfig{Algo: "ls-auc", Data: path, Scale: data.ScaleNorm}, "--scale norm"},
 		{"shuffle", TrainConfig{Algo: "ls-auc", Data: path, Shuffle: true}, "--shuffle"},
 		{"dataset name", TrainConfig{Algo: "ls-auc", Data: "a9a"}, "not one"},
 		{"checkpoint", TrainConfig{Algo: "ls-auc", Data: path, Checkpoint: path + ".ckpt"}, "--checkpoint"},
@@ -285,7 +286,7 @@ func TestTrainOutOfCoreSettingsThatCannotApply(t *testing.T) {
 		{"B with all pairs", TrainConfig{Algo: "mba-l2", Data: path, Params: []string{"pairs=all", "B=10"}}, "pairs=all"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tc.cfg.OutOfCore, tc.cfg.Backend = true, "generic"
+			tc.cfg.OutOfCore, tc.cfg.Backend = true, fallback.New()
 			_, err := Train(context.Background(), tc.cfg)
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("error %v, want one saying %q", err, tc.want)

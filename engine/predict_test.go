@@ -14,6 +14,7 @@ import (
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/model"
+	"github.com/aucopt/aucopt/fallback"
 )
 
 // a9aSHA256 is the SHA-256 of a9a/a9a.txt.xz in shared/data/MANIFEST.tsv (the
@@ -40,22 +41,22 @@ func TestModelScoresEqualTraining(t *testing.T) {
 		name, algo, data, test, scale string
 		slow                          bool // skipped with -short
 	}{
-		{"a9a minmax online", "opauc", "a9a", "", ScaleMinMax, false},
-		{"a9a none", "ubauc-online", "a9a", "", ScaleNone, false},
-		{"a9a norm", "olr", "a9a", "", ScaleNorm, true},
-		{"a9a minmax batch", "ls-auc", "a9a", "", ScaleMinMax, true},
-		{"narrower test minmax", "olr", train, narrow, ScaleMinMax, false},
-		{"narrower test norm", "olr", train, narrow, ScaleNorm, false},
-		{"wider test minmax", "olr", train, wide, ScaleMinMax, false},
-		{"wider test streamed", "olr", train, wide, ScaleNone, false},
+		{"a9a minmax online", "opauc", "a9a", "", data.ScaleMinMax, false},
+		{"a9a none", "ubauc-online", "a9a", "", data.ScaleNone, false},
+		{"a9a norm", "olr", "a9a", "", data.ScaleNorm, true},
+		{"a9a minmax batch", "ls-auc", "a9a", "", data.ScaleMinMax, true},
+		{"narrower test minmax", "olr", train, narrow, data.ScaleMinMax, false},
+		{"narrower test norm", "olr", train, narrow, data.ScaleNorm, false},
+		{"wider test minmax", "olr", train, wide, data.ScaleMinMax, false},
+		{"wider test streamed", "olr", train, wide, data.ScaleNone, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.slow && testing.Short() {
 				t.Skip("-short: one more a9a run")
 			}
-			cfg := TrainConfig{Algo: tt.algo, Data: tt.data, Test: tt.test, Scale: tt.scale, Seed: 3, Backend: "generic"}
-			cfg.Shuffle = tt.scale != ScaleNone // exercise the streamed path too
+			cfg := TrainConfig{Algo: tt.algo, Data: tt.data, Test: tt.test, Scale: tt.scale, Seed: 3, Backend: fallback.New()}
+			cfg.Shuffle = tt.scale != data.ScaleNone // exercise the streamed path too
 			res, err := Train(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -81,7 +82,7 @@ func TestModelScoresEqualTraining(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, scaled, err := scale(tt.scale, trainDS, testDS, &TrainResult{})
+			_, scaled, err := scale(tt.scale, false, trainDS, testDS, &TrainResult{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,13 +4,15 @@ import (
 	"context"
 	"slices"
 	"testing"
+
+	"github.com/aucopt/aucopt/fallback"
 )
 
 // TestSeedZeroIsDefault checks that TrainConfig's zero Seed runs as the command line's
 // default --seed 1, for Train, Grid and CV.
 func TestSeedZeroIsDefault(t *testing.T) {
 	ctx := context.Background()
-	base := TrainConfig{Algo: "opauc", Data: "german", Shuffle: true, Backend: "generic"}
+	base := TrainConfig{Algo: "opauc", Data: "german", Shuffle: true, Backend: fallback.New()}
 	withSeed := func(s uint64) TrainConfig { c := base; c.Seed = s; return c }
 	tests := []struct {
 		name string

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/aucopt/aucopt/fallback"
 )
 
 // TestGridSelectionSettings checks that a grid's selection settings that cannot take
@@ -22,7 +24,7 @@ func TestGridSelectionSettings(t *testing.T) {
 		{"negative folds", -3, 0, "-3 folds"},
 		{"one fold", 1, 0, "1 folds"},
 	}
-	base := TrainConfig{Algo: "opauc", Data: "no-such-file.svm", Shuffle: true, Backend: "generic"}
+	base := TrainConfig{Algo: "opauc", Data: "no-such-file.svm", Shuffle: true, Backend: fallback.New()}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, gerr := Grid(context.Background(), GridConfig{TrainConfig: base, Grid: "eta=0.1,0.2", Folds: tt.folds, Holdout: tt.holdout})

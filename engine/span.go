@@ -34,12 +34,12 @@ type span struct {
 	mean []float64
 }
 
-// SelectionData returns the rows a grid search of spec trains on: train itself, or for
+// selectionData returns the rows a grid search of spec trains on: train itself, or for
 // a rotational algorithm (solver.Spec.Rotational) the coordinates of train's rows in
 // an orthonormal basis of their centred span, when that has at least 5% fewer
 // dimensions (a9a's one-hot groups: 107 of 123). The learner then gives the same
 // validation scores up to a constant, so the same AUCs, for less work.
-func SelectionData(b kernels.Backend, spec solver.Spec, train *data.Dataset) (*data.Dataset, error) {
+func selectionData(b kernels.Backend, spec solver.Spec, train *data.Dataset) (*data.Dataset, error) {
 	if !spec.Rotational {
 		return train, nil
 	}

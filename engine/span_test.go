@@ -69,7 +69,7 @@ func TestSelectionData(t *testing.T) {
 	train := spanA9a(t)
 	b := fallback.New()
 	spec, params := opaucGrid(t)
-	red, err := SelectionData(b, spec, train)
+	red, err := selectionData(b, spec, train)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,8 +84,8 @@ func TestSelectionData(t *testing.T) {
 		}
 	}
 	spam, _ := solver.Lookup("spam-l2")
-	if same, err := SelectionData(b, spam, train); err != nil || same != train {
-		t.Errorf("SelectionData(spam-l2) = %p, %v; want the rows themselves", same, err)
+	if same, err := selectionData(b, spam, train); err != nil || same != train {
+		t.Errorf("selectionData(spam-l2) = %p, %v; want the rows themselves", same, err)
 	}
 }
 
@@ -101,7 +101,8 @@ func TestSearchFolds(t *testing.T) {
 		s := spec
 		s.Rotational = rotational
 		res := &GridResult{TrainResult: &TrainResult{}}
-		if err := search(context.Background(), s, b, train, params, cfg, 1, res); err != nil {
+		task := Task{Spec: s, Points: params, Selection: Selection{Folds: 3, Seed: cfg.Seed}, Shuffle: true, Seed: cfg.Seed, Workers: 1}
+		if err := search(context.Background(), b, train, task, res); err != nil {
 			t.Fatal(err)
 		}
 		folds, err := data.StratifiedKFold(train.Y, 3, cfg.Seed)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/model"
+	"github.com/aucopt/aucopt/fallback"
 )
 
 // TestTableTrainsLikeLibSVM: german as LIBSVM text, CSV and Parquet, and a click-log
@@ -49,10 +50,10 @@ func TestTableTrainsLikeLibSVM(t *testing.T) {
 		{"click log", []string{convert(ctr, "ctr.svm", data.Options{Table: ctrTable}), ctr, convert(ctr, "ctr.parquet", data.Options{})}, ctrTable},
 	}
 	for _, tt := range tests {
-		for _, scale := range []string{ScaleNone, ScaleMinMax} { // streamed, in memory
+		for _, scale := range []string{data.ScaleNone, data.ScaleMinMax} { // streamed, in memory
 			var first []float64
 			for i, file := range tt.files {
-				cfg := TrainConfig{Algo: "spam-l2", Data: file, Scale: scale, Shuffle: scale != ScaleNone, Backend: "generic", Seed: 1}
+				cfg := TrainConfig{Algo: "spam-l2", Data: file, Scale: scale, Shuffle: scale != data.ScaleNone, Backend: fallback.New(), Seed: 1}
 				if i > 0 {
 					cfg.Table = tt.table
 				}
@@ -73,7 +74,7 @@ func TestTableTrainsLikeLibSVM(t *testing.T) {
 	}
 	// A model trained on the CSV scores the Parquet copy (its columns in another order)
 	// as the CSV.
-	res, err := Train(context.Background(), TrainConfig{Algo: "ftrl", Data: ctr, Table: ctrTable, Scale: ScaleNone, Backend: "generic"})
+	res, err := Train(context.Background(), TrainConfig{Algo: "ftrl", Data: ctr, Table: ctrTable, Scale: data.ScaleNone, Backend: fallback.New()})
 	if err != nil {
 		t.Fatal(err)
 	}

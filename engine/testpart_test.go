@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/fallback"
 )
 
 // TestTestNameIsTestPart requires --test NAME (TrainConfig.Test a dataset name) to score
 // that dataset's test part, the rows the run without Test scores, not its training part.
 func TestTestNameIsTestPart(t *testing.T) {
 	t.Setenv(data.EnvData, t.TempDir()) // the embedded a9a, on any machine
-	cfg := TrainConfig{Algo: "olr", Data: "a9a", Seed: 1, Backend: "generic"}
+	cfg := TrainConfig{Algo: "olr", Data: "a9a", Seed: 1, Backend: fallback.New()}
 	own, err := Train(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -3,14 +3,11 @@ package engine
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
 	"time"
 
-	"github.com/aucopt/aucopt/engine/data"
-	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
 )
 
@@ -81,7 +78,6 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.Scale = resolveScale(spec, cfg.Scale)
 	if cfg.Checkpoint != "" {
 		return nil, fmt.Errorf("trace %s: checkpoints are not supported (a trace restarts from the beginning)", spec.Name)
 	}
@@ -103,6 +99,12 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if ds, ok := src.(solver.DatasetSource); ok {
+		if ds.D, test, err = scale(cfg.Scale, spec.UnitRows, ds.D, test, res); err != nil {
+			return nil, err
+		}
+		src = ds
+	}
 	if test == nil {
 		return nil, fmt.Errorf("trace %s on %s: no test data (give a test file, or a dataset with a test split)", spec.Name, cfg.Data)
 	}
@@ -111,11 +113,11 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 		return nil, err
 	}
 	res.TestRows = test.Rows()
-	b, err := BackendFromEnv(cfg.Backend)
+	b, release, err := OpenBackend(cfg.Backend)
 	if err != nil {
 		return nil, err
 	}
-	defer b.Close()
+	defer release()
 	res.Backend = b.Name()
 	tr := &TraceResult{TrainResult: res, Every: cfg.Every}
 	if tr.Every == 0 {
@@ -129,7 +131,7 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 			return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 		}
 		res.Seconds = time.Since(start).Seconds()
-		if res.TestAUC, err = testAUC(res.Weights, test); err != nil {
+		if res.TestAUC, err = ScoreAUC(res.Weights, test); err != nil {
 			return nil, err
 		}
 		tr.Points = []TracePoint{{Seen: int64(res.TrainRows), Seconds: res.Seconds, TestAUC: res.TestAUC}}
@@ -151,7 +153,7 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 			return
 		}
 		t0 := time.Now()
-		auc, err := testAUC(learner.Weights(), test)
+		auc, err := ScoreAUC(learner.Weights(), test)
 		if err != nil {
 			evalErr = fmt.Errorf("after %d examples: %w", seen, err)
 			cancel()
@@ -184,20 +186,8 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 	}
 	res.Seconds = (time.Since(start) - evalTime).Seconds()
 	res.Weights = learner.Weights()
-	if res.TestAUC, err = testAUC(res.Weights, test); err != nil {
+	if res.TestAUC, err = ScoreAUC(res.Weights, test); err != nil {
 		return nil, fmt.Errorf("trace %s on %s: %w", spec.Name, cfg.Data, err)
 	}
 	return tr, nil
-}
-
-// testAUC is the AUC of w's scores on test; NaN scores are reported as divergence.
-func testAUC(w []float64, test *data.Dataset) (float64, error) {
-	auc, err := metric.AUC(Score(w, test), test.Y)
-	if errors.Is(err, metric.ErrNaN) {
-		return 0, fmt.Errorf("%w: test scores are NaN", solver.ErrDiverged)
-	}
-	if err != nil {
-		return 0, fmt.Errorf("test AUC on %s: %w", test.Name, err)
-	}
-	return auc, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/fallback"
 )
 
 // TestTrace checks the points of online traces against their definition: increasing
@@ -30,7 +31,7 @@ func TestTrace(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.cfg.Backend = "generic"
+			tt.cfg.Backend = fallback.New()
 			tr, err := Trace(context.Background(), TraceConfig{TrainConfig: tt.cfg, Every: tt.every})
 			if err != nil {
 				t.Fatal(err)
@@ -78,7 +79,7 @@ func TestTrace(t *testing.T) {
 // TestTraceBatch: a batch algorithm's trace is its one fitted model.
 func TestTraceBatch(t *testing.T) {
 	t.Setenv(data.EnvData, t.TempDir())
-	cfg := TrainConfig{Algo: "ls-auc", Data: "a9a", Seed: 1, Backend: "generic"}
+	cfg := TrainConfig{Algo: "ls-auc", Data: "a9a", Seed: 1, Backend: fallback.New()}
 	tr, err := Trace(context.Background(), TraceConfig{TrainConfig: cfg})
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +121,7 @@ func TestTraceErrors(t *testing.T) {
 
 func TestTraceJSON(t *testing.T) {
 	t.Setenv(data.EnvData, t.TempDir())
-	tr, err := Trace(context.Background(), TraceConfig{TrainConfig: TrainConfig{Algo: "olr", Data: "a9a", Backend: "generic"}, Every: 16_000})
+	tr, err := Trace(context.Background(), TraceConfig{TrainConfig: TrainConfig{Algo: "olr", Data: "a9a", Backend: fallback.New()}, Every: 16_000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +146,7 @@ func TestTraceJSON(t *testing.T) {
 // ExampleTrace records OLR's test AUC on the embedded a9a every 10,000 examples.
 func ExampleTrace() {
 	tr, err := Trace(context.Background(), TraceConfig{
-		TrainConfig: TrainConfig{Algo: "olr", Data: "a9a", Shuffle: true, Seed: 1, Backend: "generic"},
+		TrainConfig: TrainConfig{Algo: "olr", Data: "a9a", Shuffle: true, Seed: 1, Backend: fallback.New()},
 		Every:       10_000,
 	})
 	if err != nil {

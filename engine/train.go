@@ -9,52 +9,27 @@ import (
 	"math"
 	"os"
 	"strconv"
-	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
-	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/kernels"
 )
 
-// Scaling choices of TrainConfig.Scale.
-const (
-	ScaleAuto   = "auto"   // minmax for at most AutoScaleMaxDim features, else none
-	ScaleNone   = "none"   // features as read
-	ScaleMinMax = "minmax" // each feature's training range onto [−1, 1] (the OPAUC protocol)
-	ScaleNorm   = "norm"   // the thesis' (x − mean)/‖x‖
-	ScaleUnit   = "unit"   // x/‖x‖: unit-length rows, sparsity kept
-)
-
-// scaleAutoUnit is ScaleAuto for an algorithm that assumes ‖x‖ ≤ 1 (Spec.UnitRows):
-// ScaleNorm for at most AutoScaleMaxDim features, else ScaleUnit.
-const scaleAutoUnit = "auto-unit"
-
-// resolveScale applies the algorithm's preference to an automatic scaling choice.
-func resolveScale(spec solver.Spec, kind string) string {
-	if (kind == "" || kind == ScaleAuto) && spec.UnitRows {
-		return scaleAutoUnit
-	}
-	return kind
-}
-
-// AutoScaleMaxDim is the number of features up to which ScaleAuto scales to [−1, 1];
-// beyond it min-max scaling would turn sparse rows dense.
-const AutoScaleMaxDim = 1000
-
 // TrainConfig is one training run of an online algorithm.
 type TrainConfig struct {
-	Algo       string   // registered algorithm name (solver.Names)
-	Params     []string // key=value hyper-parameters over the algorithm's defaults
-	Data       string   // training data: a registry name (data.Sources) or a file
-	Test       string   // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
-	Passes     int      // passes over the training data (default 1)
-	Shuffle    bool     // visit the training rows in a seeded random order each pass
-	Scale      string   // ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
-	Seed       uint64   // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
-	Backend    string   // backend name; "" means $AUCOPT_BACKEND, else auto
-	Checkpoint string   // checkpoint file for resumable runs ("" for none; see Train)
-	MaxMemory  int64    // bytes the learners' state may take; 0: AvailableMemory (see Train)
+	Algo    string   // registered algorithm name (solver.Names)
+	Params  []string // key=value hyper-parameters over the algorithm's defaults
+	Data    string   // training data: a registry name (data.Sources) or a file
+	Test    string   // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
+	Passes  int      // passes over the training data (default 1)
+	Shuffle bool     // visit the training rows in a seeded random order each pass
+	Scale   string   // data.ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
+	Seed    uint64   // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
+	// Backend is the compute backend, the caller's to close; nil means the default
+	// selection (OpenBackend: $AUCOPT_BACKEND, else auto), opened and closed by the run.
+	Backend    kernels.Backend
+	Checkpoint string // checkpoint file for resumable runs ("" for none; see Train)
+	MaxMemory  int64  // bytes the learners' state may take; 0: AvailableMemory (see Train)
 	// Positive, when set, is the label of the positive class of a data file (LIBSVM or
 	// table), every other label negative (data.Options.Positive).
 	Positive string
@@ -90,21 +65,20 @@ func seedOrDefault(seed uint64) uint64 {
 
 // TrainResult is what a run produced.
 type TrainResult struct {
-	Algo      string              `json:"algo"`
-	Params    map[string]any      `json:"params"`
-	Backend   string              `json:"backend"`
-	Data      string              `json:"data"`
-	TrainRows int                 `json:"train_rows"`
-	Features  int                 `json:"features"`
-	Passes    int                 `json:"passes"`
-	Scale     string              `json:"scale"`
-	Seconds   float64             `json:"seconds"`            // training time (data loading excluded)
-	TestRows  int                 `json:"test_rows"`          // 0 when there is no test data
-	TestAUC   float64             `json:"test_auc,omitempty"` // NaN (omitted) without test data
-	Notes     []string            `json:"notes,omitempty"`    // things the user should know
-	Weights   []float64           `json:"-"`
-	Scaler    *data.Scaler        `json:"-"`
-	Normalize *data.RowNormalizer `json:"-"`
+	Algo      string         `json:"algo"`
+	Params    map[string]any `json:"params"`
+	Backend   string         `json:"backend"`
+	Data      string         `json:"data"`
+	TrainRows int            `json:"train_rows"`
+	Features  int            `json:"features"`
+	Passes    int            `json:"passes"`
+	Scale     string         `json:"scale"`
+	Seconds   float64        `json:"seconds"`            // training time (data loading excluded)
+	TestRows  int            `json:"test_rows"`          // 0 when there is no test data
+	TestAUC   float64        `json:"test_auc,omitempty"` // NaN (omitted) without test data
+	Notes     []string       `json:"notes,omitempty"`    // things the user should know
+	Weights   []float64      `json:"-"`
+	Scaling   *data.Scaling  `json:"-"` // the fitted scaling (Scale's); nil for a streamed file
 
 	// TrainSHA256 is the SHA-256 of the training data's file as stored (for a dataset
 	// name, of its training file, on disk or embedded); "" when it could not be read.
@@ -164,7 +138,6 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		}
 		res.Passes = 0
 	}
-	cfg.Scale = resolveScale(spec, cfg.Scale)
 	if cfg.OutOfCore {
 		return trainOutOfCore(ctx, spec, params, cfg, res)
 	}
@@ -181,11 +154,11 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {
 		return nil, err
 	}
-	b, err := BackendFromEnv(cfg.Backend)
+	b, release, err := OpenBackend(cfg.Backend)
 	if err != nil {
 		return nil, err
 	}
-	defer b.Close()
+	defer release()
 	res.Backend = b.Name()
 	if cfg.Started != nil {
 		cfg.Started(res.TrainRows, res.Passes)
@@ -193,29 +166,22 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if cfg.Checkpoint != "" && sum != nil {
 		sum.wait(res) // the checkpoint records the training data's fingerprint
 	}
-	if ds, ok := src.(solver.DatasetSource); ok && spec.IsBatch() && cfg.Shuffle && ds.D.IsDense() {
-		// The data were loaded for this run alone: a dense matrix is shuffled in place
-		// (the rows fit's Subset would copy, in the same order) instead of held twice.
-		ds.D = ds.D.Permuted(data.Shuffle(ds.D.Rows(), cfg.Seed))
-		src, cfg.Shuffle = ds, false
+	t := Task{Spec: spec, Points: []any{params}, Test: test, Scale: cfg.Scale, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
+		Seed: cfg.Seed, Progress: cfg.Progress, cfg: &cfg, res: res, owned: true}
+	if ds, ok := src.(solver.DatasetSource); ok {
+		t.Train = ds.D
+	} else {
+		t.src = src // streamed as read
 	}
-	start := time.Now()
-	if res.Weights, err = fit(ctx, spec, b, params, src, cfg, res); err != nil {
+	if _, err = Run(ctx, b, t); err != nil {
 		err = fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 		if errors.Is(err, solver.ErrCheckpoint) {
 			err = inputError{err} // a checkpoint that cannot be resumed is the caller's input
 		}
 		return nil, err
 	}
-	res.Seconds = time.Since(start).Seconds()
 	if cfg.Checkpoint == "" && sum != nil {
 		sum.wait(res)
-	}
-	if test != nil {
-		res.TestRows = test.Rows()
-		if res.TestAUC, err = metric.AUC(Score(res.Weights, test), test.Y); err != nil {
-			return nil, fmt.Errorf("test AUC on %s: %w", cfg.Test, err)
-		}
 	}
 	return res, nil
 }
@@ -284,12 +250,13 @@ func runSettings(params any, cfg TrainConfig, res *TrainResult) []solver.Setting
 }
 
 // prepare resolves the training source and the test data, filling res's TrainRows,
-// Features, Scale (and the fitted transformation) and Notes. A file read in its own
+// Features, Schema and Notes. A file read in its own
 // order without scaling is streamed from disk (streamable), one row in memory at a
 // time, after a constant-memory byte scan (data.ScanFile) that gives its dimension,
 // rows and fingerprint (res.TrainSHA256) in one read without parsing a number;
-// anything else is loaded and transformed in memory, a batch algorithm's data in the
-// dense layout when the file is dense (it would make a dense copy of it otherwise).
+// anything else is loaded in memory, unscaled (Run scales it), a batch algorithm's
+// data in the dense layout when the file is dense (it would make a dense copy of it
+// otherwise).
 func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *data.Dataset, error) {
 	var test *data.Dataset
 	if !inMemory && streamable(cfg) {
@@ -319,7 +286,7 @@ func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResu
 				return nil, nil, err
 			}
 		}
-		res.TrainRows, res.Features, res.Scale = rows, dim, ScaleNone
+		res.TrainRows, res.Features, res.Scale = rows, dim, data.ScaleNone
 		noteWiderTest(res, test)
 		return solver.FileSource{Path: cfg.Data, Opts: in}, test, nil
 	}
@@ -334,9 +301,6 @@ func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResu
 	res.Schema = sch
 	res.TrainRows, res.Features = train.Rows(), train.Dim
 	noteWiderTest(res, test)
-	if train, test, err = scale(cfg.Scale, train, test, res); err != nil {
-		return nil, nil, err
-	}
 	return solver.DatasetSource{D: train, Shuffle: cfg.Shuffle, Seed: cfg.Seed}, test, nil
 }
 
@@ -508,53 +472,29 @@ func scanTable(path string, in data.Options) (dim, rows int, sch *data.Schema, e
 	}
 }
 
-// scale fits the transformation on the training data and applies it to both parts.
-func scale(kind string, train, test *data.Dataset, res *TrainResult) (*data.Dataset, *data.Dataset, error) {
-	switch kind {
-	case "", ScaleAuto:
-		kind = ScaleNone
-		if train.Dim <= AutoScaleMaxDim {
-			kind = ScaleMinMax
-		}
-	case scaleAutoUnit:
-		kind = ScaleUnit
-		if train.Dim <= AutoScaleMaxDim {
-			kind = ScaleNorm
-		}
+// scale fits the scaling kind (data.FitScaling; unitRows: the algorithm assumes
+// ‖x‖ ≤ 1) on the training data and applies it to both parts, the test data cut to the
+// training features; res gets the scaling.
+func scale(kind string, unitRows bool, train, test *data.Dataset, res *TrainResult) (*data.Dataset, *data.Dataset, error) {
+	s, err := data.FitScaling(kind, train, unitRows)
+	if err != nil {
+		return nil, nil, inputError{err}
 	}
-	res.Scale = kind
+	res.Scale, res.Scaling = s.Kind, s
 	if test != nil && test.Dim != train.Dim {
 		test = test.Truncate(train.Dim)
 	}
-	switch kind {
-	case ScaleNone:
-		return train, test, nil
-	case ScaleMinMax:
-		s, err := data.FitMinMax(train, -1, 1)
-		if err != nil {
-			return nil, nil, err
-		}
-		res.Scaler = s
-		if test != nil {
-			test = s.Apply(test)
-		}
-		return s.Apply(train), test, nil
-	case ScaleNorm, ScaleUnit:
-		n := data.FitRowNormalizer(train, kind == ScaleNorm)
-		res.Normalize = n
-		if test != nil {
-			test = n.Apply(test)
-		}
-		return n.Apply(train), test, nil
+	if test != nil {
+		test = s.Apply(test)
 	}
-	return nil, nil, inputErrorf("unknown scaling %q (want %s, %s, %s, %s or %s)", kind, ScaleAuto, ScaleNone, ScaleMinMax, ScaleNorm, ScaleUnit)
+	return s.Apply(train), test, nil
 }
 
 // streamable reports whether the run can stream its training file from disk instead of
 // loading it: a file (not a dataset name), read in its own order (no shuffling), with no
 // scaling to fit. One pass then holds one row in memory at a time.
 func streamable(cfg TrainConfig) bool {
-	if cfg.Shuffle || cfg.Scale != ScaleNone {
+	if cfg.Shuffle || cfg.Scale != data.ScaleNone {
 		return false
 	}
 	st, err := os.Stat(cfg.Data)

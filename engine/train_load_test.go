@@ -12,6 +12,7 @@ import (
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/fallback"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -36,7 +37,7 @@ func TestTrainDenseFile(t *testing.T) {
 	}
 	for _, algo := range []string{"ls-auc", "mba-l2", "spdam"} {
 		for _, shuffle := range []bool{false, true} {
-			cfg := TrainConfig{Algo: algo, Data: path, Scale: ScaleNone, Shuffle: shuffle, Seed: 4, Backend: "generic"}
+			cfg := TrainConfig{Algo: algo, Data: path, Scale: data.ScaleNone, Shuffle: shuffle, Seed: 4, Backend: fallback.New()}
 			res, err := Train(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)

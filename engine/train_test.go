@@ -12,16 +12,17 @@ import (
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/fallback"
 )
 
 func TestTrainA9a(t *testing.T) {
 	t.Setenv(data.EnvData, t.TempDir()) // the embedded a9a, on any machine
-	cfg := TrainConfig{Algo: "ubauc-online", Data: "a9a", Shuffle: true, Seed: 1, Backend: "generic"}
+	cfg := TrainConfig{Algo: "ubauc-online", Data: "a9a", Shuffle: true, Seed: 1, Backend: fallback.New()}
 	res, err := Train(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.TrainRows != 32561 || res.TestRows != 16281 || res.Features != 123 || res.Scale != ScaleMinMax || res.Backend != "generic" {
+	if res.TrainRows != 32561 || res.TestRows != 16281 || res.Features != 123 || res.Scale != data.ScaleMinMax || res.Backend != "generic" {
 		t.Errorf("result %+v", res)
 	}
 	if res.TestAUC < 0.89 {
@@ -54,7 +55,6 @@ func TestTrainErrors(t *testing.T) {
 		{"no data", TrainConfig{Algo: "olr", Data: "nowhere.svm"}, "nowhere.svm is neither a file nor a known dataset", nil},
 		{"one class", TrainConfig{Algo: "olr", Data: oneClass}, "only one class", solver.ErrOneClass},
 		{"bad scaling", TrainConfig{Algo: "olr", Data: narrow, Scale: "zscore"}, `unknown scaling "zscore"`, nil},
-		{"bad backend", TrainConfig{Algo: "olr", Data: narrow, Backend: "tpu"}, `unknown backend "tpu"`, ErrUnknownBackend},
 	}
 	for _, tt := range tests {
 		_, err := Train(context.Background(), tt.cfg)
@@ -63,7 +63,7 @@ func TestTrainErrors(t *testing.T) {
 		}
 	}
 	// A test file wider than the training data: handled, weights 0, said once.
-	res, err := Train(context.Background(), TrainConfig{Algo: "olr", Data: narrow, Test: wide, Scale: ScaleNone})
+	res, err := Train(context.Background(), TrainConfig{Algo: "olr", Data: narrow, Test: wide, Scale: data.ScaleNone})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestTrainErrors(t *testing.T) {
 
 // ExampleTrain trains ol-UBAUC on the embedded a9a and scores its own test split.
 func ExampleTrain() {
-	res, err := Train(context.Background(), TrainConfig{Algo: "ubauc-online", Data: "a9a", Shuffle: true, Seed: 1, Backend: "generic"})
+	res, err := Train(context.Background(), TrainConfig{Algo: "ubauc-online", Data: "a9a", Shuffle: true, Seed: 1, Backend: fallback.New()})
 	if err != nil {
 		panic(err)
 	}
@@ -95,7 +95,7 @@ func TestTrainStreamed(t *testing.T) {
 	if err := data.SaveCache(file, sp.Train); err != nil {
 		t.Fatal(err)
 	}
-	cfg := TrainConfig{Algo: "olr", Data: file, Test: file, Scale: ScaleNone, Passes: 2, Backend: "generic"}
+	cfg := TrainConfig{Algo: "olr", Data: file, Test: file, Scale: data.ScaleNone, Passes: 2, Backend: fallback.New()}
 	if !streamable(cfg) {
 		t.Fatal("a file with --shuffle=false --scale none must stream")
 	}
@@ -107,7 +107,7 @@ func TestTrainStreamed(t *testing.T) {
 	if streamable(cfg) {
 		t.Fatal("scaling needs the data in memory")
 	}
-	cfg.Scale = ScaleNone
+	cfg.Scale = data.ScaleNone
 	cfg.Data = "german" // a registry name: in memory, same rows, same order
 	inMemory, err := Train(context.Background(), cfg)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
 )
@@ -71,7 +72,7 @@ func TestCheckpointCommand(t *testing.T) {
 	ckpt := filepath.Join(dir, "run.ckpt")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	_, err := engine.Train(ctx, engine.TrainConfig{Algo: "spam-net", Data: train, Passes: 3, Shuffle: true, Scale: engine.ScaleAuto,
+	_, err := engine.Train(ctx, engine.TrainConfig{Algo: "spam-net", Data: train, Passes: 3, Shuffle: true, Scale: data.ScaleAuto,
 		Seed: 1, Checkpoint: ckpt, Progress: func(p solver.Progress) {
 			if p.Done {
 				cancel()

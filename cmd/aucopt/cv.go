@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
 )
 
@@ -25,7 +26,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	params := fs.StringArrayP("param", "p", nil, "hyper-parameter key=value, repeatable (keys per algorithm: aucopt train --algo NAME --help-params)")
 	passes := fs.Int("passes", 1, "passes over each training fold (online algorithms)")
 	shuffle := fs.Bool("shuffle", true, "visit the training rows in a seeded random order each pass")
-	scale := fs.String("scale", engine.ScaleAuto, "feature scaling, fitted on each training fold alone: auto (minmax up to 1000 features, else none), none, minmax, norm")
+	scale := fs.String("scale", data.ScaleAuto, "feature scaling, fitted on each training fold alone: auto (minmax up to 1000 features, else none), none, minmax, norm")
 	seed := fs.Uint64("seed", 1, "random seed (the folds, shuffling, the algorithm's own randomness; repeat r uses seed+r-1 for its folds)")
 	maxMemory := maxMemoryFlag(fs)
 	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
@@ -68,9 +69,14 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	b, err := engine.BackendFromEnv(*backend)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
 	cfg := engine.CVConfig{
 		TrainConfig: engine.TrainConfig{Algo: *algo, Params: *params, Data: *dataArg, Passes: *passes, Shuffle: *shuffle,
-			Scale: *scale, Seed: *seed, Backend: *backend, MaxMemory: maxBytes, Positive: positive, Table: table},
+			Scale: *scale, Seed: *seed, Backend: b, MaxMemory: maxBytes, Positive: positive, Table: table},
 		Folds: *folds, Repeats: *repeats, Workers: *workers,
 	}
 	if fs.Changed("grid") {

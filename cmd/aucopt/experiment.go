@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/experiment"
 )
@@ -80,8 +81,13 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !(*holdout > 0 && *holdout < 1) {
 		return inputErrorf("--holdout %g: want a share in (0, 1)", *holdout)
 	}
+	b, err := engine.BackendFromEnv(*backend)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
 	cfg := experiment.Config{Protocol: p, Trials: *trials, Folds: *folds, Runs: *runs, InnerFolds: *innerFolds, Holdout: *holdout,
-		MaxTrain: *maxTrain, Seed: *seed, Workers: *workers, Backend: *backend}
+		MaxTrain: *maxTrain, Seed: *seed, Workers: *workers, Backend: b}
 	if cfg.MaxMemory, err = parseMaxMemory(*maxMemory); err != nil {
 		return err
 	}

@@ -66,7 +66,7 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	passes := fs.Int("passes", 1, "passes over the training data (online algorithms; a batch one fits once)")
 	every := fs.Int64("every", 0, "examples between two evaluations of the test AUC (default: about 50 evaluations per run)")
 	shuffle := fs.Bool("shuffle", true, "visit the training rows in a seeded random order each pass")
-	scale := fs.String("scale", engine.ScaleAuto, "feature scaling: auto, none, minmax or norm (as in train)")
+	scale := fs.String("scale", data.ScaleAuto, "feature scaling: auto, none, minmax or norm (as in train)")
 	seed := fs.Uint64("seed", 1, "random seed (shuffling, class grouping, the algorithms' own randomness)")
 	maxMemory := maxMemoryFlag(fs)
 	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
@@ -127,11 +127,16 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
+	b, err := engine.BackendFromEnv(*backend)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
 	traces := make([]*engine.TraceResult, 0, len(*algos))
 	for _, a := range *algos {
 		cfg := engine.TraceConfig{Every: *every, TrainConfig: engine.TrainConfig{
 			Algo: a, Params: perAlgo[a], Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
-			Scale: *scale, Seed: *seed, Backend: *backend, MaxMemory: maxBytes, Positive: positive, Table: table,
+			Scale: *scale, Seed: *seed, Backend: b, MaxMemory: maxBytes, Positive: positive, Table: table,
 		}}
 		if spec, _ := solver.Lookup(a); spec.IsBatch() {
 			cfg.Passes = 1

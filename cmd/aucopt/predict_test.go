@@ -134,7 +134,7 @@ func TestPredictBadInput(t *testing.T) {
 	}
 	// A valid model of 3 features: german (24 features) is another feature space.
 	small := filepath.Join(dir, "small.json")
-	m := &aucmodel.Model{Algo: "opauc", Features: 3, Scaling: aucmodel.Scaling{Kind: aucmodel.ScaleNone},
+	m := &aucmodel.Model{Algo: "opauc", Features: 3, Scaling: aucmodel.Scaling{Kind: data.ScaleNone},
 		TestAUC: math.NaN(), Weights: []float64{1, -1, 0.5}}
 	if err := m.Write(small); err != nil {
 		t.Fatal(err)

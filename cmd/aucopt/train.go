@@ -41,7 +41,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	helpParams := fs.Bool("help-params", false, "list the algorithm's parameters, defaults and paper grid, and exit")
 	passes := fs.Int("passes", 1, "passes over the training data")
 	shuffle := fs.Bool("shuffle", true, "visit the training rows in a seeded random order each pass")
-	scale := fs.String("scale", engine.ScaleAuto, "feature scaling: auto (minmax up to 1000 features, else none; for solam and fsauc, which assume ||x|| <= 1: norm, else unit), none, minmax ([-1,1] fitted on training data), norm ((x-mean)/||x||), unit (x/||x||)")
+	scale := fs.String("scale", data.ScaleAuto, "feature scaling: auto (minmax up to 1000 features, else none; for solam and fsauc, which assume ||x|| <= 1: norm, else unit), none, minmax ([-1,1] fitted on training data), norm ((x-mean)/||x||), unit (x/||x||)")
 	seed := fs.Uint64("seed", 1, "random seed (shuffling, class grouping, the algorithm's own randomness)")
 	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
 	model := fs.String("model", "", "write the trained model (JSON) to this file")
@@ -96,9 +96,14 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkNotInput("--checkpoint", *ckpt, *dataArg, *test); err != nil {
 		return err
 	}
+	b, err := engine.BackendFromEnv(*backend)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
 	cfg := engine.TrainConfig{
 		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
-		Scale: *scale, Seed: *seed, Backend: *backend, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table,
+		Scale: *scale, Seed: *seed, Backend: b, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table,
 		OutOfCore: *outOfCore, Average: *average,
 	}
 	if *average < 1 {
@@ -279,6 +284,12 @@ func reportGrid(res *engine.GridResult, model string, asJSON bool, stdout io.Wri
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(res)
+	}
+	if len(res.Points) == 0 { // a grid of one point: nothing to select
+		fmt.Fprintf(stdout, "%s on %s: a grid of one point, trained without selection; backend %s\n", res.Algo, res.Data, res.Backend)
+		fmt.Fprintf(stdout, "trained on all %d training rows in %.3fs: %s\n", res.TrainRows, res.Seconds, formatParams(res.Params))
+		printOutcome(stdout, res.TrainResult, model)
+		return nil
 	}
 	order := make([]int, 0, len(res.Points))
 	for g, p := range res.Points {

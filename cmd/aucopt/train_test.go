@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/data"
 	aucmodel "github.com/aucopt/aucopt/engine/model"
 )
 
@@ -35,7 +36,7 @@ func TestTrainCommand(t *testing.T) {
 		t.Errorf("test AUC %.4f", auc)
 	}
 	m, err := aucmodel.Read(model)
-	if err != nil || len(m.Weights) != 123 || m.Algo != "ubauc-online" || m.Scaling.Kind != aucmodel.ScaleMinMax ||
+	if err != nil || len(m.Weights) != 123 || m.Algo != "ubauc-online" || m.Scaling.Kind != data.ScaleMinMax ||
 		m.TestAUC != res["test_auc"].(float64) || len(m.TrainSHA256) != 64 {
 		t.Errorf("model file: %v, %+v", err, m)
 	}
@@ -128,6 +129,11 @@ func TestTrainGridCommand(t *testing.T) {
 	if status := run([]string{"train", "--data", "german", "--grid", "eta=2^[-8..-7]", "--quiet"}, &out, &errOut); status != 0 ||
 		!strings.Contains(out.String(), "opauc grid on german: 2 points") || !strings.Contains(out.String(), "shared statistics") {
 		t.Errorf("bare grid output (exit %d): %s %s", status, out.String(), errOut.String())
+	}
+	out.Reset()
+	if status := run([]string{"train", "--data", "german", "--grid", "eta=0.001", "--quiet"}, &out, &errOut); status != 0 ||
+		!strings.Contains(out.String(), "a grid of one point, trained without selection") || !strings.Contains(out.String(), "eta=0.001") {
+		t.Errorf("one-point grid output (exit %d): %s %s", status, out.String(), errOut.String())
 	}
 }
 

@@ -41,8 +41,7 @@ type WorkResult struct {
 	Err     string    `json:"error,omitempty"`   // the fit failed (diverged, singular, …)
 	Weights []float64 `json:"weights,omitempty"` // a refit's
 	Scale   string    `json:"scale,omitempty"`
-	Scaler  *data.Scaler
-	Norm    *data.RowNormalizer
+	Scaling *data.Scaling
 	Dim     int     `json:"dim"`
 	Rows    int     `json:"rows"`
 	Seconds float64 `json:"seconds"`
@@ -108,22 +107,16 @@ func fitItem(ctx context.Context, f *fitFn, it WorkItem, ds *data.Dataset) WorkR
 		train, val = ds.Subset(folds[it.Fold].Train), ds.Subset(folds[it.Fold].Test)
 	}
 	res.Dim, res.Rows = train.Dim, train.Rows()
-	kind, scaler, norm, err := fitScaling(spec, f.Scale, train)
+	sc, err := data.FitScaling(f.Scale, train, spec.UnitRows) // as `aucopt train` scales
 	if err != nil {
 		return fail(err)
 	}
-	res.Scale, res.Scaler, res.Norm = kind, scaler, norm
+	res.Scale, res.Scaling = sc.Kind, sc
 	apply := func(d *data.Dataset) *data.Dataset {
 		if d.Dim != train.Dim {
 			d = d.Truncate(train.Dim)
 		}
-		switch {
-		case scaler != nil:
-			return scaler.Apply(d)
-		case norm != nil:
-			return norm.Apply(d)
-		}
-		return d
+		return sc.Apply(d)
 	}
 	train = apply(train)
 	b := accBackend()
@@ -151,7 +144,7 @@ func fitItem(ctx context.Context, f *fitFn, it WorkItem, ds *data.Dataset) WorkR
 	if val == nil {
 		res.Weights = w
 	} else {
-		auc, err := metric.AUC(engine.Score(w, apply(val)), val.Y)
+		auc, err := engine.ScoreAUC(w, apply(val))
 		if err != nil {
 			return fail(err)
 		}
@@ -159,34 +152,6 @@ func fitItem(ctx context.Context, f *fitFn, it WorkItem, ds *data.Dataset) WorkR
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res
-}
-
-// fitScaling fits the scaling kind on train as `aucopt train` does (engine.ScaleAuto:
-// min-max to [−1, 1] up to engine.AutoScaleMaxDim features, else none; for algorithms
-// that assume rows of norm ≤ 1, norm, else unit).
-func fitScaling(spec solver.Spec, kind string, train *data.Dataset) (string, *data.Scaler, *data.RowNormalizer, error) {
-	if kind == "" || kind == engine.ScaleAuto {
-		switch {
-		case spec.UnitRows && train.Dim <= engine.AutoScaleMaxDim:
-			kind = engine.ScaleNorm
-		case spec.UnitRows:
-			kind = engine.ScaleUnit
-		case train.Dim <= engine.AutoScaleMaxDim:
-			kind = engine.ScaleMinMax
-		default:
-			kind = engine.ScaleNone
-		}
-	}
-	switch kind {
-	case engine.ScaleNone:
-		return kind, nil, nil, nil
-	case engine.ScaleMinMax:
-		s, err := data.FitMinMax(train, -1, 1)
-		return kind, s, nil, err
-	case engine.ScaleNorm, engine.ScaleUnit:
-		return kind, nil, data.FitRowNormalizer(train, kind == engine.ScaleNorm), nil
-	}
-	return "", nil, nil, fmt.Errorf("unknown scaling %q (want auto, none, minmax, norm or unit)", kind)
 }
 
 // GridConfig is one Grid run.
@@ -302,7 +267,7 @@ func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 	}
 	res.Refit = &engine.TrainResult{Algo: spec.Name, Params: solver.Values(params), Backend: accBackend().Name(), Data: cfg.Data,
 		TrainRows: r.Rows, Features: r.Dim, Passes: passes, Scale: r.Scale, Seconds: r.Seconds, TestAUC: math.NaN(),
-		Weights: r.Weights, Scaler: r.Scaler, Normalize: r.Norm, Seed: cfg.Seed}
+		Weights: r.Weights, Scaling: r.Scaling, Seed: cfg.Seed}
 	res.Secs = time.Since(start).Seconds()
 	return res, nil
 }

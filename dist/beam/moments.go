@@ -168,7 +168,7 @@ type MomentsConfig struct {
 	Data     string   // glob of LIBSVM shards (local, gs://, …)
 	Algo     string   // ls-auc, or mba-l2/mba-l1/mba-el with pairs=all
 	Params   []string // key=value over the algorithm's defaults
-	Scale    string   // engine.ScaleAuto (default), ScaleNone or ScaleMinMax: applied on the moments, exactly
+	Scale    string   // data.ScaleAuto (default), ScaleNone or ScaleMinMax: applied on the moments, exactly
 	Positive string   // the positive label (one-vs-rest); "" for the binary conventions
 	Seed     uint64
 	// TempDir is where the pipeline writes its result for the launcher (a directory on

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/data"
 )
 
 func relDiff(a, b []float64) float64 {
@@ -25,8 +26,8 @@ func TestTrainMomentsEqualsSingleMachine(t *testing.T) {
 		params []string
 		scale  string
 	}{
-		{"ls-auc", nil, engine.ScaleAuto},
-		{"mba-l2", []string{"pairs=all", "lambda2=1e-3"}, engine.ScaleNone},
+		{"ls-auc", nil, data.ScaleAuto},
+		{"mba-l2", []string{"pairs=all", "lambda2=1e-3"}, data.ScaleNone},
 	} {
 		t.Run(tc.algo, func(t *testing.T) {
 			single, err := engine.Train(context.Background(), engine.TrainConfig{Algo: tc.algo, Params: tc.params, Data: whole, Scale: tc.scale, Seed: 1})

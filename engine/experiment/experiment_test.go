@@ -12,6 +12,7 @@ import (
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/fallback"
 )
 
 func TestProtocols(t *testing.T) {
@@ -179,7 +180,7 @@ func TestMarks(t *testing.T) {
 func tiny(seed uint64) Config {
 	p, _ := Lookup("opauc")
 	return Config{Protocol: p, Datasets: []string{"german"}, Algos: []string{"opauc", "ls-auc"}, Trials: 1, Folds: 3, InnerFolds: 2,
-		Grids: map[string]string{"opauc": "eta=2^[-8..-6];lambda=0.015625", "ls-auc": "lambda=0.001,0.1"}, Seed: seed, Backend: "generic"}
+		Grids: map[string]string{"opauc": "eta=2^[-8..-6];lambda=0.015625", "ls-auc": "lambda=0.001,0.1"}, Seed: seed, Backend: fallback.New()}
 }
 
 func TestTinyExperiment(t *testing.T) {
@@ -287,7 +288,7 @@ func TestSimulationTiny(t *testing.T) {
 		t.Skip("simulation: a few seconds")
 	}
 	p, _ := Lookup("mba-sim")
-	cfg := Config{Protocol: p, Datasets: []string{SimName(1, 0.10)}, Algos: []string{"np", "mba-l2"}, Runs: 3, Seed: 1, Backend: "generic",
+	cfg := Config{Protocol: p, Datasets: []string{SimName(1, 0.10)}, Algos: []string{"np", "mba-l2"}, Runs: 3, Seed: 1, Backend: fallback.New(),
 		Grids: map[string]string{"mba-l2": "lambda2=0.001"}}
 	rep, err := Experiment(context.Background(), cfg)
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/aucopt/aucopt/engine/data"
 )
 
 // SplitKind says how a protocol makes its train/test runs from a dataset.
@@ -33,17 +35,17 @@ func (k SplitKind) String() string {
 	return [...]string{"cv", "subsample", "given", "simulation"}[k]
 }
 
-// Scalings of a protocol. ScaleAuto and the others are engine's: "auto" min-max scales
-// to [−1, 1] up to 1000 features and leaves wider data as read, normalising rows
-// instead for the algorithms that assume ‖x‖ ≤ 1 (SOLAM, FSAUC).
+// Scalings of a protocol. ScaleAuto and the others are data's (data.ResolveScale):
+// "auto" min-max scales to [−1, 1] up to 1000 features and leaves wider data as read,
+// normalising rows instead for the algorithms that assume ‖x‖ ≤ 1 (SOLAM, FSAUC).
 const (
-	ScaleAuto   = "auto"
-	ScaleMinMax = "minmax"
+	ScaleAuto   = data.ScaleAuto
+	ScaleMinMax = data.ScaleMinMax
 	// ScaleThesis is the thesis' normalisation: x/‖x‖ for the small sets (diabetes,
 	// fourclass, german) and for data wider than 1000 features (centring would make
 	// them dense), (x − mean)/‖x‖ for the others.
 	ScaleThesis = "thesis"
-	ScaleNone   = "none"
+	ScaleNone   = data.ScaleNone
 )
 
 // Group is one table of a protocol: the algorithms compared on some datasets, the

@@ -3,17 +3,15 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"reflect"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
-	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/kernels"
 )
@@ -43,8 +41,9 @@ type Config struct {
 	// Workers bounds the jobs (one algorithm on one split) run at once; default
 	// GOMAXPROCS. Results do not depend on it.
 	Workers int
-	// Backend names the compute backend ("" is $AUCOPT_BACKEND, else auto).
-	Backend string
+	// Backend is the compute backend; nil means the default selection
+	// (engine.OpenBackend: $AUCOPT_BACKEND, else auto), opened and closed by the run.
+	Backend kernels.Backend
 	// MaxMemory bounds the bytes one cell's learners may take (engine.CheckMemory); 0
 	// means the memory available. A cell beyond it is not run, with a note.
 	MaxMemory int64
@@ -130,11 +129,11 @@ func Experiment(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep.Tables = tables
 
-	b, err := engine.BackendFromEnv(cfg.Backend)
+	b, release, err := engine.OpenBackend(cfg.Backend)
 	if err != nil {
 		return nil, err
 	}
-	defer b.Close()
+	defer release()
 	rep.Backend = b.Name()
 	start := time.Now()
 	if p.Split == SplitSimulation {
@@ -148,8 +147,8 @@ func Experiment(ctx context.Context, cfg Config) (*Report, error) {
 	// Load each dataset once, make its splits, then a job per split and algorithm.
 	var jobs []*job
 	for _, t := range tables {
-		for di, ds := range t.Datasets {
-			splits, note, err := makeSplits(p, ds, cfg.Seed, uint64(di))
+		for _, ds := range t.Datasets {
+			splits, note, err := makeSplits(p, ds, cfg.Seed)
 			if err != nil {
 				return nil, err
 			}
@@ -287,7 +286,7 @@ func inAnyGroup(p Protocol, d string) bool {
 
 // makeSplits loads dataset ds and returns the protocol's runs on it, with a note for
 // the cells when the data differ from the paper's (a missing test file).
-func makeSplits(p Protocol, ds string, seed, di uint64) ([]*split, string, error) {
+func makeSplits(p Protocol, ds string, seed uint64) ([]*split, string, error) {
 	sp, err := data.Load(ds, data.LoadOptions{Seed: seed, Layout: data.LayoutAuto})
 	if err != nil {
 		return nil, "", fmt.Errorf("protocol %s: %w", p.Name, err)
@@ -297,7 +296,7 @@ func makeSplits(p Protocol, ds string, seed, di uint64) ([]*split, string, error
 		train, test = concat(train, test), nil
 	}
 	var note string
-	base := mix(seed, di)
+	base := datasetSeed(seed, ds)
 	var out []*split
 	switch p.Split {
 	case SplitCV:
@@ -369,6 +368,17 @@ func seq(n int) []int {
 	return s
 }
 
+// datasetSeed is the seed of dataset name's splits (and of everything drawn for its
+// runs): SubSeed(seed, FNV-1a(name)), from its name, not its place in --datasets, so
+// that a cell run alone gives the numbers it gives in a list. (The grouping of a
+// multi-class dataset's classes is drawn from seed alone, by data.Load, as train and
+// cv draw it.)
+func datasetSeed(seed uint64, name string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	return mix(seed, h.Sum64())
+}
+
 // mix derives a seed from a seed and an index (SplitMix64's finaliser).
 func mix(seed, i uint64) uint64 { return engine.SubSeed(seed, i) }
 
@@ -403,24 +413,7 @@ func cellRows(p Protocol, cfg Config, spec solver.Spec, s *split) int {
 
 // gridParams returns the parameter structs of the algorithm's grid: spec's paper
 // grid, or gspec; a single default point when the algorithm has no grid.
-func gridParams(spec solver.Spec, gspec string) ([]any, error) {
-	if gspec == "" && len(spec.Grid.Keys) == 0 {
-		return []any{spec.Params()}, nil
-	}
-	g, err := engine.ParseGrid(spec, gspec)
-	if err != nil {
-		return nil, err
-	}
-	var out []any
-	for _, pt := range g.Points() {
-		p := spec.Params()
-		if err := solver.SetAll(p, pt); err != nil {
-			return nil, fmt.Errorf("%s grid point %s: %w", spec.Name, strings.Join(pt, " "), err)
-		}
-		out = append(out, p)
-	}
-	return out, nil
-}
+func gridParams(spec solver.Spec, gspec string) ([]any, error) { return engine.GridPoints(spec, gspec) }
 
 // describeGrid names the grid a cell used.
 func describeGrid(spec solver.Spec, gspec string) string {
@@ -437,67 +430,35 @@ func describeGrid(spec solver.Spec, gspec string) string {
 	return "paper grid (" + strings.Join(parts, ", ") + ")"
 }
 
-// runJobs runs the jobs on cfg.Workers goroutines (default GOMAXPROCS; one on a backend
-// that is not safe for concurrent use), each on its own backend when several run at
-// once (kernels.PerJob), reporting each finished job to cfg.Progress. It returns the
-// number of workers used, and ctx's error when ctx ends first.
+// runJobs runs the jobs on engine.RunJobs (cfg.Workers, the engine's worker policy),
+// reporting each finished job to cfg.Progress. It returns the number of workers used,
+// and ctx's error when ctx ends first. A job's own failure is recorded in its run.
 func runJobs(ctx context.Context, p Protocol, cfg Config, b kernels.Backend, jobs []*job) (int, error) {
-	workers := cfg.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if !engine.ConcurrentSafe(b) {
-		workers = 1
-	}
-	workers = min(workers, max(len(jobs), 1))
-	var mu sync.Mutex
-	done := 0
-	err := parallel(ctx, len(jobs), workers, func(i int) {
-		j := jobs[i]
-		jb, release := kernels.PerJob(b, workers)
-		runJob(ctx, p, cfg, jb, j)
-		release()
-		mu.Lock()
-		defer mu.Unlock()
-		done++
-		if cfg.Progress != nil {
-			msg := fmt.Sprintf("%s %s %s: AUC %.4f (%.1fs)", j.dataset, j.algo, j.split.name, j.out.AUC, j.out.Seconds)
-			if j.out.Error != "" {
-				msg = fmt.Sprintf("%s %s %s: %s", j.dataset, j.algo, j.split.name, j.out.Error)
-			}
-			cfg.Progress(done, len(jobs), msg)
+	workers := engine.Workers(b, cfg.Workers, len(jobs))
+	err := engine.RunJobs(ctx, b, len(jobs), workers, func(ctx context.Context, b kernels.Backend, i int) error {
+		runJob(ctx, p, cfg, b, jobs[i])
+		return nil
+	}, func(i, done int) {
+		if cfg.Progress == nil {
+			return
 		}
+		j := jobs[i]
+		msg := fmt.Sprintf("%s %s %s: AUC %.4f (%.1fs)", j.dataset, j.algo, j.split.name, j.out.AUC, j.out.Seconds)
+		if j.out.Error != "" {
+			msg = fmt.Sprintf("%s %s %s: %s", j.dataset, j.algo, j.split.name, j.out.Error)
+		}
+		cfg.Progress(done, len(jobs), msg)
 	})
-	return workers, err
+	if err != nil {
+		return workers, fmt.Errorf("experiment: %w", err)
+	}
+	return workers, nil
 }
 
-// parallel runs job(i) for i in [0, n) on workers goroutines; it returns ctx's error
-// when ctx ends before all are done.
-func parallel(ctx context.Context, n, workers int, job func(i int)) error {
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range max(workers, 1) {
-		wg.Go(func() {
-			for i := range next {
-				if ctx.Err() == nil {
-					job(i)
-				}
-			}
-		})
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("experiment stopped: %w", err)
-	}
-	return nil
-}
-
-// runJob trains j's algorithm on j's split: subset and scale the training part, choose
-// the grid point, refit it on the whole training part and score the test part.
+// runJob runs j's algorithm on j's split as one engine.Task: the training part
+// subsampled (BatchMaxRows, MaxTrain), the protocol's scaling, its inner selection
+// (folds or a held-out share, seeded by the split's seed), one shuffled pass for an
+// online algorithm, and the test part scored.
 func runJob(ctx context.Context, p Protocol, cfg Config, b kernels.Backend, j *job) {
 	start := time.Now()
 	err := func() error {
@@ -516,37 +477,25 @@ func runJob(ctx context.Context, p Protocol, cfg Config, b kernels.Backend, j *j
 		if j.split.testRows != nil {
 			test = test.Subset(j.split.testRows)
 		}
-		train, test, err := scale(p, j.dataset, j.spec, train, test)
-		if err != nil {
-			return err
-		}
 		j.out.TrainRows = train.Rows()
 		params := j.params
 		if slices.Contains(solver.Keys(params[0]), "n") { // FSAUC: stages sized for one pass
 			params = withN(j.spec, params, train.Rows())
 		}
-		best := 0
-		if len(params) > 1 {
-			var val float64
-			best, val, err = selectPoint(ctx, p, j.spec, b, train, params, j.split.seed)
-			if err != nil {
-				return err
-			}
-			j.out.ValAUC = &val
+		sel := engine.Selection{Folds: p.InnerFolds, Holdout: p.Holdout, Seed: j.split.seed}
+		if sel.Folds < 2 {
+			sel.Folds = 0
 		}
-		j.out.Params = solver.Values(params[best])
-		w, err := fit(ctx, j.spec, b, train, params[best], j.split.seed)
+		res, err := engine.Run(ctx, b, engine.Task{Spec: j.spec, Points: params, Train: train, Test: test,
+			Scale: scaleKind(p, j.dataset, j.spec, train.Dim), Selection: sel, Passes: 1, Shuffle: !j.spec.IsBatch(),
+			Seed: j.split.seed, Workers: 1})
 		if err != nil {
 			return err
 		}
-		auc, err := metric.AUC(engine.Score(w, test), test.Y)
-		if err != nil {
-			return fmt.Errorf("test AUC: %w", err)
+		if len(res.Points) > 0 {
+			j.out.ValAUC = res.Points[res.Best].ValAUC
 		}
-		if math.IsNaN(auc) {
-			return fmt.Errorf("%w: test AUC is NaN", solver.ErrDiverged)
-		}
-		j.out.AUC = auc
+		j.out.Params, j.out.AUC = res.Params, res.TestAUC
 		return nil
 	}()
 	j.out.Seconds = time.Since(start).Seconds()
@@ -582,212 +531,16 @@ func withN(spec solver.Spec, params []any, rows int) []any {
 	return out
 }
 
-// scale fits the protocol's scaling on train and applies it to both parts.
-func scale(p Protocol, ds string, spec solver.Spec, train, test *data.Dataset) (*data.Dataset, *data.Dataset, error) {
-	kind := p.Scale
-	wide := train.Dim > engine.AutoScaleMaxDim
-	switch {
-	case kind == ScaleAuto && spec.UnitRows:
-		kind = ScaleThesis
-	case kind == ScaleAuto && wide:
-		kind = ScaleNone
-	case kind == ScaleAuto:
-		kind = ScaleMinMax
+// scaleKind is the engine scaling (engine.Scale*) of the protocol's scaling on dim
+// features: ScaleAuto is the engine's (for an algorithm that assumes ‖x‖ ≤ 1, the
+// thesis'), ScaleThesis (x − mean)/‖x‖ up to data.AutoScaleMaxDim features except on
+// diabetes, fourclass and german, else x/‖x‖.
+func scaleKind(p Protocol, ds string, spec solver.Spec, dim int) string {
+	if p.Scale != ScaleThesis && !(p.Scale == ScaleAuto && spec.UnitRows) {
+		return p.Scale
 	}
-	switch kind {
-	case ScaleNone:
-		return train, test, nil
-	case ScaleMinMax:
-		s, err := data.FitMinMax(train, -1, 1)
-		if err != nil {
-			return nil, nil, err
-		}
-		return s.Apply(train), s.Apply(test), nil
-	case ScaleThesis:
-		center := !wide && !slices.Contains([]string{"diabetes", "fourclass", "german"}, ds)
-		n := data.FitRowNormalizer(train, center)
-		return n.Apply(train), n.Apply(test), nil
+	if dim > data.AutoScaleMaxDim || slices.Contains([]string{"diabetes", "fourclass", "german"}, ds) {
+		return data.ScaleUnit
 	}
-	return nil, nil, fmt.Errorf("unknown scaling %q", kind)
-}
-
-// selectPoint returns the grid point with the best mean validation AUC over the
-// protocol's inner folds (or hold-out) of train, and that AUC.
-//
-// A rotational algorithm (solver.Spec.Rotational) is trained on the coordinates of
-// train's rows in a basis of their span when that has fewer dimensions
-// (engine.SelectionData): the same validation scores up to a constant, so the same
-// AUCs, at less cost.
-func selectPoint(ctx context.Context, p Protocol, spec solver.Spec, b kernels.Backend, train *data.Dataset, params []any, seed uint64) (int, float64, error) {
-	train, err := engine.SelectionData(b, spec, train)
-	if err != nil {
-		return 0, 0, fmt.Errorf("inner selection: %w", err)
-	}
-	var folds []data.Fold
-	if p.InnerFolds >= 2 {
-		f, err := data.StratifiedKFold(train.Y, p.InnerFolds, mix(seed, 0x1a))
-		if err != nil {
-			return 0, 0, fmt.Errorf("inner selection: %w", err)
-		}
-		folds = f
-	} else {
-		f, err := data.TrainTestSplit(train.Y, 1-p.Holdout, mix(seed, 0x1b))
-		if err != nil {
-			return 0, 0, fmt.Errorf("inner selection: %w", err)
-		}
-		folds = []data.Fold{f}
-	}
-	sums := make([]float64, len(params))
-	failed := make([]bool, len(params))
-	validate := func(ws [][]float64, val *data.Dataset) {
-		for g, w := range ws {
-			if failed[g] {
-				continue
-			}
-			auc, err := metric.AUC(engine.Score(w, val), val.Y)
-			if err != nil || math.IsNaN(auc) {
-				failed[g] = true
-				continue
-			}
-			sums[g] += auc
-		}
-	}
-	if !spec.IsBatch() && len(folds) >= 2 {
-		if err := crossOnline(ctx, spec, b, train, folds, params, seed, failed, validate); err != nil {
-			return 0, 0, err
-		}
-	} else {
-		for _, f := range folds {
-			part, val := train.Subset(f.Train), train.Subset(f.Test)
-			ws, err := fitAll(ctx, spec, b, part, params, seed, failed)
-			if err != nil {
-				return 0, 0, err
-			}
-			validate(ws, val)
-		}
-	}
-	best := -1
-	for g := range params {
-		if !failed[g] && (best < 0 || sums[g] > sums[best]) {
-			best = g
-		}
-	}
-	if best < 0 {
-		return 0, 0, fmt.Errorf("%w: every grid point failed in the inner selection", solver.ErrDiverged)
-	}
-	return best, sums[best] / float64(len(folds)), nil
-}
-
-// fitAll trains every grid point on part: an online algorithm in one shuffled pass of
-// one Multi (shared statistics where the algorithm has them), a batch one point by
-// point. Failed points are marked in failed.
-func fitAll(ctx context.Context, spec solver.Spec, b kernels.Backend, part *data.Dataset, params []any, seed uint64, failed []bool) ([][]float64, error) {
-	if pos, neg := part.Counts(); pos == 0 || neg == 0 {
-		return nil, fmt.Errorf("inner selection: %w", solver.ErrOneClass)
-	}
-	ws := make([][]float64, len(params))
-	if spec.IsBatch() {
-		for g, q := range params {
-			if failed[g] {
-				continue
-			}
-			l, err := spec.NewBatch(b, part.Dim, q, seed)
-			if err != nil {
-				return nil, err
-			}
-			if err := l.Fit(ctx, part); err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				failed[g] = true
-				continue
-			}
-			ws[g] = l.Weights()
-		}
-		return ws, nil
-	}
-	m, err := solver.NewMulti(spec, b, part.Dim, params, seed, 1)
-	if err != nil {
-		return nil, err
-	}
-	const block = 256
-	order := data.Shuffle(part.Rows(), seed)
-	xs, ys := make([]kernels.Sparse, 0, block), make([]int8, 0, block)
-	for k, i := range order {
-		xs, ys = append(xs, part.Row(i)), append(ys, part.Y[i])
-		if len(xs) == block || k == len(order)-1 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			m.ObserveBlock(xs, ys)
-			xs, ys = xs[:0], ys[:0]
-		}
-	}
-	for g := range params {
-		if m.Diverged(g) != 0 {
-			failed[g] = true
-		}
-		ws[g] = m.Weights(g)
-	}
-	return ws, nil
-}
-
-// crossOnline trains an online algorithm's grid for each of the inner folds
-// (engine.OnlineFolds: shared prefixes, points failed on one fold dropped from the rest)
-// and hands each fold's weights and validation rows to validate. Diverged points are
-// marked in failed.
-func crossOnline(ctx context.Context, spec solver.Spec, b kernels.Backend, train *data.Dataset, folds []data.Fold,
-	params []any, seed uint64, failed []bool, validate func(ws [][]float64, val *data.Dataset)) error {
-	err := engine.OnlineFolds(ctx, spec, b, train, folds, params, seed, true, 1, func(_ int, m solver.Multi, val *data.Dataset) error {
-		ws := make([][]float64, len(params))
-		for g := range params {
-			if m.Diverged(g) != 0 {
-				failed[g] = true
-			}
-			ws[g] = m.Weights(g)
-		}
-		validate(ws, val)
-		return nil
-	}, func(g int) bool { return failed[g] })
-	if err != nil {
-		return fmt.Errorf("inner selection: %w", err)
-	}
-	return nil
-}
-
-// fit trains one learner on train: one shuffled pass for an online algorithm, Fit for a
-// batch one.
-func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, train *data.Dataset, params any, seed uint64) ([]float64, error) {
-	if spec.IsBatch() {
-		l, err := spec.NewBatch(b, train.Dim, params, seed)
-		if err != nil {
-			return nil, err
-		}
-		if err := l.Fit(ctx, train); err != nil {
-			return nil, err
-		}
-		return l.Weights(), nil
-	}
-	if pos, neg := train.Counts(); pos == 0 || neg == 0 {
-		return nil, solver.ErrOneClass
-	}
-	l, err := spec.NewOnline(b, train.Dim, params, seed)
-	if err != nil {
-		return nil, err
-	}
-	for k, i := range data.Shuffle(train.Rows(), seed) {
-		if k%4096 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if s := l.Observe(train.Row(i), train.Y[i]); math.IsNaN(s) || math.IsInf(s, 0) {
-			return nil, fmt.Errorf("%w at example %d of the refit", solver.ErrDiverged, k+1)
-		}
-	}
-	w := l.Weights()
-	for _, v := range w {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%w: non-finite weights after the refit", solver.ErrDiverged)
-		}
-	}
-	return w, nil
+	return data.ScaleNorm
 }

@@ -18,13 +18,6 @@ import (
 // Format is the version of the model file format this package writes and reads.
 const Format = 1
 
-// The scaling kinds of Scaling.Kind.
-const (
-	ScaleNone   = "none"   // features as read
-	ScaleMinMax = "minmax" // x'_j = Scale[j]·x_j + Shift[j]
-	ScaleNorm   = "norm"   // x' = (x − Mean)/‖x‖, or x/‖x‖ when Mean is nil
-)
-
 var (
 	// ErrModel is wrapped by every error Read and Decode return for a file that is not a
 	// model this package can apply (not JSON, another format version, a missing or
@@ -71,12 +64,41 @@ type Model struct {
 	Table *data.Schema
 }
 
-// Scaling is the fitted transformation of a model (data.Scaler, data.RowNormalizer).
+// Scaling is the record of a model's fitted data.Scaling (ScalingOf, Data). Kind is
+// data.ScaleNone (features as read), data.ScaleMinMax (x'_j = Scale[j]·x_j + Shift[j])
+// or data.ScaleNorm (x' = (x − Mean)/‖x‖, or x/‖x‖ when Mean is nil: data.ScaleUnit
+// is recorded as norm without a mean).
 type Scaling struct {
-	Kind  string    `json:"kind"`            // ScaleNone, ScaleMinMax or ScaleNorm
+	Kind  string    `json:"kind"`            // data.ScaleNone, ScaleMinMax or ScaleNorm
 	Scale []float64 `json:"scale,omitempty"` // minmax: per-feature factor, Features long
 	Shift []float64 `json:"shift,omitempty"` // minmax: per-feature offset, Features long
 	Mean  []float64 `json:"mean,omitempty"`  // norm: training mean (nil: no centring)
+}
+
+// ScalingOf is the record of the scaling kind (data.ScaleNone, ScaleMinMax, ScaleNorm
+// or ScaleUnit) fitted as s (nil for none).
+func ScalingOf(kind string, s *data.Scaling) Scaling {
+	switch {
+	case s != nil && s.MinMax != nil:
+		return Scaling{Kind: data.ScaleMinMax, Scale: s.MinMax.Scale, Shift: s.MinMax.Shift}
+	case s != nil && s.Norm != nil:
+		return Scaling{Kind: data.ScaleNorm, Mean: s.Norm.Mean}
+	}
+	return Scaling{Kind: kind}
+}
+
+// Data returns the recorded scaling as a data.Scaling to apply.
+func (s Scaling) Data() *data.Scaling {
+	switch s.Kind {
+	case data.ScaleMinMax:
+		return &data.Scaling{Kind: s.Kind, MinMax: &data.Scaler{Scale: s.Scale, Shift: s.Shift}}
+	case data.ScaleNorm:
+		if s.Mean == nil {
+			return &data.Scaling{Kind: data.ScaleUnit, Norm: &data.RowNormalizer{}}
+		}
+		return &data.Scaling{Kind: s.Kind, Norm: &data.RowNormalizer{Mean: s.Mean}}
+	}
+	return &data.Scaling{Kind: s.Kind}
 }
 
 // file is the JSON layout of a model file.
@@ -372,11 +394,11 @@ func (m *Model) Validate() error {
 		return nil
 	}
 	switch s.Kind {
-	case ScaleNone:
+	case data.ScaleNone:
 		if s.Scale != nil || s.Shift != nil || s.Mean != nil {
 			return fail("scaling none has vectors")
 		}
-	case ScaleMinMax:
+	case data.ScaleMinMax:
 		if err := vec("scale", s.Scale); err != nil {
 			return err
 		}
@@ -386,7 +408,7 @@ func (m *Model) Validate() error {
 		if s.Mean != nil {
 			return fail("scaling minmax has a mean")
 		}
-	case ScaleNorm:
+	case data.ScaleNorm:
 		if s.Mean != nil {
 			if err := vec("mean", s.Mean); err != nil {
 				return err
@@ -396,7 +418,7 @@ func (m *Model) Validate() error {
 			return fail("scaling norm has scale or shift")
 		}
 	default:
-		return fail("unknown scaling %q (want %s)", s.Kind, strings.Join([]string{ScaleNone, ScaleMinMax, ScaleNorm}, ", "))
+		return fail("unknown scaling %q (want %s)", s.Kind, strings.Join([]string{data.ScaleNone, data.ScaleMinMax, data.ScaleNorm}, ", "))
 	}
 	return nil
 }
@@ -416,13 +438,7 @@ func (m *Model) Transform(ds *data.Dataset) (*data.Dataset, error) {
 	if ds.Dim != m.Features {
 		return nil, fmt.Errorf("%w: the data has %d features, the model %d (trained on %s)", ErrFeatureSpace, ds.Dim, m.Features, m.TrainData)
 	}
-	switch m.Scaling.Kind {
-	case ScaleMinMax:
-		ds = (&data.Scaler{Scale: m.Scaling.Scale, Shift: m.Scaling.Shift}).Apply(ds)
-	case ScaleNorm:
-		ds = (&data.RowNormalizer{Mean: m.Scaling.Mean}).Apply(ds)
-	}
-	return ds, nil
+	return m.Scaling.Data().Apply(ds), nil
 }
 
 // Score returns the model's score w·T(x) of every row of ds, T being the training

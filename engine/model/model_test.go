@@ -22,12 +22,12 @@ func sample(kind string, w []float64) *Model {
 		Scaling: Scaling{Kind: kind}, Backend: "generic", TrainData: "train.svm", TrainRows: 10,
 		TrainSHA256: strings.Repeat("ab", 32), Seed: 7, TestAUC: math.NaN(), Weights: w}
 	switch kind {
-	case ScaleMinMax:
+	case data.ScaleMinMax:
 		m.Scaling.Scale, m.Scaling.Shift = make([]float64, dim), make([]float64, dim)
 		for j := range dim {
 			m.Scaling.Scale[j], m.Scaling.Shift[j] = 1/float64(j+1), -0.1*float64(j)
 		}
-	case ScaleNorm:
+	case data.ScaleNorm:
 		m.Scaling.Mean = make([]float64, dim)
 		for j := range dim {
 			m.Scaling.Mean[j] = 1 / 3.0 * float64(j)
@@ -44,16 +44,16 @@ func TestRoundTrip(t *testing.T) {
 		m          *Model
 		wantSparse bool
 	}{
-		{"dense none", sample(ScaleNone, dense), false},
-		{"dense minmax", sample(ScaleMinMax, dense), false},
-		{"dense norm centred", sample(ScaleNorm, dense), false},
-		{"sparse none", sample(ScaleNone, sparseW), true},
-		{"sparse minmax", sample(ScaleMinMax, sparseW), true},
-		{"sparse norm uncentred", func() *Model { m := sample(ScaleNorm, sparseW); m.Scaling.Mean = nil; return m }(), true},
-		{"half non-zero stays dense", sample(ScaleNone, []float64{1, 0, 2, 0}), false},
-		{"all zero", sample(ScaleNone, make([]float64, 5)), true},
-		{"no features", sample(ScaleNone, []float64{}), false},
-		{"with test AUC", func() *Model { m := sample(ScaleNone, dense); m.TestAUC, m.TestRows = 0.875, 8; return m }(), false},
+		{"dense none", sample(data.ScaleNone, dense), false},
+		{"dense minmax", sample(data.ScaleMinMax, dense), false},
+		{"dense norm centred", sample(data.ScaleNorm, dense), false},
+		{"sparse none", sample(data.ScaleNone, sparseW), true},
+		{"sparse minmax", sample(data.ScaleMinMax, sparseW), true},
+		{"sparse norm uncentred", func() *Model { m := sample(data.ScaleNorm, sparseW); m.Scaling.Mean = nil; return m }(), true},
+		{"half non-zero stays dense", sample(data.ScaleNone, []float64{1, 0, 2, 0}), false},
+		{"all zero", sample(data.ScaleNone, make([]float64, 5)), true},
+		{"no features", sample(data.ScaleNone, []float64{}), false},
+		{"with test AUC", func() *Model { m := sample(data.ScaleNone, dense); m.TestAUC, m.TestRows = 0.875, 8; return m }(), false},
 	}
 	dir := t.TempDir()
 	for _, tt := range tests {
@@ -93,15 +93,15 @@ func TestRoundTrip(t *testing.T) {
 func TestWriteRefusesBadModel(t *testing.T) {
 	dir := t.TempDir()
 	for name, m := range map[string]*Model{
-		"NaN weight": sample(ScaleNone, []float64{1, math.NaN()}),
+		"NaN weight": sample(data.ScaleNone, []float64{1, math.NaN()}),
 		"short scale": func() *Model {
-			m := sample(ScaleMinMax, []float64{1, 2})
+			m := sample(data.ScaleMinMax, []float64{1, 2})
 			m.Scaling.Scale = m.Scaling.Scale[:1]
 			return m
 		}(),
-		"weights≠features":  func() *Model { m := sample(ScaleNone, []float64{1, 2}); m.Features = 3; return m }(),
+		"weights≠features":  func() *Model { m := sample(data.ScaleNone, []float64{1, 2}); m.Features = 3; return m }(),
 		"unknown scaling":   sample("zscore", []float64{1}),
-		"missing algorithm": func() *Model { m := sample(ScaleNone, []float64{1}); m.Algo = ""; return m }(),
+		"missing algorithm": func() *Model { m := sample(data.ScaleNone, []float64{1}); m.Algo = ""; return m }(),
 	} {
 		path := filepath.Join(dir, "m.json")
 		if err := m.Write(path); !errors.Is(err, ErrModel) {
@@ -199,16 +199,16 @@ func dataset(dim int, rows [][]float64) *data.Dataset {
 func TestScore(t *testing.T) {
 	w := []float64{1, -2, 0.5}
 	rows := [][]float64{{1, 2, 3}, {0, 0, 0}, {4, 0, -2}}
-	minmax := sample(ScaleMinMax, w) // scale 1/(j+1), shift −0.1·j
-	norm := sample(ScaleNorm, w)     // mean j/3
+	minmax := sample(data.ScaleMinMax, w) // scale 1/(j+1), shift −0.1·j
+	norm := sample(data.ScaleNorm, w)     // mean j/3
 	tests := []struct {
 		name string
 		m    *Model
 		ds   *data.Dataset
 		want []float64 // by hand: w·T(x)
 	}{
-		{"none", sample(ScaleNone, w), dataset(3, rows), []float64{1 - 4 + 1.5, 0, 4 - 1}},
-		{"none, narrower data widened", sample(ScaleNone, w), dataset(2, [][]float64{{1, 2}, {3, 0}}).Truncate(3), []float64{-3, 3}},
+		{"none", sample(data.ScaleNone, w), dataset(3, rows), []float64{1 - 4 + 1.5, 0, 4 - 1}},
+		{"none, narrower data widened", sample(data.ScaleNone, w), dataset(2, [][]float64{{1, 2}, {3, 0}}).Truncate(3), []float64{-3, 3}},
 		// T(x)_j = x_j/(j+1) − 0.1·j: row {1,2,3} → {1, 0.9, 0.8}; {0,0,0} → {0, −0.1, −0.2}; {4,0,−2} → {4, −0.1, −0.8667}
 		{"minmax", minmax, dataset(3, rows), []float64{1 - 1.8 + 0.4, 0.2 - 0.1, 4 + 0.2 - 0.4333333333333333}},
 		// a narrower dataset still gets the shift of the feature it lacks (an implicit 0)
@@ -233,11 +233,11 @@ func TestScore(t *testing.T) {
 		})
 	}
 	wide := dataset(4, [][]float64{{1, 2, 3, 9}})
-	if _, err := sample(ScaleNone, w).Score(wide); !errors.Is(err, ErrFeatureSpace) || !strings.Contains(err.Error(), "the data has 4 features, the model 3") {
+	if _, err := sample(data.ScaleNone, w).Score(wide); !errors.Is(err, ErrFeatureSpace) || !strings.Contains(err.Error(), "the data has 4 features, the model 3") {
 		t.Errorf("Score(wider data) error %v, want ErrFeatureSpace", err)
 	}
 	// LIBLINEAR's rule on request: the extra feature gets weight 0.
-	if got, err := sample(ScaleNone, w).Score(wide.Truncate(3)); err != nil || got[0] != 1-4+1.5 {
+	if got, err := sample(data.ScaleNone, w).Score(wide.Truncate(3)); err != nil || got[0] != 1-4+1.5 {
 		t.Errorf("Score(truncated) = %v, %v", got, err)
 	}
 }

@@ -7,13 +7,15 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/aucopt/aucopt/engine/data"
 )
 
 // TestModelRefuses covers the models and data a model must refuse: an unknown
 // algorithm, weights whose magnitudes overflow, data with fewer or more features, and
 // data whose score overflows to ±Inf.
 func TestModelRefuses(t *testing.T) {
-	good, err := sample(ScaleNone, []float64{1, -2, 0.5}).MarshalJSON()
+	good, err := sample(data.ScaleNone, []float64{1, -2, 0.5}).MarshalJSON()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,10 +45,10 @@ func TestModelRefuses(t *testing.T) {
 		wantErr error
 		want    string
 	}{
-		{"fewer features", sample(ScaleNone, []float64{1, -2, 0.5}), [][]float64{{1, 2}}, 2, ErrFeatureSpace, "the data has 2 features, the model 3"},
-		{"more features", sample(ScaleNone, []float64{1, -2, 0.5}), [][]float64{{1, 2, 3, 4}}, 4, ErrFeatureSpace, "the data has 4 features, the model 3"},
-		{"score overflows", sample(ScaleNone, []float64{1.7e308, 0, 0}), [][]float64{{1, 0, 0}, {2, 0, 0}}, 3, ErrModel, "row 2 is +Inf"},
-		{"score NaN", sample(ScaleNone, []float64{1.7e308, 1.7e308, 0}), [][]float64{{2, -2, 0}}, 3, ErrModel, "is NaN"},
+		{"fewer features", sample(data.ScaleNone, []float64{1, -2, 0.5}), [][]float64{{1, 2}}, 2, ErrFeatureSpace, "the data has 2 features, the model 3"},
+		{"more features", sample(data.ScaleNone, []float64{1, -2, 0.5}), [][]float64{{1, 2, 3, 4}}, 4, ErrFeatureSpace, "the data has 4 features, the model 3"},
+		{"score overflows", sample(data.ScaleNone, []float64{1.7e308, 0, 0}), [][]float64{{1, 0, 0}, {2, 0, 0}}, 3, ErrModel, "row 2 is +Inf"},
+		{"score NaN", sample(data.ScaleNone, []float64{1.7e308, 1.7e308, 0}), [][]float64{{2, -2, 0}}, 3, ErrModel, "is NaN"},
 	}
 	for _, c := range scoreCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -66,11 +68,11 @@ func TestModelRefuses(t *testing.T) {
 // memory guard's business (tested elsewhere), not the parser's.
 func FuzzModelDecode(f *testing.F) {
 	for _, m := range []*Model{
-		sample(ScaleNone, []float64{1, -2, 0.5}),
-		sample(ScaleMinMax, []float64{0, 0, 0, 3, 0}),
-		sample(ScaleNorm, []float64{0.25, 1e-300}),
+		sample(data.ScaleNone, []float64{1, -2, 0.5}),
+		sample(data.ScaleMinMax, []float64{0, 0, 0, 3, 0}),
+		sample(data.ScaleNorm, []float64{0.25, 1e-300}),
 		func() *Model {
-			m := sample(ScaleNorm, []float64{0, 0, 7})
+			m := sample(data.ScaleNorm, []float64{0, 0, 7})
 			m.Scaling.Mean, m.TestAUC = nil, 0.5
 			return m
 		}(),

@@ -27,6 +27,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	aucbeam "github.com/aucopt/aucopt/dist/beam"
 	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/model"
 )
 
@@ -45,7 +46,7 @@ func main() {
 	algo := flag.String("algo", "ls-auc", "algorithm (aucopt train --help lists them)")
 	var ps params
 	flag.Var(&ps, "p", "hyper-parameter key=value, repeatable")
-	scale := flag.String("scale", engine.ScaleAuto, "feature scaling: auto, none, minmax (train also norm, unit with --job grid)")
+	scale := flag.String("scale", data.ScaleAuto, "feature scaling: auto, none, minmax (train also norm, unit with --job grid)")
 	seed := flag.Uint64("seed", 1, "random seed (folds, online learners)")
 	positive := flag.String("positive", "", "the positive label (one-vs-rest); default: the binary conventions (1/-1, 1/0, 1/2)")
 	modelPath := flag.String("model", "", "train, grid: write the model here; eval: the model to evaluate")

@@ -1,0 +1,549 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/metric"
+	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/kernels"
+)
+
+// Selection is how a Task with several points chooses one: Folds-fold stratified
+// cross-validation of the (scaled) training data when Folds ≥ 2, else one stratified
+// held-out share Holdout of it (default 0.2). Seed seeds the folds or the split.
+type Selection struct {
+	Folds   int
+	Holdout float64
+	Seed    uint64
+}
+
+// Task is one run of the pipeline (Run): an algorithm, the points to try, the data and
+// how to choose among the points, refit and score. Train is a task with one point,
+// Grid a task with a grid's points, CV one task per fold, and an experiment's cell one
+// task per split.
+type Task struct {
+	Spec solver.Spec
+	// Points are parameter structs made by Spec.Params; with one point there is no
+	// selection, with several Selection chooses one.
+	Points []any
+	// Train is the training data; Test, when not nil, is scored with the refitted
+	// weights (features beyond Train's count 0).
+	Train, Test *data.Dataset
+	// Scale is the scaling kind (data.ScaleAuto, ScaleNone, …), fitted on Train and
+	// applied to both; ScaleAuto takes the algorithm's preference (solver.Spec.UnitRows).
+	Scale     string
+	Selection Selection
+	// Passes (default 1) and Shuffle (a random order seeded by Seed+pass) are an online
+	// algorithm's passes over the training rows, in the selection and the refit; a
+	// batch algorithm's refit sees the rows shuffled when Shuffle is set.
+	Passes  int
+	Shuffle bool
+	// Seed seeds the learners and the shuffling.
+	Seed uint64
+	// Workers bounds the goroutines of a grid's independent learners (default
+	// GOMAXPROCS; 1 on a backend not safe for concurrent use).
+	Workers int
+	// Progress, when set, receives the refit's progress (online algorithms).
+	Progress func(solver.Progress)
+
+	cfg   *TrainConfig  // Train's run: checkpoint, averaging, the data's name
+	res   *TrainResult  // filled in place of a fresh result when set
+	owned bool          // Train may be permuted in place
+	src   solver.Source // a file streamed as read (no scaling, one point): replaces Train
+}
+
+// Run runs task t on backend b: it fits t.Scale on the training data and applies it to
+// both parts, chooses the best of t.Points (by mean validation AUC under t.Selection;
+// skipped for one point), refits that point on the whole training data with the
+// algorithm's driver (solver.Run for an online algorithm, Fit for a batch one) and
+// scores the test data. The result's TrainResult holds the refit (Weights, Params,
+// Scale, TestAUC, NaN without test data); Points, Best, Edge and Selection the choice
+// (empty for one point).
+//
+// A point whose validation AUC is NaN, that diverges or whose fit fails is marked
+// failed with the reason and the search goes on; when every point fails, the error
+// wraps solver.ErrDiverged.
+func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err error) {
+	defer recoverDevice(&err)
+	spec := t.Spec
+	if len(t.Points) == 0 || (t.Train == nil && t.src == nil) {
+		return nil, fmt.Errorf("%s: a task needs training data and at least one point", spec.Name)
+	}
+	res := &GridResult{TrainResult: t.res}
+	if res.TrainResult == nil {
+		res.TrainResult = &TrainResult{Algo: spec.Name, Data: t.Train.Name, TrainRows: t.Train.Rows(), Features: t.Train.Dim,
+			Passes: max(t.Passes, 1), TestAUC: math.NaN(), Seed: t.Seed, Backend: b.Name()}
+		if spec.IsBatch() {
+			res.Passes = 0
+		}
+	}
+	cfg := TrainConfig{Data: res.Data}
+	if t.cfg != nil {
+		cfg = *t.cfg
+	}
+	cfg.Passes, cfg.Shuffle, cfg.Seed, cfg.Progress = t.Passes, t.Shuffle, t.Seed, t.Progress
+	src, test := t.src, t.Test
+	if src == nil {
+		// prepareTask takes the rows as read: once scaled, they can go.
+		train := t.Train
+		t.Train, t.Test = nil, nil
+		if src, test, err = prepareTask(ctx, b, t, train, test, &cfg, res); err != nil {
+			return nil, err
+		}
+	}
+	best := t.Points[res.Best]
+	res.Params = solver.Values(best)
+	start := time.Now()
+	if res.Weights, err = fit(ctx, spec, b, best, src, cfg, res.TrainResult); err != nil {
+		if len(t.Points) > 1 {
+			return nil, fmt.Errorf("refit of the best grid point (%s): %w", pointString(res.Points, res.Best), err)
+		}
+		return nil, err
+	}
+	res.Seconds = time.Since(start).Seconds()
+	if test != nil {
+		res.TestRows = test.Rows()
+		if res.TestAUC, err = ScoreAUC(res.Weights, test); err != nil {
+			return nil, fmt.Errorf("test data: %w", err)
+		}
+	}
+	return res, nil
+}
+
+// prepareTask scales t's data (train and test, as read) and, for several points,
+// chooses the best (search); it returns the refit's source and the scaled test data.
+func prepareTask(ctx context.Context, b kernels.Backend, t Task, train, test *data.Dataset, cfg *TrainConfig, res *GridResult) (solver.Source, *data.Dataset, error) {
+	read := train
+	train, test, err := scale(t.Scale, t.Spec.UnitRows, train, test, res.TrainResult)
+	if err != nil {
+		return nil, nil, err
+	}
+	owned := t.owned || train != read // a scaled copy is this run's alone
+	if len(t.Points) > 1 {
+		if err := search(ctx, b, train, t, res); err != nil {
+			return nil, nil, err
+		}
+	}
+	if t.Spec.IsBatch() && cfg.Shuffle && train.IsDense() && owned {
+		// The rows are this run's alone: a dense matrix is shuffled in place (the rows
+		// fit's Subset would copy, in the same order) instead of held twice.
+		train, cfg.Shuffle = train.Permuted(data.Shuffle(train.Rows(), cfg.Seed)), false
+	}
+	return solver.DatasetSource{D: train, Shuffle: cfg.Shuffle, Seed: cfg.Seed}, test, nil
+}
+
+// pointString is point best of a grid as key=value for the keys the points vary.
+func pointString(points []GridPoint, best int) string {
+	var parts []string
+	for _, k := range varying(points) {
+		parts = append(parts, fmt.Sprintf("%s=%v", k, points[best].Params[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// varying lists (sorted) the keys whose values differ among the points.
+func varying(points []GridPoint) []string {
+	var out []string
+	for k, v := range points[0].Params {
+		for _, p := range points[1:] {
+			if p.Params[k] != v {
+				out = append(out, k)
+				break
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ScoreAUC is the AUC of the scores w·x of d's rows (Score, then metric.AUC). NaN
+// scores, from diverged weights, give an error wrapping solver.ErrDiverged and
+// metric.ErrNaN; a single class, metric's error.
+func ScoreAUC(w []float64, d *data.Dataset) (float64, error) {
+	auc, err := metric.AUC(Score(w, d), d.Y)
+	if errors.Is(err, metric.ErrNaN) {
+		return 0, fmt.Errorf("%w: %w", solver.ErrDiverged, err)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("AUC on %s: %w", d.Name, err)
+	}
+	return auc, nil
+}
+
+// search trains every point of t on the selection folds of the (scaled) training data
+// train and fills res's Points, Best, Edge, Selection, Shared and GridSeconds. It does
+// not refit.
+func search(ctx context.Context, b kernels.Backend, train *data.Dataset, t Task, res *GridResult) error {
+	spec, params := t.Spec, t.Points
+	if err := checkSelection(t.Selection.Folds, t.Selection.Holdout); err != nil {
+		return err
+	}
+	folds, err := selectionFolds(train.Y, t.Selection, res)
+	if err != nil {
+		return err
+	}
+	if train, err = selectionData(b, spec, train); err != nil {
+		return fmt.Errorf("grid search: %w", err)
+	}
+	workers := Workers(b, t.Workers, len(params))
+	res.Shared = spec.NewMulti != nil
+	sums := make([]float64, len(params))
+	failed := make([]string, len(params))
+	start := time.Now()
+	// validate adds the weights' validation AUCs; a NaN one (or diverged weights)
+	// fails its point.
+	validate := func(fi int, ws [][]float64, diverged func(g int) int64, val *data.Dataset) error {
+		for g, w := range ws {
+			if failed[g] != "" {
+				continue
+			}
+			if n := diverged(g); n != 0 {
+				failed[g] = fmt.Sprintf("diverged at example %d", n)
+				continue
+			}
+			auc, err := ScoreAUC(w, val)
+			switch {
+			case errors.Is(err, solver.ErrDiverged) || (err == nil && math.IsNaN(auc)):
+				failed[g] = fmt.Sprintf("validation AUC is NaN (fold %d)", fi+1)
+			case err != nil:
+				return fmt.Errorf("grid search, fold %d: validation: %w", fi+1, err)
+			default:
+				sums[g] += auc
+			}
+		}
+		return nil
+	}
+	never := func(int) int64 { return 0 }
+	rest := folds // a hold-out, several passes or a batch algorithm: fold by fold
+	if !spec.IsBatch() && len(folds) >= 2 && t.Passes <= 1 {
+		// One pass per fold: the folds share their prefixes.
+		rest = nil
+		err = onlineFolds(ctx, spec, b, train, folds, params, t.Seed, t.Shuffle, workers,
+			func(fi int, m solver.Multi, val *data.Dataset) error {
+				ws := make([][]float64, len(params))
+				for g := range params {
+					ws[g] = m.Weights(g)
+				}
+				return validate(fi, ws, m.Diverged, val)
+			}, func(g int) bool { return failed[g] != "" })
+		if err != nil {
+			return fmt.Errorf("grid search: %w", err)
+		}
+	}
+	for fi, f := range rest {
+		part, val := train.Subset(f.Train), train.Subset(f.Test)
+		var ws [][]float64
+		diverged := never
+		if spec.IsBatch() {
+			var shared bool
+			ws, shared, err = gridBatch(ctx, spec, b, part, params, t.Seed, failed)
+			res.Shared = res.Shared || shared
+		} else {
+			var m solver.Multi
+			m, err = gridOnline(ctx, spec, b, part, params, t, workers)
+			if err == nil {
+				ws, diverged = make([][]float64, len(params)), m.Diverged
+				for g := range params {
+					ws[g] = m.Weights(g)
+				}
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("grid search, fold %d of %d: %w", fi+1, len(folds), err)
+		}
+		if err := validate(fi, ws, diverged, val); err != nil {
+			return err
+		}
+	}
+	res.GridSeconds = time.Since(start).Seconds()
+
+	res.Best = -1
+	res.Points = make([]GridPoint, len(params))
+	for g, p := range params {
+		res.Points[g] = GridPoint{Params: solver.Values(p), Failed: failed[g]}
+		if failed[g] != "" {
+			continue
+		}
+		auc := sums[g] / float64(len(folds))
+		res.Points[g].ValAUC = &auc
+		if res.Best < 0 || auc > *res.Points[res.Best].ValAUC {
+			res.Best = g
+		}
+	}
+	if res.Best < 0 {
+		return fmt.Errorf("grid search: %w: all %d points failed (first: %s)", solver.ErrDiverged, len(params), failed[0])
+	}
+	res.Edge = edges(res.Points, res.Best)
+	return nil
+}
+
+// edges lists (sorted) the numeric grid keys whose value at point best is the smallest
+// or the largest the points take, among keys that take at least three values: the
+// best may lie beyond the grid. (With two values every choice is an edge.)
+func edges(points []GridPoint, best int) []string {
+	out := []string{}
+	for _, k := range varying(points) {
+		x, ok := number(points[best].Params[k])
+		if !ok {
+			continue
+		}
+		lo, hi, seen := x, x, map[float64]bool{}
+		for _, p := range points {
+			y, _ := number(p.Params[k])
+			lo, hi, seen[y] = min(lo, y), max(hi, y), true
+		}
+		if len(seen) >= 3 && (x == lo || x == hi) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// number is v as a float64 when v is a number.
+func number(v any) (float64, bool) {
+	r := reflect.ValueOf(v)
+	switch {
+	case r.CanFloat():
+		return r.Float(), true
+	case r.CanInt():
+		return float64(r.Int()), true
+	case r.CanUint():
+		return float64(r.Uint()), true
+	}
+	return 0, false
+}
+
+// checkSelection checks a grid's selection settings: folds 0 (a held-out split) or at
+// least 2, a held-out share in (0, 1) or 0 (the default, 0.2).
+func checkSelection(folds int, holdout float64) error {
+	switch {
+	case folds < 0 || folds == 1:
+		return inputErrorf("grid selection: %d folds, want 0 (a held-out split) or at least 2", folds)
+	case !(holdout >= 0 && holdout < 1):
+		return inputErrorf("grid selection: held-out share %g, want a share in (0, 1)", holdout)
+	}
+	return nil
+}
+
+// selectionFolds returns the selection folds over the training labels y and names
+// them in res.Selection; data too small for them is an input error.
+func selectionFolds(y []int8, sel Selection, res *GridResult) ([]data.Fold, error) {
+	if sel.Folds >= 2 {
+		res.Selection = fmt.Sprintf("%d-fold stratified cross-validation", sel.Folds)
+		f, err := data.StratifiedKFold(y, sel.Folds, sel.Seed)
+		if err != nil {
+			return nil, inputErrorf("grid selection: %w", err)
+		}
+		return f, nil
+	}
+	h := sel.Holdout
+	if h == 0 {
+		h = 0.2
+	}
+	res.Selection = fmt.Sprintf("stratified %g%% held-out split", 100*h)
+	f, err := data.TrainTestSplit(y, 1-h, sel.Seed)
+	if err != nil {
+		return nil, inputErrorf("grid hold-out %g: %w", h, err)
+	}
+	return []data.Fold{f}, nil
+}
+
+// gridBlock is the number of examples handed to a Multi at a time.
+const gridBlock = 256
+
+// observe feeds the rows of d (in the order order, or in their own when order is nil)
+// to m in blocks of gridBlock, checking ctx between blocks.
+func observe(ctx context.Context, m solver.Multi, d *data.Dataset, order []int) error {
+	n := d.Rows()
+	xs, ys := make([]kernels.Sparse, 0, gridBlock), make([]int8, 0, gridBlock)
+	for lo := 0; lo < n; lo += gridBlock {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		xs, ys = xs[:0], ys[:0]
+		for k := lo; k < min(lo+gridBlock, n); k++ {
+			i := k
+			if order != nil {
+				i = order[k]
+			}
+			xs, ys = append(xs, d.Row(i)), append(ys, d.Y[i])
+		}
+		m.ObserveBlock(xs, ys)
+	}
+	return nil
+}
+
+// gridOnline trains every point of t on part in one Multi over t.Passes passes.
+func gridOnline(ctx context.Context, spec solver.Spec, b kernels.Backend, part *data.Dataset, params []any,
+	t Task, workers int) (solver.Multi, error) {
+	if pos, neg := part.Counts(); pos == 0 || neg == 0 {
+		return nil, solver.ErrOneClass
+	}
+	m, err := solver.NewMulti(spec, b, part.Dim, params, t.Seed, workers)
+	if err != nil {
+		return nil, err
+	}
+	for p := range max(t.Passes, 1) {
+		var order []int // the rows in their order
+		if t.Shuffle {
+			order = data.Shuffle(part.Rows(), t.Seed+uint64(p))
+		}
+		if err := observe(ctx, m, part, order); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// gridBatch fits every point on part: all at once from shared work when the algorithm
+// is a solver.GridFitter (MBA's λ path from one Σ_S), else one after another. A point
+// whose fit fails is marked failed rather than ending the search.
+func gridBatch(ctx context.Context, spec solver.Spec, b kernels.Backend, part *data.Dataset, params []any,
+	seed uint64, failed []string) (ws [][]float64, shared bool, err error) {
+	if l, err := spec.NewBatch(b, part.Dim, params[0], seed); err == nil {
+		if gf, ok := l.(solver.GridFitter); ok {
+			ws, errs, ok, err := gf.FitGrid(ctx, part, params)
+			if err != nil {
+				return nil, true, err
+			}
+			if ok {
+				for g, e := range errs {
+					if e != nil && failed[g] == "" {
+						failed[g] = e.Error()
+					}
+				}
+				return ws, true, nil
+			}
+		}
+	}
+	ws = make([][]float64, len(params))
+	for g, p := range params {
+		if failed[g] != "" {
+			continue
+		}
+		l, err := spec.NewBatch(b, part.Dim, p, seed)
+		if err != nil {
+			return nil, false, err
+		}
+		if err := l.Fit(ctx, part); err != nil {
+			if ctx.Err() != nil {
+				return nil, false, ctx.Err()
+			}
+			failed[g] = err.Error()
+			continue
+		}
+		ws[g] = l.Weights()
+	}
+	return ws, false, nil
+}
+
+// OpenBackend returns b with a no-op release when b is not nil (its caller owns it),
+// else the default selection (BackendFromEnv(""): $AUCOPT_BACKEND, else auto) with the
+// function that closes it. It is how the entry points' configurations let nil mean
+// the default.
+func OpenBackend(b kernels.Backend) (kernels.Backend, func(), error) {
+	if b != nil {
+		return b, func() {}, nil
+	}
+	d, err := BackendFromEnv("")
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, func() { _ = d.Close() }, nil
+}
+
+// Workers is the engine's one worker policy for parallel jobs: want goroutines
+// (GOMAXPROCS when want ≤ 0), at most n, and one on a backend not safe for concurrent
+// use (concurrentSafe).
+func Workers(b kernels.Backend, want, n int) int {
+	if want <= 0 {
+		want = runtime.GOMAXPROCS(0)
+	}
+	if !concurrentSafe(b) {
+		want = 1
+	}
+	return max(min(want, n), 1)
+}
+
+// concurrentSafe reports whether the engine may run jobs on b from several goroutines
+// at once: when b says so (kernels.Concurrent) and panics only for programmer errors.
+// A backend that is safe for concurrent calls but panics for device failures
+// (kernels.SafeDevicePanics) runs on the entry point's goroutine, where recoverDevice
+// turns those panics into errors.
+func concurrentSafe(b kernels.Backend) bool {
+	return kernels.ConcurrencyOf(b) == kernels.Safe
+}
+
+// JobError is the error of job Index of RunJobs.
+type JobError struct {
+	Index int
+	Err   error
+}
+
+func (e *JobError) Error() string { return fmt.Sprintf("job %d: %v", e.Index, e.Err) }
+func (e *JobError) Unwrap() error { return e.Err }
+
+// RunJobs runs job(ctx, jb, i) for i in [0, n) on Workers(b, workers, n) goroutines,
+// each job on its own view jb of b when several run at once (kernels.PerJob), and
+// calls done(i, count) (when not nil) after each success, one call at a time. The
+// first failure cancels the jobs not yet started and is returned as a *JobError; when
+// ctx ends first, its error is returned.
+func RunJobs(ctx context.Context, b kernels.Backend, n, workers int,
+	job func(ctx context.Context, b kernels.Backend, i int) error, done func(i, count int)) error {
+	workers = Workers(b, workers, n)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int)
+	var (
+		mu    sync.Mutex
+		count int
+		first *JobError
+		wg    sync.WaitGroup
+	)
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				if ctx.Err() != nil {
+					continue
+				}
+				jb, release := kernels.PerJob(b, workers)
+				err := job(ctx, jb, i)
+				release()
+				mu.Lock()
+				switch {
+				case err == nil:
+					count++
+					if done != nil {
+						done(i, count)
+					}
+				case first == nil && ctx.Err() == nil:
+					first = &JobError{Index: i, Err: err}
+					cancel()
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("stopped: %w", err)
+	}
+	return nil
+}
