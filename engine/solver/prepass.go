@@ -12,7 +12,7 @@ import (
 
 // PrePasser is an online learner that, by its parameters, takes p = P(y = 1) and the
 // class means from a pre-pass over its training data instead of estimating them as it
-// goes (SPAM with moments=prepass, as the C reference implementation computes them).
+// goes (SPAM with prepass=true, as the C reference implementation computes them).
 type PrePasser interface {
 	Online
 	// WantsPrePass reports whether the learner still needs its moments: it was made
@@ -27,7 +27,7 @@ var _ PrePasser = (*SPAM)(nil)
 
 // ErrNoPrePass is wrapped by the error of a training path that cannot make the pre-pass
 // a learner asks for.
-var ErrNoPrePass = errors.New("the pre-pass of moments=prepass cannot run here")
+var ErrNoPrePass = errors.New("the pre-pass of prepass=true cannot run here")
 
 // classSums accumulates the per-class counts and feature sums of a pre-pass.
 type classSums struct {
@@ -121,7 +121,7 @@ func prePassSource(ctx context.Context, l PrePasser, src Source) error {
 // feed rows in pieces (the grid search).
 func refusePrePass(l Online, where string) error {
 	if pp, ok := l.(PrePasser); ok && pp.WantsPrePass() {
-		return fmt.Errorf("%w: %w: %s feeds the rows fold by fold without one (use moments=running, or aucopt train)", ErrParam, ErrNoPrePass, where)
+		return fmt.Errorf("%w: %w: %s feeds the rows fold by fold without one (use prepass=false, or aucopt train)", ErrParam, ErrNoPrePass, where)
 	}
 	return nil
 }

@@ -22,25 +22,19 @@ type SPAMParams struct {
 	// Beta1 is the ℓ1 weight β₁ ≥ 0 of SPAM-NET; 0 is SPAM-L2. Default 0. Thesis grid
 	// 10^[-5..5].
 	Beta1 float64 `param:"beta1"`
-	// Moments says where p = P(y = 1) and the class means m± come from: MomentsRunning
-	// (the default: estimates over the examples seen so far, a true one-pass learner) or
-	// MomentsPrePass (computed over the whole training set before the first step, as
-	// the C reference implementation does, baojianzhou/sparse-auc _algo_spam). The
+	// PrePass says where p = P(y = 1) and the class means m± come from: false (the
+	// default) for estimates over the examples seen so far, a true one-pass learner;
+	// true for a pre-pass over the whole training set before the first step, as the C
+	// reference implementation computes them (baojianzhou/sparse-auc, _algo_spam). The
 	// pre-pass is one more read of the training data: solver.Run does it, in-memory
-	// callers call PrePass; a grid search (NewMulti) refuses it. "" is running.
-	Moments string `param:"moments"`
+	// callers call PrePass; a grid search (NewMulti) refuses it.
+	PrePass bool `param:"prepass"`
 }
-
-// Values of SPAMParams.Moments.
-const (
-	MomentsRunning = "running"
-	MomentsPrePass = "prepass"
-)
 
 // DefaultSPAMParams returns SPAM-L2 with C = 0.003, θ = 0.25, β = 10⁻⁴ (test AUC
 // 0.8965 on a9a scaled to [−1, 1] in one pass; the thesis reports .8998).
 func DefaultSPAMParams() SPAMParams {
-	return SPAMParams{Eta: 0.003, Theta: 0.25, Beta: 1e-4, Beta1: 0, Moments: MomentsRunning}
+	return SPAMParams{Eta: 0.003, Theta: 0.25, Beta: 1e-4, Beta1: 0}
 }
 
 // SPAMGrid is the thesis's grid for SPAM-L2 (Table 4.2): β ∈ 10^[-5..5].
@@ -56,7 +50,6 @@ func (p SPAMParams) check() error {
 		Check(p.Theta >= 0 && p.Theta <= 1, "theta", p.Theta, "in [0, 1]"),
 		Check(p.Beta >= 0 && !math.IsInf(p.Beta, 0), "beta", p.Beta, "a finite number ≥ 0"),
 		Check(p.Beta1 >= 0 && !math.IsInf(p.Beta1, 0), "beta1", p.Beta1, "a finite number ≥ 0"),
-		Check(p.Moments == MomentsRunning || p.Moments == MomentsPrePass || p.Moments == "", "moments", p.Moments, MomentsRunning+" or "+MomentsPrePass),
 	} {
 		if err != nil {
 			return err
@@ -172,8 +165,8 @@ func (s *SPAM) exact() {
 // Observe takes one step on (x, y) and returns w·x before it.
 func (s *SPAM) Observe(x kernels.Sparse, y int8) float64 {
 	st := &s.st
-	if !st.Fixed && s.p.Moments == MomentsPrePass {
-		panic("solver: SPAM with moments=prepass observed an example before its pre-pass (call solver.PrePass or train with solver.Run)")
+	if !st.Fixed && s.p.PrePass {
+		panic("solver: SPAM with prepass=true observed an example before its pre-pass (call solver.PrePass or train with solver.Run)")
 	}
 	st.T++
 	// One gather pass: x·v, and x·u of the class whose mean does not move now (both
@@ -365,7 +358,7 @@ func (s *SPAM) UnmarshalBinary(data []byte) error {
 }
 
 // WantsPrePass reports whether the learner takes its moments from a pre-pass
-// (moments=prepass) and has not been given them yet (PrePasser).
+// (prepass=true) and has not been given them yet (PrePasser).
 func (s *SPAM) WantsPrePass() bool {
-	return s.p.Moments == MomentsPrePass && !s.st.Fixed && s.st.T == 0
+	return s.p.PrePass && !s.st.Fixed && s.st.T == 0
 }

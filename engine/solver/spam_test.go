@@ -150,9 +150,8 @@ func TestSPAMParams(t *testing.T) {
 		t.Error("SetMoments accepted means longer than the dimension")
 	}
 	p := DefaultSPAMParams()
-	p.Moments = "pre-pass"
-	if _, err := NewSPAM(b, 10, p, 1); !errors.Is(err, ErrParam) {
-		t.Errorf("moments=pre-pass: error %v, want ErrParam", err)
+	if err := Set(&p, "prepass", "yes"); !errors.Is(err, ErrParam) {
+		t.Errorf("prepass=yes: error %v, want ErrParam", err)
 	}
 	if err := s.SetMoments(make([]float64, 10), make([]float64, 10), 1); err == nil {
 		t.Error("SetMoments accepted p = 1")
@@ -209,7 +208,7 @@ func s0Moments(d *data.Dataset) (mp, mn []float64, p float64) {
 	return mp, mn, float64(pos) / float64(d.Rows())
 }
 
-// TestSPAMPrePass: moments=prepass takes p and the class means of the whole training
+// TestSPAMPrePass: prepass=true takes p and the class means of the whole training
 // set before the first step, whichever way the learner is trained: solver.Run reading the
 // source once more (in the pass's shuffled order), or PrePass on an in-memory set (in
 // row order); both equal SetMoments with the exact moments up to the rounding of the
@@ -219,7 +218,7 @@ func s0Moments(d *data.Dataset) (mp, mn []float64, p float64) {
 func TestSPAMPrePass(t *testing.T) {
 	d := gaussian(3000, 12, 0.1, 1.0, 5)
 	b := testBackends(t)[0]
-	p := SPAMParams{Eta: 0.05, Theta: 0.5, Beta: 1e-4, Moments: MomentsPrePass}
+	p := SPAMParams{Eta: 0.05, Theta: 0.5, Beta: 1e-4, PrePass: true}
 	newSPAM := func(p SPAMParams) *SPAM {
 		t.Helper()
 		s, err := NewSPAM(b, d.Dim, p, 1)
@@ -238,7 +237,7 @@ func TestSPAMPrePass(t *testing.T) {
 
 	viaRun := newSPAM(p)
 	if !viaRun.WantsPrePass() {
-		t.Fatal("moments=prepass: WantsPrePass false before training")
+		t.Fatal("prepass=true: WantsPrePass false before training")
 	}
 	if _, err := Run(context.Background(), viaRun, DatasetSource{D: d, Shuffle: true, Seed: 1}, RunOptions{Passes: 2}); err != nil {
 		t.Fatal(err)
@@ -272,9 +271,9 @@ func TestSPAMPrePass(t *testing.T) {
 		t.Fatal(err)
 	}
 	pg := spec.Params().(*SPAMParams)
-	pg.Moments = MomentsPrePass
+	pg.PrePass = true
 	if _, err := NewMulti(spec, b, d.Dim, []any{pg}, 1, 1); !errors.Is(err, ErrNoPrePass) || !errors.Is(err, ErrParam) {
-		t.Errorf("NewMulti with moments=prepass: error %v, want ErrNoPrePass and ErrParam", err)
+		t.Errorf("NewMulti with prepass=true: error %v, want ErrNoPrePass and ErrParam", err)
 	}
 	defer func() {
 		if recover() == nil {
