@@ -1,6 +1,7 @@
 // Command resultdiff compares two reports of `aucopt experiment` (its --json files) and
-// prints every number that differs, grouped by table cell, ignoring the wall times
-// ("seconds") and the texts (captions, explanations, grid descriptions). It exits 1
+// prints every number that differs, grouped by table cell, ignoring the machine's share
+// (wall times "seconds", the jobs run at once "workers") and the texts (captions,
+// explanations, grid descriptions). It exits 1
 // when something differs, 2 on bad input, 0 when the runs agree.
 //
 //	go run ./bench/resultdiff bench/results/opauc-small.json /tmp/opauc-small.json
@@ -21,6 +22,9 @@ import (
 // compared lists the string fields that are results, not texts: a t-test's outcome and
 // mark, the run's split name and the backend.
 var compared = map[string]bool{"outcome": true, "mark": true, "split": true, "backend": true}
+
+// ignored lists the keys that describe the machine's share of a run, not its results.
+var ignored = map[string]bool{"seconds": true, "workers": true}
 
 // maxPerCell bounds the differences printed for one cell.
 const maxPerCell = 4
@@ -74,7 +78,7 @@ func diff(a, b any) []difference {
 		if len(path) > 0 {
 			key = path[len(path)-1]
 		}
-		if key == "seconds" {
+		if ignored[key] {
 			return
 		}
 		switch av := a.(type) {
@@ -148,11 +152,14 @@ func show(v any) string {
 	return string(b)
 }
 
-// cell names the table cell a path lies in (tables.T.cells.DATASET.ALGO), else the
-// path's first key.
+// cell names the table cell a path lies in (tables.T.cells.DATASET.ALGO), the table
+// row (tables.T.win_tie_loss), else the path's first key.
 func cell(path []string) string {
-	if len(path) >= 5 && path[0] == "tables" && path[2] == "cells" {
+	switch {
+	case len(path) >= 5 && path[0] == "tables" && path[2] == "cells":
 		return "table " + path[1] + ": " + path[3] + " / " + path[4]
+	case len(path) >= 3 && path[0] == "tables":
+		return "table " + path[1] + ": " + path[2]
 	}
 	return path[0]
 }

@@ -8,8 +8,8 @@
 #   bench/results/check-small.sh                 # build aucopt from this tree
 #   AUCOPT=/path/to/aucopt bench/results/check-small.sh opauc-small
 #
-# About 8 minutes on an idle 2-core machine (WORKERS, default 0: one job per core; the
-# results do not depend on it). Not part of .ci/run.
+# About 7 minutes on the shared 2-core machine (435 s wall, 512 s CPU; WORKERS, default 0:
+# one job per core, the results do not depend on it). Not part of .ci/run.
 set -eu
 cd "$(dirname "$0")/../.."
 tmp=$(mktemp -d)
