@@ -50,7 +50,7 @@ func TestTrainErrors(t *testing.T) {
 		is   error
 	}{
 		{"unknown algorithm", TrainConfig{Algo: "svm", Data: "a9a"}, `unknown algorithm "svm" (known: opauc,`, nil},
-		{"unknown key", TrainConfig{Algo: "spam-l2", Data: "a9a", Params: []string{"zeta=1"}}, `unknown key "zeta" (valid: eta, theta, beta, beta1)`, solver.ErrParam},
+		{"unknown key", TrainConfig{Algo: "spam-l2", Data: "a9a", Params: []string{"zeta=1"}}, `unknown key "zeta" (valid: eta, theta, beta, beta1, prepass)`, solver.ErrParam},
 		{"out of range", TrainConfig{Algo: "spam-l2", Data: "a9a", Params: []string{"eta=-1"}}, "eta", solver.ErrParam},
 		{"no data", TrainConfig{Algo: "olr", Data: "nowhere.svm"}, "nowhere.svm is neither a file nor a known dataset", nil},
 		{"one class", TrainConfig{Algo: "olr", Data: oneClass}, "only one class", solver.ErrOneClass},

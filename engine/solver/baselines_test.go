@@ -164,13 +164,61 @@ func naiveUniExp(d *data.Dataset, p UniExpParams) (w, scores []float64) {
 		s := blDot(w, x)
 		scores = append(scores, s)
 		eta := p.Eta / math.Sqrt(float64(i+1))
-		g := rho * y * math.Exp(-y*(s+bias)) // the score reported excludes the bias
-		for j := range w {
-			w[j] = (1-eta*p.Lambda)*w[j] + eta*g*x[j]
+		// The implicit step a = ηρ e^{−y(w⁺·x + b⁺)}, by bisection of the increasing
+		// a − ηρ e^{−(m + a k)} on [0, ηρ e^{−m}] (the explicit step bounds it).
+		m, k := y*(s+bias), 1+blDot(x, x) // the score reported excludes the bias
+		lo, hi := 0.0, eta*rho*math.Exp(-m)
+		for range 200 {
+			mid := (lo + hi) / 2
+			if mid-eta*rho*math.Exp(-(m+mid*k)) < 0 {
+				lo = mid
+			} else {
+				hi = mid
+			}
 		}
-		bias += eta * g
+		a := (lo + hi) / 2
+		for j := range w {
+			w[j] = (1-eta*p.Lambda)*w[j] + a*y*x[j]
+		}
+		bias += a * y
 	}
 	return w, scores
+}
+
+// TestLambertWExp: W(e^L) solves u·e^u = e^L (checked as u + ln u = L) across the
+// ranges of both iterations, including e^L far beyond float64.
+func TestLambertWExp(t *testing.T) {
+	for _, L := range []float64{-700, -50, -5, -1, 0, 0.5, 1, 1.0000001, 2, 10, 100, 709, 710, 1e4, 1e300} {
+		u := lambertWExp(L)
+		if !(u > 0) {
+			t.Errorf("W(e^%g) = %v, want > 0", L, u)
+			continue
+		}
+		if got := u + math.Log(u); math.Abs(got-L) > 1e-13*max(1, math.Abs(L)) {
+			t.Errorf("W(e^%g) = %v: u + ln u = %v", L, u, got)
+		}
+	}
+	if u := lambertWExp(math.Inf(-1)); u != 0 {
+		t.Errorf("W(0) = %v, want 0", u)
+	}
+}
+
+// TestUniExpLargeSteps: steps large enough that plain SGD on the exponential loss
+// overflows (η = 8 on rows of norm about 10, the explicit gradient reaching e^{1000})
+// stay finite with the implicit step and still rank well.
+func TestUniExpLargeSteps(t *testing.T) {
+	d := gaussian(2000, 20, 0.2, 2, 3)
+	for i := range d.Val {
+		d.Val[i] *= 3
+	}
+	u, err := NewUniExp(testBackends(t)[0], d.Dim, UniExpParams{Eta: 8, Lambda: 0}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed(t, u, d, 1, 1) // fails on a non-finite score
+	if auc := testAUC(t, u.Weights(), d); auc < 0.8 {
+		t.Errorf("training AUC %.4f, want ≥ 0.8", auc)
+	}
 }
 
 // blCase is one baseline learner with a setting and its dense transcription.

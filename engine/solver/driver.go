@@ -265,7 +265,9 @@ func compareRun(path string, st checkpoint, opts RunOptions, passes int) error {
 	return nil
 }
 
-// Run feeds the examples of src to s for opts.Passes passes and returns a summary. It
+// Run feeds the examples of src to s for opts.Passes passes and returns a summary. A
+// learner that asks for a pre-pass (PrePasser) first gets the class moments of pass 0
+// of src, read once more (not on resume: its checkpoint holds them). It
 // stops with an error wrapping ErrDiverged, naming the pass and example, as soon as s
 // scores an example NaN or ±Inf (its weights have diverged); with ctx's error when ctx
 // is cancelled (after writing a checkpoint when one is configured); and with
@@ -294,6 +296,11 @@ func Run(ctx context.Context, s Online, src Source, opts RunOptions) (Result, er
 			default:
 				return res, err
 			}
+		}
+	}
+	if pp, ok := s.(PrePasser); ok && pp.WantsPrePass() && !res.Resumed {
+		if err := prePassSource(ctx, pp, src); err != nil {
+			return res, err
 		}
 	}
 	st.Algo, st.Passes, st.Settings, st.Finished = opts.Algo, passes, opts.Settings, false

@@ -83,6 +83,9 @@ func NewMulti(spec Spec, b kernels.Backend, dim int, params []any, seed uint64, 
 		if err != nil {
 			return nil, err
 		}
+		if err := refusePrePass(l, "the grid search"); err != nil {
+			return nil, fmt.Errorf("%s: grid point %d: %w", spec.Name, g+1, err)
+		}
 		m.learners[g] = l
 	}
 	if workers <= 0 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -296,8 +297,8 @@ func TestSOLAMParams(t *testing.T) {
 	if _, err := NewSOLAM(b, 10, p, 1); err != nil {
 		t.Fatal(err)
 	}
-	if got := p.radius(); got != 10 {
-		t.Errorf("default radius %v, want 10", got)
+	if got := p.radius(); got != 3 {
+		t.Errorf("default radius %v, want 3", got)
 	}
 	p.R = 0
 	if got, want := p.radius(), math.Sqrt(2/p.Lambda); got != want {
@@ -309,8 +310,8 @@ func TestSOLAMParams(t *testing.T) {
 	if got := Keys(&p); !slices.Equal(got, []string{"zeta", "R", "lambda", "kappa"}) {
 		t.Errorf("keys %v", got)
 	}
-	if n := len(SOLAMGrid.Points()); n != 12*11 {
-		t.Errorf("grid has %d points, want 132", n)
+	if n := len(SOLAMGrid.Points()); n != 12*7 {
+		t.Errorf("grid has %d points, want 84", n)
 	}
 }
 
@@ -396,4 +397,130 @@ func cosine(a, b []float64) float64 {
 		bb += b[i] * b[i]
 	}
 	return ab / math.Sqrt(aa*bb)
+}
+
+// thesisRows loads a registered dataset and normalises its rows as the thesis does for
+// SOLAM: x/‖x‖ for the small sets, (x − mean)/‖x‖ (mean of the training part) for the
+// large ones. It skips the test when the dataset is not found.
+func thesisRows(t *testing.T, name string, center bool) (train, test *data.Dataset) {
+	t.Helper()
+	sp, err := data.Load(name, data.LoadOptions{Layout: data.LayoutSparse})
+	if err != nil {
+		t.Skipf("dataset %s not found (AUCOPT_DATA or ../shared/data): %v", name, err)
+	}
+	n := data.FitRowNormalizer(sp.Train, center)
+	train = n.Apply(sp.Train)
+	if sp.Test != nil {
+		test = n.Apply(sp.Test)
+	}
+	return train, test
+}
+
+// solamFit trains SOLAM with p on one seeded shuffled pass over train and returns w̄.
+func solamFit(t *testing.T, train *data.Dataset, p SOLAMParams, seed uint64) []float64 {
+	t.Helper()
+	s, err := NewSOLAM(testBackends(t)[0], train.Dim, p, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed(t, s, train, 1, seed)
+	return s.Weights()
+}
+
+// solamSelect chooses a point of SOLAMGrid by the mean validation AUC over inner
+// stratified folds of train (inner ≥ 2 folds; 1 is a 20% hold-out), as the experiments
+// select, refits it on all of train and returns its weights and parameters.
+func solamSelect(t *testing.T, train *data.Dataset, inner int, seed uint64) ([]float64, SOLAMParams) {
+	t.Helper()
+	var folds []data.Fold
+	if inner >= 2 {
+		var err error
+		if folds, err = data.StratifiedKFold(train.Y, inner, seed); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		f, err := data.TrainTestSplit(train.Y, 0.8, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		folds = []data.Fold{f}
+	}
+	best, bestAUC := SOLAMParams{}, -1.0
+	for _, pt := range SOLAMGrid.Points() {
+		p := DefaultSOLAMParams()
+		if err := SetAll(&p, pt); err != nil {
+			t.Fatal(err)
+		}
+		var sum float64
+		for _, f := range folds {
+			fit, val := train.Subset(f.Train), train.Subset(f.Test)
+			sum += testAUC(t, solamFit(t, fit, p, seed), val)
+		}
+		if auc := sum / float64(len(folds)); auc > bestAUC {
+			best, bestAUC = p, auc
+		}
+	}
+	return solamFit(t, train, best, seed), best
+}
+
+// TestSOLAMPaperLevel runs SOLAM at its defaults and with its grid (one pass, rows
+// normalised as in the thesis) on a small set (diabetes: 5-fold CV, the grid point by
+// inner 5-fold CV, as the thesis) and a large one (a9a: its own split, the point on a
+// 20% hold-out, as the reduced thesis-a9a run) and compares the test AUC with the thesis' (Table 6.3:
+// diabetes .8178 ± .0309, a9a .8951 ± .0046).
+//
+// Tolerance: the mean must not fall more than one published std below the published
+// mean. The thesis' std is the spread of single runs; the mean of 5 folds has a
+// standard error of about std/√5, so a learner at the paper's level fails this with
+// probability well under 5%, while the regressions it guards against fell 3 to 16
+// stds (R = 10, ζ = 28 gave diabetes .44 at one grid point, R = √(2/λ) .31). a9a is one
+// split, whose own std over the thesis' 25 runs is the published .0046. The runs are
+// seeded, so the test is deterministic.
+func TestSOLAMPaperLevel(t *testing.T) {
+	type target struct{ mean, std float64 }
+	t.Run("diabetes", func(t *testing.T) {
+		d, _ := thesisRows(t, "diabetes", false)
+		paper := target{.8178, .0309}
+		folds, err := data.StratifiedKFold(d.Y, 5, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var def, grid []float64
+		for k, f := range folds {
+			train, test := d.Subset(f.Train), d.Subset(f.Test)
+			def = append(def, testAUC(t, solamFit(t, train, DefaultSOLAMParams(), uint64(k+1)), test))
+			w, p := solamSelect(t, train, 5, uint64(k+1))
+			grid = append(grid, testAUC(t, w, test))
+			t.Logf("fold %d: default %.4f, grid %.4f (ζ = %g, R = %g)", k+1, def[k], grid[k], p.Zeta, p.R)
+		}
+		for _, c := range []struct {
+			name string
+			aucs []float64
+		}{{"default", def}, {"grid", grid}} {
+			m, sd := metric.MeanStd(c.aucs)
+			t.Logf("%s: %.4f ± %.4f (thesis %.4f ± %.4f)", c.name, m, sd, paper.mean, paper.std)
+			if m < paper.mean-paper.std {
+				t.Errorf("%s: mean test AUC %.4f, more than one std below the thesis' %.4f ± %.4f", c.name, m, paper.mean, paper.std)
+			}
+		}
+	})
+	t.Run("a9a", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("a9a: 84 grid points over 26,000 rows")
+		}
+		train, test := thesisRows(t, "a9a", true)
+		paper := target{.8951, .0046}
+		def := testAUC(t, solamFit(t, train, DefaultSOLAMParams(), 1), test)
+		w, p := solamSelect(t, train, 1, 1)
+		grid := testAUC(t, w, test)
+		t.Logf("default %.4f, grid %.4f (ζ = %g, R = %g); thesis %.4f ± %.4f", def, grid, p.Zeta, p.R, paper.mean, paper.std)
+		for _, c := range []struct {
+			name string
+			auc  float64
+		}{{"default", def}, {"grid", grid}} {
+			if c.auc < paper.mean-paper.std {
+				t.Errorf("%s: test AUC %.4f, more than one std below the thesis' %.4f ± %.4f", c.name, c.auc, paper.mean, paper.std)
+			}
+		}
+	})
 }

@@ -22,6 +22,13 @@ type SPAMParams struct {
 	// Beta1 is the ℓ1 weight β₁ ≥ 0 of SPAM-NET; 0 is SPAM-L2. Default 0. Thesis grid
 	// 10^[-5..5].
 	Beta1 float64 `param:"beta1"`
+	// PrePass says where p = P(y = 1) and the class means m± come from: false (the
+	// default) for estimates over the examples seen so far, a true one-pass learner;
+	// true for a pre-pass over the whole training set before the first step, as the C
+	// reference implementation computes them (baojianzhou/sparse-auc, _algo_spam). The
+	// pre-pass is one more read of the training data: solver.Run does it, in-memory
+	// callers call PrePass; a grid search (NewMulti) refuses it.
+	PrePass bool `param:"prepass"`
 }
 
 // DefaultSPAMParams returns SPAM-L2 with C = 0.003, θ = 0.25, β = 10⁻⁴ (test AUC
@@ -119,15 +126,21 @@ func NewSPAM(b kernels.Backend, dim int, p SPAMParams, seed uint64) (*SPAM, erro
 
 // SetMoments fixes the class means and p = P(y = 1) (e.g. from a pre-pass over the
 // training set) in place of the running estimates; call it before the first example.
+// Means shorter than the dimension are padded with zeros (features no row has).
 func (s *SPAM) SetMoments(meanPos, meanNeg []float64, p float64) error {
-	if len(meanPos) != s.dim || len(meanNeg) != s.dim {
-		return fmt.Errorf("spam moments: lengths %d and %d, want %d", len(meanPos), len(meanNeg), s.dim)
+	if len(meanPos) > s.dim || len(meanNeg) > s.dim {
+		return fmt.Errorf("spam moments: lengths %d and %d, more than the %d features", len(meanPos), len(meanNeg), s.dim)
+	}
+	if s.st.T > 0 {
+		return fmt.Errorf("spam moments: set after %d examples, want before the first", s.st.T)
 	}
 	if !(p > 0 && p < 1) {
 		return fmt.Errorf("spam moments: p = %v, want in (0, 1)", p)
 	}
 	st := &s.st
 	st.Fixed, st.P, st.SPos, st.SNeg = true, p, 1, 1
+	clear(s.uPos)
+	clear(s.uNeg)
 	copy(s.uPos, meanPos)
 	copy(s.uNeg, meanNeg)
 	s.exact()
@@ -152,6 +165,9 @@ func (s *SPAM) exact() {
 // Observe takes one step on (x, y) and returns w·x before it.
 func (s *SPAM) Observe(x kernels.Sparse, y int8) float64 {
 	st := &s.st
+	if !st.Fixed && s.p.PrePass {
+		panic("solver: SPAM with prepass=true observed an example before its pre-pass (call solver.PrePass or train with solver.Run)")
+	}
 	st.T++
 	// One gather pass: x·v, and x·u of the class whose mean does not move now (both
 	// means when they are fixed).
@@ -339,4 +355,10 @@ func (s *SPAM) UnmarshalBinary(data []byte) error {
 	copy(s.uPos, st.UPos)
 	copy(s.uNeg, st.UNeg)
 	return nil
+}
+
+// WantsPrePass reports whether the learner takes its moments from a pre-pass
+// (prepass=true) and has not been given them yet (PrePasser).
+func (s *SPAM) WantsPrePass() bool {
+	return s.p.PrePass && !s.st.Fixed && s.st.T == 0
 }

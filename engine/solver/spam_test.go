@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"errors"
 	"math"
 	"testing"
@@ -145,8 +146,12 @@ func TestSPAMParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetMoments(make([]float64, 9), make([]float64, 10), 0.5); err == nil {
-		t.Error("SetMoments accepted a wrong length")
+	if err := s.SetMoments(make([]float64, 11), make([]float64, 10), 0.5); err == nil {
+		t.Error("SetMoments accepted means longer than the dimension")
+	}
+	p := DefaultSPAMParams()
+	if err := Set(&p, "prepass", "yes"); !errors.Is(err, ErrParam) {
+		t.Errorf("prepass=yes: error %v, want ErrParam", err)
 	}
 	if err := s.SetMoments(make([]float64, 10), make([]float64, 10), 1); err == nil {
 		t.Error("SetMoments accepted p = 1")
@@ -201,4 +206,79 @@ func s0Moments(d *data.Dataset) (mp, mn []float64, p float64) {
 		}
 	}
 	return mp, mn, float64(pos) / float64(d.Rows())
+}
+
+// TestSPAMPrePass: prepass=true takes p and the class means of the whole training
+// set before the first step, whichever way the learner is trained: solver.Run reading the
+// source once more (in the pass's shuffled order), or PrePass on an in-memory set (in
+// row order); both equal SetMoments with the exact moments up to the rounding of the
+// means, and differ from the running estimates on imbalanced data. The
+// grid search, which cannot make the pre-pass, refuses it, and so does a learner fed
+// without one.
+func TestSPAMPrePass(t *testing.T) {
+	d := gaussian(3000, 12, 0.1, 1.0, 5)
+	b := testBackends(t)[0]
+	p := SPAMParams{Eta: 0.05, Theta: 0.5, Beta: 1e-4, PrePass: true}
+	newSPAM := func(p SPAMParams) *SPAM {
+		t.Helper()
+		s, err := NewSPAM(b, d.Dim, p, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	// The reference: running moments replaced by the exact ones.
+	ref := newSPAM(SPAMParams{Eta: p.Eta, Theta: p.Theta, Beta: p.Beta})
+	mp, mn, pp := s0Moments(d)
+	if err := ref.SetMoments(mp, mn, pp); err != nil {
+		t.Fatal(err)
+	}
+	feed(t, ref, d, 2, 1)
+
+	viaRun := newSPAM(p)
+	if !viaRun.WantsPrePass() {
+		t.Fatal("prepass=true: WantsPrePass false before training")
+	}
+	if _, err := Run(context.Background(), viaRun, DatasetSource{D: d, Shuffle: true, Seed: 1}, RunOptions{Passes: 2}); err != nil {
+		t.Fatal(err)
+	}
+	viaHelper := newSPAM(p)
+	if err := PrePass(viaHelper, d); err != nil {
+		t.Fatal(err)
+	}
+	feed(t, viaHelper, d, 2, 1)
+	running := newSPAM(DefaultSPAMParams())
+	running.p.Eta, running.p.Theta = p.Eta, p.Theta
+	feed(t, running, d, 2, 1)
+
+	want := ref.Weights()
+	for _, c := range []struct {
+		name string
+		s    *SPAM
+	}{{"Run", viaRun}, {"PrePass", viaHelper}} {
+		if c.s.WantsPrePass() {
+			t.Errorf("%s: WantsPrePass still true after training", c.name)
+		}
+		if e := maxRelDiff(c.s.Weights(), want); e > 1e-10 {
+			t.Errorf("%s: weights differ from SetMoments with the exact moments by %.3g", c.name, e)
+		}
+	}
+	if e := maxRelDiff(running.Weights(), want); e < 1e-3 {
+		t.Errorf("running moments give the pre-pass weights to %.3g: the test data do not tell them apart", e)
+	}
+	spec, err := Lookup("spam-l2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg := spec.Params().(*SPAMParams)
+	pg.PrePass = true
+	if _, err := NewMulti(spec, b, d.Dim, []any{pg}, 1, 1); !errors.Is(err, ErrNoPrePass) || !errors.Is(err, ErrParam) {
+		t.Errorf("NewMulti with prepass=true: error %v, want ErrNoPrePass and ErrParam", err)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Observe without the pre-pass did not panic")
+		}
+	}()
+	newSPAM(p).Observe(d.Row(0), d.Y[0])
 }

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/fallback"
@@ -223,6 +224,35 @@ func TestUBAUCBatchA9a(t *testing.T) {
 	if auc < 0.89 {
 		t.Errorf("test AUC %.4f, want ≥ 0.89", auc)
 	}
+}
+
+// TestUBAUCBatchIllConditioned: at β = 10⁻³, γ = 10⁻² (a point of UBAUCBatchGrid) on
+// a9a the w-step's primal is about −4.4, so tol·|P| asks for a duality gap of
+// 4.4·10⁻¹¹ that rounding leaves at 0.8–4·10⁻¹⁰; before the rounding floors the
+// coordinate descent swept until cancelled (over 17 minutes in one experiment). It must
+// now stop by its tolerance well within a minute, with a monotone objective.
+func TestUBAUCBatchIllConditioned(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode: ba-UBAUC on a9a")
+	}
+	train, _ := a9a(t)
+	p := DefaultUBAUCBatchParams()
+	p.Beta, p.Gamma = 1e-3, 1e-2
+	u, err := NewUBAUCBatch(testBackends(t)[0], train.Dim, p, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := u.Fit(ctx, train); err != nil {
+		t.Fatalf("fit: %v (stats %+v)", err, u.Stats())
+	}
+	st := u.Stats()
+	t.Logf("%d iterations, %d sweeps, %s", st.Iters, st.Epochs, st.Reason)
+	if st.Reason != "tolerance" {
+		t.Errorf("stopped by %s, want tolerance", st.Reason)
+	}
+	ubaucMonotone(t, st.Objective, p, train.Rows())
 }
 
 func TestUBAUCBatchErrors(t *testing.T) {

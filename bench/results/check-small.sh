@@ -1,0 +1,47 @@
+#!/bin/sh
+# Re-runs the small tables (opauc-small, thesis-small, ubauc-small, mba-small) with the
+# commands that made them — the last `--out $R/NAME.md` line of run.sh for each — into a
+# temporary directory, and compares every number of the new JSON with the committed
+# one except wall times (bench/resultdiff). Prints the differing cells and exits 1 when
+# any table differs, 0 when all reproduce.
+#
+#   bench/results/check-small.sh                 # build aucopt from this tree
+#   AUCOPT=/path/to/aucopt bench/results/check-small.sh opauc-small
+#
+# About 7 minutes on the shared 2-core machine (435 s wall, 512 s CPU; WORKERS, default 0:
+# one job per core, the results do not depend on it). Not part of .ci/run.
+set -eu
+cd "$(dirname "$0")/../.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+A=${AUCOPT:-}
+if [ -z "$A" ]; then
+	go build -o "$tmp/aucopt" ./cmd/aucopt
+	A=$tmp/aucopt
+fi
+go build -o "$tmp/resultdiff" ./bench/resultdiff
+R=$tmp
+tables=${*:-opauc-small thesis-small ubauc-small mba-small}
+status=0
+for name in $tables; do
+	# run.sh's commands, continuation lines joined; the last one writing NAME.md.
+	cmd=$(awk '/\\$/ { sub(/\\$/, ""); line = line $0; next } { print line $0; line = "" }' bench/results/run.sh |
+		grep -e "--out \$R/$name\.md" | grep -v '^ *#' | tail -n 1)
+	if [ -z "$cmd" ]; then
+		echo "check-small: no command for $name in bench/results/run.sh" >&2
+		exit 2
+	fi
+	start=$(date +%s)
+	eval "$cmd --quiet --workers ${WORKERS:-0}" >/dev/null
+	secs=$(($(date +%s) - start))
+	if "$tmp/resultdiff" "bench/results/$name.json" "$R/$name.json" >"$tmp/$name.diff"; then
+		echo "$name: reproduces (${secs} s)"
+	else
+		rc=$?
+		[ "$rc" -eq 1 ] || exit "$rc"
+		echo "$name: DIFFERS (${secs} s)"
+		sed 's/^/  /' "$tmp/$name.diff"
+		status=1
+	fi
+done
+exit $status
