@@ -211,8 +211,6 @@ func classMeans(ds *data.Dataset) spdamMoments {
 // κ = max‖x̄_i‖.
 func (s *SPDAM) centred(ds *data.Dataset, mo spdamMoments) (kernels.Mat, float64) {
 	n, d := ds.Rows(), ds.Dim
-	p := float64(mo.nPos) / float64(n)
-	scalePos, scaleNeg := 1/math.Sqrt(p), 1/math.Sqrt(1-p)
 	xbar := s.b.NewMat(n, d)
 	const block = 256
 	buf := make([]float64, block*d)
@@ -220,28 +218,68 @@ func (s *SPDAM) centred(ds *data.Dataset, mo spdamMoments) (kernels.Mat, float64
 	for i0 := 0; i0 < n; i0 += block {
 		i1 := min(i0+block, n)
 		for i := i0; i < i1; i++ {
-			row := buf[(i-i0)*d : (i-i0+1)*d]
-			m, sc := mo.meanNeg, scaleNeg
-			if ds.Y[i] == 1 {
-				m, sc = mo.meanPos, scalePos
-			}
-			for j := range row {
-				row[j] = -m[j]
-			}
-			r := ds.Row(i)
-			for k, j := range r.Idx {
-				row[j] += r.Val[k]
-			}
-			var nrm float64
-			for j := range row {
-				row[j] *= sc
-				nrm += row[j] * row[j]
-			}
-			kappa2 = max(kappa2, nrm)
+			kappa2 = max(kappa2, mo.centre(ds, i, buf[(i-i0)*d:(i-i0+1)*d]))
 		}
 		s.b.Upload(xbar.Slice(i0, i1, 0, d), buf[:(i1-i0)*d])
 	}
 	return xbar, math.Sqrt(kappa2)
+}
+
+// centre writes x̄_i, row i of ds centred by its class mean and scaled by 1/√p or
+// 1/√(1−p), into row, and returns ‖x̄_i‖². Every row of X̄, whether built once or formed
+// when a batch uses it, comes from here, so the two agree bit for bit.
+func (mo spdamMoments) centre(ds *data.Dataset, i int, row []float64) float64 {
+	p := float64(mo.nPos) / float64(mo.n)
+	m, sc := mo.meanNeg, 1/math.Sqrt(1-p)
+	if ds.Y[i] == 1 {
+		m, sc = mo.meanPos, 1/math.Sqrt(p)
+	}
+	for j := range row {
+		row[j] = -m[j]
+	}
+	r := ds.Row(i)
+	for k, j := range r.Idx {
+		row[j] += r.Val[k]
+	}
+	var nrm float64
+	for j := range row {
+		row[j] *= sc
+		nrm += row[j] * row[j]
+	}
+	return nrm
+}
+
+// spdamRows forms rows of X̄ on the host when they are used, for a host backend
+// (kernels.Viewer): X̄ is then never held whole, only the batch's m rows and a block of
+// the gap check's, in buffers the backend reads in place.
+type spdamRows struct {
+	ds    *data.Dataset
+	mo    spdamMoments
+	batch []float64   // m×d: the rows of the current mini-batch
+	xI    kernels.Mat // a view of batch
+	block []float64   // spdamGapBlock×d: rows of the gap check's X̄w
+}
+
+// spdamGapBlock is the number of rows of X̄ the gap check forms at a time: a multiple of
+// 4, so that the backend's mat-vec groups rows as it does on the whole of X̄ (the same
+// bits).
+const spdamGapBlock = 256
+
+// kappa returns κ = max‖x̄_i‖ without keeping the rows.
+func (r *spdamRows) kappa() float64 {
+	var kappa2 float64
+	for i := range r.ds.Rows() {
+		kappa2 = max(kappa2, r.mo.centre(r.ds, i, r.block[:r.ds.Dim]))
+	}
+	return math.Sqrt(kappa2)
+}
+
+// form writes the rows idx of X̄ into the batch buffer.
+func (r *spdamRows) form(idx []int32) {
+	d := r.ds.Dim
+	for k, i := range idx {
+		r.mo.centre(r.ds, int(i), r.batch[k*d:(k+1)*d])
+	}
 }
 
 // steps returns σ, τ, θ: the parameters where set, else Theorem 5.1's.
@@ -273,8 +311,9 @@ type spdamRun struct {
 	be                        kernels.Backend
 	n, m, d                   int
 	lambda, sigma, tau, theta float64
-	c, smDen, bb              float64 // w-step: cI + bbᵀ, c = λ + 1/τ; c(c + b·b); b·b
-	xbar                      kernels.Mat
+	c, smDen, bb              float64     // w-step: cI + bbᵀ, c = λ + 1/τ; c(c + b·b); b·b
+	xbar                      kernels.Mat // X̄ on the backend; nil when rows forms its rows
+	rows                      *spdamRows  // on a host backend: X̄'s rows formed when used
 	bv, w, wPlus, wBar        kernels.Vec
 	u, uBar, du, sc           kernels.Vec
 	beta                      kernels.Vec // the duals β, n
@@ -287,11 +326,20 @@ type spdamRun struct {
 func (s *SPDAM) newSPDAMRun(ds *data.Dataset, m int) *spdamRun {
 	n, d, be := ds.Rows(), s.dim, s.b
 	mo := classMeans(ds)
-	xbar, kappa := s.centred(ds, mo)
+	var xbar kernels.Mat
+	var rows *spdamRows
+	var kappa float64
+	if v, ok := be.(kernels.Viewer); ok {
+		rows = &spdamRows{ds: ds, mo: mo, batch: make([]float64, m*d), block: make([]float64, min(spdamGapBlock, n)*d)}
+		rows.xI = v.ViewMat(m, d, rows.batch)
+		kappa = rows.kappa()
+	} else {
+		xbar, kappa = s.centred(ds, mo)
+	}
 	sigma, tau, theta := s.p.steps(n, m, kappa)
 	s.st = SPDAMStats{M: m, Sigma: sigma, Tau: tau, Theta: theta, Kappa: kappa}
 	r := &spdamRun{be: be, n: n, m: m, d: d, lambda: s.p.Lambda, sigma: sigma, tau: tau, theta: theta,
-		xbar: xbar, bv: be.NewVec(d), w: be.NewVec(d), wPlus: be.NewVec(d), wBar: be.NewVec(d),
+		xbar: xbar, rows: rows, bv: be.NewVec(d), w: be.NewVec(d), wPlus: be.NewVec(d), wBar: be.NewVec(d),
 		u: be.NewVec(d), uBar: be.NewVec(d), du: be.NewVec(d), sc: be.NewVec(n),
 		beta: be.NewVec(n), dBeta: be.NewVec(m), betaI: be.NewVec(m),
 		perm: make([]int32, n), rng: rand.New(rand.NewPCG(s.seed, 0x5bda))}
@@ -321,11 +369,20 @@ func (r *spdamRun) iterate() {
 	// Dual step on the batch, β_i ← (σ w̄·x̄_i + β_i)/(σ + 1), on the backend: with
 	// c = σ/(σ + 1), Δβ = c·X̄_I w̄ − c·β_I and β_I += Δβ.
 	c := r.sigma / (r.sigma + 1)
-	be.GemvRows(false, c, r.xbar, idx, r.wBar, 0, r.dBeta)
+	if r.rows != nil { // X̄_I formed on the host, read in place
+		r.rows.form(idx)
+		be.Gemv(false, c, r.rows.xI, r.wBar, 0, r.dBeta)
+	} else {
+		be.GemvRows(false, c, r.xbar, idx, r.wBar, 0, r.dBeta)
+	}
 	be.Gather(r.beta, idx, r.betaI)
 	be.Axpy(-c, r.betaI, r.dBeta)
 	be.ScatterAdd(1, r.dBeta, idx, r.beta)
-	be.GemvRows(true, 1/float64(n), r.xbar, idx, r.dBeta, 0, r.du)
+	if r.rows != nil {
+		be.Gemv(true, 1/float64(n), r.rows.xI, r.dBeta, 0, r.du)
+	} else {
+		be.GemvRows(true, 1/float64(n), r.xbar, idx, r.dBeta, 0, r.du)
+	}
 	// ū = u + (n/m)Δu;  u += Δu.
 	be.Copy(r.uBar, r.u)
 	be.Axpy(float64(n)/float64(m), r.du, r.uBar)
@@ -353,7 +410,18 @@ func (r *spdamRun) iterate() {
 //	     = −‖β‖²/(2n) − (‖z‖² − (b·z)²/(λ + b·b)) / (2λ)
 func (r *spdamRun) gap() (primal, dual float64) {
 	be, nf, lambda := r.be, float64(r.n), r.lambda
-	be.Gemv(false, 1, r.xbar, r.w, 0, r.sc)
+	if r.rows != nil { // X̄w a block of rows at a time
+		v := be.(kernels.Viewer)
+		for i0 := 0; i0 < r.n; i0 += spdamGapBlock {
+			i1 := min(i0+spdamGapBlock, r.n)
+			for i := i0; i < i1; i++ {
+				r.rows.mo.centre(r.rows.ds, i, r.rows.block[(i-i0)*r.d:(i-i0+1)*r.d])
+			}
+			be.Gemv(false, 1, v.ViewMat(i1-i0, r.d, r.rows.block[:(i1-i0)*r.d]), r.w, 0, r.sc.Slice(i0, i1))
+		}
+	} else {
+		be.Gemv(false, 1, r.xbar, r.w, 0, r.sc)
+	}
 	bw := be.Dot(r.bv, r.w)
 	primal = 0.5*be.Dot(r.sc, r.sc)/nf + 0.5*bw*bw + bw + 0.5*lambda*be.Dot(r.w, r.w)
 	be.Copy(r.uBar, r.u)
