@@ -251,19 +251,49 @@ func (mo spdamMoments) centre(ds *data.Dataset, i int, row []float64) float64 {
 
 // spdamRows forms rows of X̄ on the host when they are used, for a host backend
 // (kernels.Viewer): X̄ is then never held whole, only the batch's m rows and a block of
-// the gap check's, in buffers the backend reads in place.
+// the gap check's, in buffers the backend reads in place. A dense row is formed with
+// the backend's vector kernels, x̄_i = sc·(x_i − m) as copy, Axpy(−1, m) and Scal(sc):
+// the same roundings as centre's loop (−m + x is x − m, exactly as an FMA of −1·m + x
+// rounds it), so either way the rows are bit for bit those of the resident X̄.
 type spdamRows struct {
-	ds    *data.Dataset
-	mo    spdamMoments
-	batch []float64   // m×d: the rows of the current mini-batch
-	xI    kernels.Mat // a view of batch
-	block []float64   // spdamGapBlock×d: rows of the gap check's X̄w
+	be     kernels.Backend
+	ds     *data.Dataset
+	mo     spdamMoments
+	mPos   kernels.Vec // m₊ and m₋, views of mo's means
+	mNeg   kernels.Vec
+	scPos  float64 // 1/√p and 1/√(1−p)
+	scNeg  float64
+	batch  []float64     // m×d: the rows of the current mini-batch
+	xI     kernels.Mat   // a view of batch
+	batchV []kernels.Vec // its rows
+	block  []float64     // spdamGapBlock×d: rows of the gap check's X̄w
+	blockM kernels.Mat   // a view of block
+	blockV []kernels.Vec // its rows
 }
 
 // spdamGapBlock is the number of rows of X̄ the gap check forms at a time: a multiple of
-// 4, so that the backend's mat-vec groups rows as it does on the whole of X̄ (the same
-// bits).
+// 4, so that the backend's mat-vec groups rows as it does on the whole of X̄.
 const spdamGapBlock = 256
+
+// newSPDAMRows sets up the forming of X̄'s rows of ds for batches of m rows on v.
+func newSPDAMRows(v kernels.Viewer, ds *data.Dataset, mo spdamMoments, m int) *spdamRows {
+	n, d := ds.Rows(), ds.Dim
+	p := float64(mo.nPos) / float64(n)
+	r := &spdamRows{be: v, ds: ds, mo: mo, scPos: 1 / math.Sqrt(p), scNeg: 1 / math.Sqrt(1-p),
+		mPos: v.ViewMat(1, d, mo.meanPos).Row(0), mNeg: v.ViewMat(1, d, mo.meanNeg).Row(0),
+		batch: make([]float64, m*d), block: make([]float64, min(spdamGapBlock, n)*d)}
+	r.xI, r.blockM = v.ViewMat(m, d, r.batch), v.ViewMat(len(r.block)/max(d, 1), d, r.block)
+	if ds.IsDense() {
+		r.batchV, r.blockV = make([]kernels.Vec, m), make([]kernels.Vec, len(r.block)/max(d, 1))
+		for k := range r.batchV {
+			r.batchV[k] = r.xI.Row(k)
+		}
+		for k := range r.blockV {
+			r.blockV[k] = r.blockM.Row(k)
+		}
+	}
+	return r
+}
 
 // kappa returns κ = max‖x̄_i‖ without keeping the rows.
 func (r *spdamRows) kappa() float64 {
@@ -274,12 +304,45 @@ func (r *spdamRows) kappa() float64 {
 	return math.Sqrt(kappa2)
 }
 
+// formRow writes x̄_i into row (whose Vec, for dense data, is vec).
+func (r *spdamRows) formRow(i int, row []float64, vec kernels.Vec) {
+	if vec == nil {
+		r.mo.centre(r.ds, i, row)
+		return
+	}
+	copy(row, r.ds.DenseRow(i))
+	m, sc := r.mNeg, r.scNeg
+	if r.ds.Y[i] == 1 {
+		m, sc = r.mPos, r.scPos
+	}
+	r.be.Axpy(-1, m, vec)
+	r.be.Scal(sc, vec)
+}
+
 // form writes the rows idx of X̄ into the batch buffer.
 func (r *spdamRows) form(idx []int32) {
 	d := r.ds.Dim
 	for k, i := range idx {
-		r.mo.centre(r.ds, int(i), r.batch[k*d:(k+1)*d])
+		var vec kernels.Vec
+		if r.batchV != nil {
+			vec = r.batchV[k]
+		}
+		r.formRow(int(i), r.batch[k*d:(k+1)*d], vec)
 	}
+}
+
+// formBlock writes rows [i0, i1) of X̄ (at most spdamGapBlock) into the block buffer and
+// returns the matrix of them.
+func (r *spdamRows) formBlock(i0, i1 int) kernels.Mat {
+	d := r.ds.Dim
+	for i := i0; i < i1; i++ {
+		var vec kernels.Vec
+		if r.blockV != nil {
+			vec = r.blockV[i-i0]
+		}
+		r.formRow(i, r.block[(i-i0)*d:(i-i0+1)*d], vec)
+	}
+	return r.blockM.Slice(0, i1-i0, 0, d)
 }
 
 // steps returns σ, τ, θ: the parameters where set, else Theorem 5.1's.
@@ -330,8 +393,7 @@ func (s *SPDAM) newSPDAMRun(ds *data.Dataset, m int) *spdamRun {
 	var rows *spdamRows
 	var kappa float64
 	if v, ok := be.(kernels.Viewer); ok {
-		rows = &spdamRows{ds: ds, mo: mo, batch: make([]float64, m*d), block: make([]float64, min(spdamGapBlock, n)*d)}
-		rows.xI = v.ViewMat(m, d, rows.batch)
+		rows = newSPDAMRows(v, ds, mo, m)
 		kappa = rows.kappa()
 	} else {
 		xbar, kappa = s.centred(ds, mo)
@@ -411,13 +473,9 @@ func (r *spdamRun) iterate() {
 func (r *spdamRun) gap() (primal, dual float64) {
 	be, nf, lambda := r.be, float64(r.n), r.lambda
 	if r.rows != nil { // X̄w a block of rows at a time
-		v := be.(kernels.Viewer)
 		for i0 := 0; i0 < r.n; i0 += spdamGapBlock {
 			i1 := min(i0+spdamGapBlock, r.n)
-			for i := i0; i < i1; i++ {
-				r.rows.mo.centre(r.rows.ds, i, r.rows.block[(i-i0)*r.d:(i-i0+1)*r.d])
-			}
-			be.Gemv(false, 1, v.ViewMat(i1-i0, r.d, r.rows.block[:(i1-i0)*r.d]), r.w, 0, r.sc.Slice(i0, i1))
+			be.Gemv(false, 1, r.rows.formBlock(i0, i1), r.w, 0, r.sc.Slice(i0, i1))
 		}
 	} else {
 		be.Gemv(false, 1, r.xbar, r.w, 0, r.sc)
