@@ -250,11 +250,12 @@ func (mo spdamMoments) centre(ds *data.Dataset, i int, row []float64) float64 {
 }
 
 // spdamRows forms rows of X̄ on the host when they are used, for a host backend
-// (kernels.Viewer): X̄ is then never held whole, only the batch's m rows and a block of
-// the gap check's, in buffers the backend reads in place. A dense row is formed with
-// the backend's vector kernels, x̄_i = sc·(x_i − m) as copy, Axpy(−1, m) and Scal(sc):
-// the same roundings as centre's loop (−m + x is x − m, exactly as an FMA of −1·m + x
-// rounds it), so either way the rows are bit for bit those of the resident X̄.
+// (kernels.Viewer): X̄ is then never held whole, only a block of spdamBlock rows (of a
+// batch, or of the gap check's X̄w) that the backend reads in place while it is in
+// cache. A dense row is formed with the backend's vector kernels, x̄_i = sc·(x_i − m)
+// as copy, Axpy(−1, m) and Scal(sc): the same roundings as centre's loop (−m + x is
+// x − m, exactly as an FMA of −1·m + x rounds it), so either way the rows are bit for
+// bit those of the resident X̄.
 type spdamRows struct {
 	be     kernels.Backend
 	ds     *data.Dataset
@@ -263,31 +264,27 @@ type spdamRows struct {
 	mNeg   kernels.Vec
 	scPos  float64 // 1/√p and 1/√(1−p)
 	scNeg  float64
-	batch  []float64     // m×d: the rows of the current mini-batch
-	xI     kernels.Mat   // a view of batch
-	batchV []kernels.Vec // its rows
-	block  []float64     // spdamGapBlock×d: rows of the gap check's X̄w
+	block  []float64     // spdamBlock×d
 	blockM kernels.Mat   // a view of block
-	blockV []kernels.Vec // its rows
+	blockV []kernels.Vec // its rows, for dense data
 }
 
-// spdamGapBlock is the number of rows of X̄ the gap check forms at a time: a multiple of
-// 4, so that the backend's mat-vec groups rows as it does on the whole of X̄.
-const spdamGapBlock = 256
+// spdamBlock is the number of rows of X̄ formed at a time (half a MiB at d = 1,000): a
+// multiple of 4, so that the backend's mat-vecs group rows as they do on the whole of
+// X̄ and give the same bits block by block.
+const spdamBlock = 64
 
-// newSPDAMRows sets up the forming of X̄'s rows of ds for batches of m rows on v.
-func newSPDAMRows(v kernels.Viewer, ds *data.Dataset, mo spdamMoments, m int) *spdamRows {
+// newSPDAMRows sets up the forming of X̄'s rows of ds on v.
+func newSPDAMRows(v kernels.Viewer, ds *data.Dataset, mo spdamMoments) *spdamRows {
 	n, d := ds.Rows(), ds.Dim
 	p := float64(mo.nPos) / float64(n)
+	rows := min(spdamBlock, n)
 	r := &spdamRows{be: v, ds: ds, mo: mo, scPos: 1 / math.Sqrt(p), scNeg: 1 / math.Sqrt(1-p),
 		mPos: v.ViewMat(1, d, mo.meanPos).Row(0), mNeg: v.ViewMat(1, d, mo.meanNeg).Row(0),
-		batch: make([]float64, m*d), block: make([]float64, min(spdamGapBlock, n)*d)}
-	r.xI, r.blockM = v.ViewMat(m, d, r.batch), v.ViewMat(len(r.block)/max(d, 1), d, r.block)
+		block: make([]float64, rows*d)}
+	r.blockM = v.ViewMat(rows, d, r.block)
 	if ds.IsDense() {
-		r.batchV, r.blockV = make([]kernels.Vec, m), make([]kernels.Vec, len(r.block)/max(d, 1))
-		for k := range r.batchV {
-			r.batchV[k] = r.xI.Row(k)
-		}
+		r.blockV = make([]kernels.Vec, rows)
 		for k := range r.blockV {
 			r.blockV[k] = r.blockM.Row(k)
 		}
@@ -304,45 +301,25 @@ func (r *spdamRows) kappa() float64 {
 	return math.Sqrt(kappa2)
 }
 
-// formRow writes x̄_i into row (whose Vec, for dense data, is vec).
-func (r *spdamRows) formRow(i int, row []float64, vec kernels.Vec) {
-	if vec == nil {
-		r.mo.centre(r.ds, i, row)
-		return
-	}
-	copy(row, r.ds.DenseRow(i))
-	m, sc := r.mNeg, r.scNeg
-	if r.ds.Y[i] == 1 {
-		m, sc = r.mPos, r.scPos
-	}
-	r.be.Axpy(-1, m, vec)
-	r.be.Scal(sc, vec)
-}
-
-// form writes the rows idx of X̄ into the batch buffer.
-func (r *spdamRows) form(idx []int32) {
+// form writes the rows idx of X̄ (at most spdamBlock) into the block and returns the
+// matrix of them.
+func (r *spdamRows) form(idx []int32) kernels.Mat {
 	d := r.ds.Dim
 	for k, i := range idx {
-		var vec kernels.Vec
-		if r.batchV != nil {
-			vec = r.batchV[k]
+		row := r.block[k*d : (k+1)*d]
+		if r.blockV == nil {
+			r.mo.centre(r.ds, int(i), row)
+			continue
 		}
-		r.formRow(int(i), r.batch[k*d:(k+1)*d], vec)
-	}
-}
-
-// formBlock writes rows [i0, i1) of X̄ (at most spdamGapBlock) into the block buffer and
-// returns the matrix of them.
-func (r *spdamRows) formBlock(i0, i1 int) kernels.Mat {
-	d := r.ds.Dim
-	for i := i0; i < i1; i++ {
-		var vec kernels.Vec
-		if r.blockV != nil {
-			vec = r.blockV[i-i0]
+		copy(row, r.ds.DenseRow(int(i)))
+		m, sc := r.mNeg, r.scNeg
+		if r.ds.Y[i] == 1 {
+			m, sc = r.mPos, r.scPos
 		}
-		r.formRow(i, r.block[(i-i0)*d:(i-i0+1)*d], vec)
+		r.be.Axpy(-1, m, r.blockV[k])
+		r.be.Scal(sc, r.blockV[k])
 	}
-	return r.blockM.Slice(0, i1-i0, 0, d)
+	return r.blockM.Slice(0, len(idx), 0, d)
 }
 
 // steps returns σ, τ, θ: the parameters where set, else Theorem 5.1's.
@@ -393,7 +370,7 @@ func (s *SPDAM) newSPDAMRun(ds *data.Dataset, m int) *spdamRun {
 	var rows *spdamRows
 	var kappa float64
 	if v, ok := be.(kernels.Viewer); ok {
-		rows = newSPDAMRows(v, ds, mo, m)
+		rows = newSPDAMRows(v, ds, mo)
 		kappa = rows.kappa()
 	} else {
 		xbar, kappa = s.centred(ds, mo)
@@ -431,18 +408,28 @@ func (r *spdamRun) iterate() {
 	// Dual step on the batch, β_i ← (σ w̄·x̄_i + β_i)/(σ + 1), on the backend: with
 	// c = σ/(σ + 1), Δβ = c·X̄_I w̄ − c·β_I and β_I += Δβ.
 	c := r.sigma / (r.sigma + 1)
-	if r.rows != nil { // X̄_I formed on the host, read in place
-		r.rows.form(idx)
-		be.Gemv(false, c, r.rows.xI, r.wBar, 0, r.dBeta)
+	if r.rows != nil {
+		// X̄_I formed on the host a block of rows at a time, each block used for both
+		// products while in cache. The indices are distinct, so a block's Gather sees
+		// the β of before the iteration; Δu accumulates the blocks in row order.
+		for k0 := 0; k0 < m; k0 += spdamBlock {
+			k1 := min(k0+spdamBlock, m)
+			xI, dB, bI := r.rows.form(idx[k0:k1]), r.dBeta.Slice(k0, k1), r.betaI.Slice(k0, k1)
+			be.Gemv(false, c, xI, r.wBar, 0, dB)
+			be.Gather(r.beta, idx[k0:k1], bI)
+			be.Axpy(-c, bI, dB)
+			be.ScatterAdd(1, dB, idx[k0:k1], r.beta)
+			accumulate := 1.0
+			if k0 == 0 {
+				accumulate = 0
+			}
+			be.Gemv(true, 1/float64(n), xI, dB, accumulate, r.du)
+		}
 	} else {
 		be.GemvRows(false, c, r.xbar, idx, r.wBar, 0, r.dBeta)
-	}
-	be.Gather(r.beta, idx, r.betaI)
-	be.Axpy(-c, r.betaI, r.dBeta)
-	be.ScatterAdd(1, r.dBeta, idx, r.beta)
-	if r.rows != nil {
-		be.Gemv(true, 1/float64(n), r.rows.xI, r.dBeta, 0, r.du)
-	} else {
+		be.Gather(r.beta, idx, r.betaI)
+		be.Axpy(-c, r.betaI, r.dBeta)
+		be.ScatterAdd(1, r.dBeta, idx, r.beta)
 		be.GemvRows(true, 1/float64(n), r.xbar, idx, r.dBeta, 0, r.du)
 	}
 	// ū = u + (n/m)Δu;  u += Δu.
@@ -473,9 +460,13 @@ func (r *spdamRun) iterate() {
 func (r *spdamRun) gap() (primal, dual float64) {
 	be, nf, lambda := r.be, float64(r.n), r.lambda
 	if r.rows != nil { // X̄w a block of rows at a time
-		for i0 := 0; i0 < r.n; i0 += spdamGapBlock {
-			i1 := min(i0+spdamGapBlock, r.n)
-			be.Gemv(false, 1, r.rows.formBlock(i0, i1), r.w, 0, r.sc.Slice(i0, i1))
+		idx := make([]int32, spdamBlock)
+		for i0 := 0; i0 < r.n; i0 += spdamBlock {
+			i1 := min(i0+spdamBlock, r.n)
+			for i := i0; i < i1; i++ {
+				idx[i-i0] = int32(i)
+			}
+			be.Gemv(false, 1, r.rows.form(idx[:i1-i0]), r.w, 0, r.sc.Slice(i0, i1))
 		}
 	} else {
 		be.Gemv(false, 1, r.xbar, r.w, 0, r.sc)

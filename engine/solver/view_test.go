@@ -81,7 +81,7 @@ func TestSPDAMFormsRows(t *testing.T) {
 		name string
 		ds   *data.Dataset
 	}{
-		{"dense", gaussian(2*spdamGapBlock+41, 9, 0.3, 1, 3).WithLayout(data.LayoutDense)},
+		{"dense", gaussian(5*spdamBlock+41, 9, 0.3, 1, 3).WithLayout(data.LayoutDense)},
 		{"sparse", gaussian(203, 6, 0.6, 0.5, 4).ToSparse()},
 	} {
 		for _, b := range testBackends(t) {
