@@ -117,7 +117,9 @@ type SPDAMStats struct {
 //
 // and O(d) vector operations, so only the batch's index list goes to the backend and
 // nothing comes back but the scalar b·q of the w-step (no Download until the
-// once-per-epoch gap check).
+// once-per-epoch gap check). On a host backend (kernels.Viewer) X̄ is not held: its
+// rows are formed from the dataset 64 at a time where they are used (spdamRows), with
+// the same bits, so that Fit's memory is the dataset's plus O(n + d).
 //
 // Stopping. The oracle J* is not available for free, so SPDAM stops on the duality gap
 // of the saddle form, checked once per epoch of ⌈n/m⌉ iterations: the primal
