@@ -60,7 +60,7 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	seed := fs.Uint64("seed", 1, "random seed (shuffling, class grouping, the algorithms' own randomness)")
 	maxMemory := maxMemoryFlag(fs)
 	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
-	out := fs.String("out", "", "plot file; the format follows the extension: .png, .svg or .pdf")
+	out := fs.String("out", "", "plot file; the format follows the extension: .png, .svg or .pdf (drawn by aucopt-plot, beside aucopt or on $PATH)")
 	xAxis := fs.String("x", "both", "horizontal axis: examples (seen), seconds (of training), or both (two panels)")
 	logX := fs.Bool("log-x", false, "logarithmic horizontal axes")
 	width := fs.String("width", "", "plot width, with a unit: in, cm, mm, pt or px (default 10in for both panels, 6in for one)")

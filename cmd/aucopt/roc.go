@@ -24,7 +24,7 @@ func runROC(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	models := fs.StringSlice("model", nil, "model file(s) written by train --model, repeatable or comma-separated; one curve each")
 	labels := fs.StringArray("label", nil, "legend name of each model, repeatable, in --model order (default: the file name without .json)")
 	dataArg := fs.String("data", "", "the data to draw the curves on: a file, or a dataset name (its test split, if it has one)")
-	out := fs.String("out", "", "output file; the format follows the extension: .png, .svg or .pdf")
+	out := fs.String("out", "", "output file; the format follows the extension: .png, .svg or .pdf (drawn by aucopt-plot, beside aucopt or on $PATH)")
 	width := fs.String("width", "6in", "plot width, with a unit: in, cm, mm, pt or px (px at 96 per inch)")
 	height := fs.String("height", "6in", "plot height, with a unit")
 	title := fs.String("title", "", "plot title (default: ROC on DATA)")
