@@ -34,6 +34,7 @@ var (
 	_ kernels.Splitter   = (*Backend)(nil)
 	_ kernels.Concurrent = (*Backend)(nil)
 	_ kernels.Describer  = (*Backend)(nil)
+	_ kernels.Viewer     = (*Backend)(nil)
 )
 
 // opts are the choices newBackend would otherwise make from the CPU.

@@ -24,6 +24,10 @@ type PredictOptions struct {
 	// Without it such data is refused with an error wrapping model.ErrFeatureSpace: it
 	// is most often data of another feature space.
 	AllowFewerFeatures bool
+	// Unlabelled lets a table scored by a model trained on a table lack the label
+	// column: its rows are scored all the same, and the Prediction says it is
+	// Unlabelled. Without it such a table is refused, as evaluation needs labels.
+	Unlabelled bool
 	// Context, when set, stops reading the data once done (Ctrl-C); nil reads to the end.
 	Context context.Context
 }
@@ -33,8 +37,10 @@ type Prediction struct {
 	Data   string    // the data as named
 	Part   string    // "test" for a dataset name's test part, "all" for every row read
 	Scores []float64 // w·T(x), one per row in the data's order
-	Y      []int8    // the rows' labels, +1 or −1
-	Notes  []string  // things the user should know (extra features ignored)
+	Y      []int8    // the rows' labels, +1 or −1; 0 when Unlabelled
+	// Unlabelled: the data is a table without its label column (PredictOptions.Unlabelled).
+	Unlabelled bool
+	Notes      []string // things the user should know (extra features ignored)
 }
 
 // Predict scores data with m, applying the scaling m was trained with. data is a file
@@ -51,7 +57,7 @@ func Predict(m *model.Model, data string, opts PredictOptions) (*Prediction, err
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ds, test, err := loadModelData(ctx, m, data)
+	ds, test, err := loadModelData(ctx, m, data, opts.Unlabelled)
 	if err != nil {
 		return nil, err
 	}
@@ -71,6 +77,8 @@ func Predict(m *model.Model, data string, opts PredictOptions) (*Prediction, err
 		return nil, fmt.Errorf("scoring %s: %w", data, err)
 	}
 	p.Y = ds.Y
+	// A table's rows all have their label or none has (no label column): Y is ±1, or 0.
+	p.Unlabelled = len(ds.Y) > 0 && ds.Y[0] == 0
 	return p, nil
 }
 
@@ -169,7 +177,7 @@ func tprAt(pts []metric.Point, f float64) float64 {
 
 // loadModelData loads name as Predict does: a file of a model trained on a table is
 // read with the model's table schema (and must have its columns).
-func loadModelData(ctx context.Context, m *model.Model, name string) (*data.Dataset, *data.Dataset, error) {
+func loadModelData(ctx context.Context, m *model.Model, name string, unlabelled bool) (*data.Dataset, *data.Dataset, error) {
 	if m.Table == nil {
 		return load(ctx, name, m.Seed)
 	}
@@ -177,6 +185,6 @@ func loadModelData(ctx context.Context, m *model.Model, name string) (*data.Data
 	if err != nil || st.IsDir() || data.TableFormat(name) == "" && !data.IsParquet(name) {
 		return nil, nil, inputErrorf("%s: the model was trained on a table (label %q): give a CSV, TSV or Parquet file with its columns", name, m.Table.Label)
 	}
-	ds, _, _, err := loadWith(ctx, name, m.Seed, data.LayoutSparse, data.Options{Table: &data.TableOptions{Schema: m.Table}})
+	ds, _, _, err := loadWith(ctx, name, m.Seed, data.LayoutSparse, data.Options{Table: &data.TableOptions{Schema: m.Table, Unlabelled: unlabelled}})
 	return ds, nil, err
 }

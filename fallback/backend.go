@@ -19,6 +19,7 @@ var (
 	_ kernels.Splitter   = (*Backend)(nil)
 	_ kernels.Concurrent = (*Backend)(nil)
 	_ kernels.Describer  = (*Backend)(nil)
+	_ kernels.Viewer     = (*Backend)(nil)
 )
 
 // New returns a pure-Go backend whose large operations use up to GOMAXPROCS cores.

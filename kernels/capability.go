@@ -67,3 +67,27 @@ func DetailOf(b Backend) string {
 	}
 	return ""
 }
+
+// Viewer is implemented by backends whose tensors live in the host's memory (the CPU
+// backends): a caller's slice can serve as a matrix without a copy, so that a solver
+// reads a dataset's dense rows where they are instead of uploading a second copy.
+type Viewer interface {
+	Backend
+	// ViewMat returns the rows×cols row-major matrix whose storage is data, which must
+	// hold rows·cols elements (it panics otherwise): no copy is made, and writes to the
+	// matrix are writes to data. The caller must not change data while the matrix is
+	// in use.
+	ViewMat(rows, cols int, data []float64) Mat
+}
+
+// ViewOrUpload returns data as a rows×cols matrix of b: a view of it when b is a Viewer,
+// else a new matrix holding a copy. The caller must not change data while the matrix is
+// in use, nor write the matrix unless it owns data.
+func ViewOrUpload(b Backend, rows, cols int, data []float64) Mat {
+	if v, ok := b.(Viewer); ok {
+		return v.ViewMat(rows, cols, data)
+	}
+	m := b.NewMat(rows, cols)
+	b.Upload(m, data)
+	return m
+}

@@ -41,8 +41,8 @@ type e2e struct {
 	used map[string]bool // commands that ran successfully
 }
 
-// newE2E builds aucopt into a temporary directory and prepares a scratch directory
-// with an empty $AUCOPT_DATA.
+// newE2E builds aucopt, and aucopt-plot beside it as an install puts it, into a
+// temporary directory and prepares a scratch directory with an empty $AUCOPT_DATA.
 func newE2E(t *testing.T) *e2e {
 	t.Helper()
 	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
@@ -51,13 +51,14 @@ func newE2E(t *testing.T) *e2e {
 			t.Skipf("no go command to build aucopt with: %v", err)
 		}
 	}
-	bin := filepath.Join(t.TempDir(), "aucopt")
+	bin, plotBin := filepath.Join(t.TempDir(), "aucopt"), "aucopt-plot"
 	if runtime.GOOS == "windows" {
-		bin += ".exe"
+		bin, plotBin = bin+".exe", plotBin+".exe"
 	}
-	build := exec.Command(goBin, "build", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	for _, b := range [][]string{{bin, "."}, {filepath.Join(filepath.Dir(bin), plotBin), "../aucopt-plot"}} {
+		if out, err := exec.Command(goBin, "build", "-o", b[0], b[1]).CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", b[1], err, out)
+		}
 	}
 	empty := t.TempDir()
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool {

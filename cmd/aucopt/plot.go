@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"image/color"
 	"io"
 	"os"
 	"path/filepath"
@@ -14,18 +13,9 @@ import (
 	"strings"
 	"time"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgpdf"
-	"gonum.org/v1/plot/vg/vgsvg"
-
 	"github.com/aucopt/aucopt/engine"
-	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/internal/figure"
 	flag "github.com/spf13/pflag"
 )
 
@@ -70,7 +60,7 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	seed := fs.Uint64("seed", 1, "random seed (shuffling, class grouping, the algorithms' own randomness)")
 	maxMemory := maxMemoryFlag(fs)
 	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
-	out := fs.String("out", "", "plot file; the format follows the extension: .png, .svg or .pdf")
+	out := fs.String("out", "", "plot file; the format follows the extension: .png, .svg or .pdf (drawn by aucopt-plot, beside aucopt or on $PATH)")
 	xAxis := fs.String("x", "both", "horizontal axis: examples (seen), seconds (of training), or both (two panels)")
 	logX := fs.Bool("log-x", false, "logarithmic horizontal axes")
 	width := fs.String("width", "", "plot width, with a unit: in, cm, mm, pt or px (default 10in for both panels, 6in for one)")
@@ -104,8 +94,8 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 			*width = "6in"
 		}
 	}
-	var format string
-	var w, h vg.Length
+	var format, plotBin string
+	var w, h float64
 	if *out != "" {
 		var err error
 		if format, err = plotFormat(*out); err != nil {
@@ -115,6 +105,9 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 			return err
 		}
 		if err := checkNotInput("--out", *out, *dataArg, *test); err != nil {
+			return err
+		}
+		if plotBin, err = plotProgram(); err != nil { // before any training
 			return err
 		}
 	}
@@ -166,20 +159,17 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 		if name == "" {
 			name = traces[0].Data
 		}
-		var panels []*panel
+		var panels []figure.Panel
 		for _, x := range []string{"examples", "seconds"} {
 			if *xAxis == x || *xAxis == "both" {
-				p, err := convergencePlot(name, x, *logX, traces)
-				if err != nil {
-					return err
-				}
-				panels = append(panels, p)
+				panels = append(panels, convergencePlot(name, x, *logX, traces))
 			}
 		}
-		for _, p := range panels[1:] {
-			p.Legend, p.legend = plot.NewLegend(), nil // one legend, on the first panel
+		for i := range panels[1:] {
+			panels[1+i].Legend = nil // one legend, on the first panel
 		}
-		if err := writePlots(*out, format, w, h, [][]*panel{panels}); err != nil {
+		fig := &figure.Figure{Version: figure.Version, Format: format, Width: w, Height: h, Rows: [][]figure.Panel{panels}}
+		if err := drawFigure(ctx, plotBin, fig, *out); err != nil {
 			return err
 		}
 	}
@@ -234,27 +224,22 @@ func splitParams(algos, params []string) (map[string][]string, error) {
 	return out, nil
 }
 
-// convergencePlot draws the test AUC of every trace against the examples seen or the
-// training seconds (x), one line per algorithm, named with its final test AUC. The
+// convergencePlot describes the test AUC of every trace against the examples seen or
+// the training seconds (x), one line per algorithm, named with its final test AUC. The
 // point at 0 examples (the untrained model) is not drawn. A batch algorithm's single
 // point is drawn as a marker.
-func convergencePlot(title, x string, logX bool, traces []*engine.TraceResult) (*panel, error) {
-	p := newPanel()
-	p.Y.Label.Text = "test AUC"
+func convergencePlot(title, x string, logX bool, traces []*engine.TraceResult) figure.Panel {
+	p := figure.Panel{YLabel: "test AUC", LogX: logX}
 	switch x {
 	case "examples":
-		p.Title.Text = title + ": test AUC against examples seen"
-		p.X.Label.Text = "examples seen"
+		p.Title = title + ": test AUC against examples seen"
+		p.XLabel = "examples seen"
 	default:
-		p.Title.Text = title + ": test AUC against training time"
-		p.X.Label.Text = "training seconds"
-	}
-	if logX {
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Title = title + ": test AUC against training time"
+		p.XLabel = "training seconds"
 	}
 	for i, tr := range traces {
-		xys := make(plotter.XYs, 0, len(tr.Points))
+		s := figure.Series{Name: fmt.Sprintf("%s (AUC %.4f)", tr.Algo, tr.TestAUC), Style: figure.Line, Index: i}
 		for _, q := range tr.Points {
 			v := q.Seconds
 			if x == "examples" {
@@ -263,34 +248,18 @@ func convergencePlot(title, x string, logX bool, traces []*engine.TraceResult) (
 			if q.Seen == 0 || logX && v <= 0 {
 				continue
 			}
-			xys = append(xys, plotter.XY{X: v, Y: q.TestAUC})
+			s.X, s.Y = append(s.X, v), append(s.Y, q.TestAUC)
 		}
-		if len(xys) == 0 {
+		switch len(s.X) {
+		case 0:
 			continue
+		case 1:
+			s.Style = figure.Marker
 		}
-		name := fmt.Sprintf("%s (AUC %.4f)", tr.Algo, tr.TestAUC)
-		if len(xys) == 1 {
-			s, err := plotter.NewScatter(xys)
-			if err != nil {
-				return nil, err
-			}
-			s.Color = plotutil.Color(i)
-			s.Shape = plotutil.Shape(i)
-			s.Radius = vg.Points(4)
-			p.Add(s)
-			p.addLegend(name, s)
-			continue
-		}
-		l, err := plotter.NewLine(xys)
-		if err != nil {
-			return nil, fmt.Errorf("trace of %s: %w", tr.Algo, err)
-		}
-		l.Color = plotutil.Color(i)
-		l.Width = vg.Points(1.5)
-		p.Add(l)
-		p.addLegend(name, l)
+		p.Legend = append(p.Legend, len(p.Series))
+		p.Series = append(p.Series, s)
 	}
-	return p, nil
+	return p
 }
 
 // usageError prints msg in one line, with a pointer to the command's --help, and
@@ -328,8 +297,8 @@ func plotFormat(path string) (string, error) {
 	return ext[1:], nil
 }
 
-// plotSize parses the --width and --height flags.
-func plotSize(width, height string) (vg.Length, vg.Length, error) {
+// plotSize parses the --width and --height flags, in points.
+func plotSize(width, height string) (float64, float64, error) {
 	w, err := parseLength(width)
 	if err != nil {
 		return 0, 0, inputErrorf("--width: %w", err)
@@ -341,109 +310,21 @@ func plotSize(width, height string) (vg.Length, vg.Length, error) {
 	return w, h, nil
 }
 
-// parseLength parses a length with its unit: "6in", "15cm", "120mm", "432pt" or
-// "800px" (pixels of a PNG, at vgimg's 96 per inch).
-func parseLength(s string) (vg.Length, error) {
+// parseLength parses a length with its unit into points: "6in", "15cm", "120mm",
+// "432pt" or "800px" (pixels of a PNG, at aucopt-plot's 96 per inch).
+func parseLength(s string) (float64, error) {
 	units := []struct {
 		suffix string
-		size   vg.Length
-	}{{"in", vg.Inch}, {"cm", vg.Centimeter}, {"mm", vg.Millimeter}, {"pt", vg.Points(1)}, {"px", vg.Inch / vgimg.DefaultDPI}}
+		size   float64
+	}{{"in", figure.Inch}, {"cm", figure.Centimeter}, {"mm", figure.Millimeter}, {"pt", 1}, {"px", figure.Pixel}}
 	for _, u := range units {
 		if num, ok := strings.CutSuffix(s, u.suffix); ok {
 			v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
-			if err != nil || !(v > 0) || v*float64(u.size) > 100*float64(vg.Inch) {
+			if err != nil || !(v > 0) || v*u.size > 100*figure.Inch {
 				return 0, inputErrorf("%q: want a positive length up to 100in, like 6in, 15cm or 800px", s)
 			}
-			return vg.Length(v) * u.size, nil
+			return v * u.size, nil
 		}
 	}
 	return 0, inputErrorf("%q: want a number with a unit (in, cm, mm, pt or px), like 6in", s)
-}
-
-// panel is a plot with the names of its legend's entries, so that the legend can be
-// drawn on a white box over the data (gonum's Legend keeps them to itself).
-type panel struct {
-	*plot.Plot
-	legend []string
-}
-
-// newPanel returns an empty panel with a grid and the legend at the bottom right of the
-// data area.
-func newPanel() *panel {
-	p := plot.New()
-	p.Add(plotter.NewGrid())
-	p.Legend.Top, p.Legend.Left = false, false
-	p.Legend.XOffs, p.Legend.YOffs = -vg.Points(6), vg.Points(6)
-	return &panel{Plot: p}
-}
-
-// addLegend adds a legend entry.
-func (pn *panel) addLegend(name string, thumbs ...plot.Thumbnailer) {
-	pn.Legend.Add(name, thumbs...)
-	pn.legend = append(pn.legend, name)
-}
-
-// draw draws the plot on c, then its legend inside the data area, on a white box.
-func (pn *panel) draw(c draw.Canvas) {
-	legend := pn.Legend
-	pn.Legend = plot.NewLegend()
-	pn.Plot.Draw(c)
-	pn.Legend = legend
-	if len(pn.legend) == 0 {
-		return
-	}
-	dc := pn.DataCanvas(c)
-	sty := legend.TextStyle
-	var textW, entryH vg.Length
-	for _, name := range pn.legend {
-		r := sty.Rectangle(name)
-		textW, entryH = max(textW, r.Max.X), max(entryH, r.Max.Y)
-	}
-	n := vg.Length(len(pn.legend))
-	margin := vg.Points(3)
-	right := dc.Max.X + legend.XOffs + margin
-	bottom := dc.Min.Y + legend.YOffs - margin
-	box := vg.Rectangle{
-		Min: vg.Point{X: right - legend.ThumbnailWidth - sty.Rectangle(" ").Max.X - textW - 2*margin, Y: bottom},
-		Max: vg.Point{X: right, Y: bottom + n*entryH + (n-1)*legend.Padding + 2*margin},
-	}
-	c.SetColor(color.NRGBA{R: 255, G: 255, B: 255, A: 230})
-	c.Fill(box.Path())
-	c.SetLineStyle(draw.LineStyle{Color: color.Gray{Y: 180}, Width: vg.Points(0.5)})
-	c.Stroke(box.Path())
-	legend.Draw(dc)
-}
-
-// writePlots draws a grid of panels (rows of plots) on one w×h canvas of the format
-// (png, svg or pdf) and writes it to path atomically: no partial file is left on error.
-func writePlots(path, format string, w, h vg.Length, panels [][]*panel) error {
-	var c vg.CanvasWriterTo
-	switch format {
-	case "png":
-		c = vgimg.PngCanvas{Canvas: vgimg.New(w, h)}
-	case "svg":
-		c = vgsvg.New(w, h)
-	case "pdf":
-		c = vgpdf.New(w, h)
-	default:
-		return inputErrorf("unknown plot format %q", format)
-	}
-	plots := make([][]*plot.Plot, len(panels))
-	for i, row := range panels {
-		for _, pn := range row {
-			plots[i] = append(plots[i], pn.Plot)
-		}
-	}
-	tiles := draw.Tiles{Rows: len(panels), Cols: len(panels[0]), PadX: vg.Points(12), PadY: vg.Points(12),
-		PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(4)}
-	canvases := plot.Align(plots, tiles, draw.New(c))
-	for i, row := range panels {
-		for j, pn := range row {
-			pn.draw(canvases[i][j])
-		}
-	}
-	return data.WriteAtomic(path, func(out io.Writer) error {
-		_, err := c.WriteTo(out)
-		return err
-	})
 }

@@ -23,7 +23,8 @@ const predictExamples = `  aucopt train --data train.svm --model m.json && aucop
 
 Output: one line per row of the data, in its order: the label (+1 or -1), a tab, and the
 score w·x of the row after the model's scaling, as the shortest decimal that reads back
-exactly. Written to stdout, or with --out to a file that appears only when complete.
+exactly; for a table without the label column (a model trained on a table), the score
+alone. Written to stdout, or with --out to a file that appears only when complete.
 `
 
 const evalExamples = `  aucopt eval --model m.json --data test.svm
@@ -43,8 +44,9 @@ func (s *scoringFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.allowFewer, "allow-fewer-features", false, "score data with fewer features than the model, the missing ones counting 0 (a sparse file whose last features never occur); without it such data is refused")
 }
 
-// score reads the model and scores the data.
-func (s *scoringFlags) score(ctx context.Context) (*model.Model, *engine.Prediction, error) {
+// score reads the model and scores the data; unlabelled lets a table lack its label
+// column (predict: scores need no labels).
+func (s *scoringFlags) score(ctx context.Context, unlabelled bool) (*model.Model, *engine.Prediction, error) {
 	if s.model == "" {
 		return nil, nil, inputErrorf("--model is required (a file written by aucopt train --model)")
 	}
@@ -55,7 +57,7 @@ func (s *scoringFlags) score(ctx context.Context) (*model.Model, *engine.Predict
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := engine.Predict(m, s.data, engine.PredictOptions{AllowExtraFeatures: s.allowExtra, AllowFewerFeatures: s.allowFewer, Context: ctx})
+	p, err := engine.Predict(m, s.data, engine.PredictOptions{AllowExtraFeatures: s.allowExtra, AllowFewerFeatures: s.allowFewer, Unlabelled: unlabelled, Context: ctx})
 	if errors.Is(err, model.ErrFeatureSpace) {
 		return nil, nil, fmt.Errorf("model %s: %w (if it is the same feature space, --allow-extra-features gives extra ones weight 0 and --allow-fewer-features lets missing ones count 0)", s.model, err)
 	}
@@ -83,7 +85,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := checkNotInput("--out", *out, sf.model, sf.data); err != nil {
 		return err
 	}
-	_, p, err := sf.score(ctx)
+	_, p, err := sf.score(ctx, true)
 	if err != nil {
 		return err
 	}
@@ -103,14 +105,16 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return data.WriteAtomicContext(ctx, *out, write)
 }
 
-// writeScores writes "label<TAB>score" lines.
+// writeScores writes "label<TAB>score" lines, or "score" lines for an unlabelled table.
 func writeScores(w io.Writer, p *engine.Prediction) error {
 	buf := make([]byte, 0, 32)
 	for i, s := range p.Scores {
 		buf = buf[:0]
-		if p.Y[i] > 0 {
+		switch {
+		case p.Unlabelled:
+		case p.Y[i] > 0:
 			buf = append(buf, "+1\t"...)
-		} else {
+		default:
 			buf = append(buf, "-1\t"...)
 		}
 		buf = strconv.AppendFloat(buf, s, 'g', -1, 64)
@@ -156,7 +160,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	m, p, err := sf.score(ctx)
+	m, p, err := sf.score(ctx, false)
 	if err != nil {
 		return err
 	}

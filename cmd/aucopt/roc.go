@@ -3,20 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
-	"image/color"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/plotutil"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
+	"github.com/aucopt/aucopt/internal/figure"
 )
 
 const rocExamples = `  aucopt train --algo opauc --model opauc.json && aucopt train --algo olr --model olr.json
@@ -30,7 +24,7 @@ func runROC(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	models := fs.StringSlice("model", nil, "model file(s) written by train --model, repeatable or comma-separated; one curve each")
 	labels := fs.StringArray("label", nil, "legend name of each model, repeatable, in --model order (default: the file name without .json)")
 	dataArg := fs.String("data", "", "the data to draw the curves on: a file, or a dataset name (its test split, if it has one)")
-	out := fs.String("out", "", "output file; the format follows the extension: .png, .svg or .pdf")
+	out := fs.String("out", "", "output file; the format follows the extension: .png, .svg or .pdf (drawn by aucopt-plot, beside aucopt or on $PATH)")
 	width := fs.String("width", "6in", "plot width, with a unit: in, cm, mm, pt or px (px at 96 per inch)")
 	height := fs.String("height", "6in", "plot height, with a unit")
 	title := fs.String("title", "", "plot title (default: ROC on DATA)")
@@ -64,6 +58,10 @@ func runROC(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := checkNotInput("--out", *out, append([]string{*dataArg}, *models...)...); err != nil {
 		return err
 	}
+	plotBin, err := plotProgram()
+	if err != nil {
+		return err
+	}
 	sch, err := modelsTable(*models)
 	if err != nil {
 		return err
@@ -91,7 +89,8 @@ func runROC(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if err := writePlots(*out, format, w, h, [][]*panel{{p}}); err != nil {
+	fig := &figure.Figure{Version: figure.Version, Format: format, Width: w, Height: h, Rows: [][]figure.Panel{{p}}}
+	if err := drawFigure(ctx, plotBin, fig, *out); err != nil {
 		return err
 	}
 	if note != "" {
@@ -120,59 +119,32 @@ type rocCurve struct {
 	Labels []int8 // ±1
 }
 
-// rocPlot draws the exact ROC curves (metric.ROC) of curves on one plot, named
-// "name (AUC 0.9012)" in the legend, with the dashed chance diagonal, and returns the
+// rocPlot describes the exact ROC curves (metric.ROC) of curves on one plot, named
+// "name (AUC 0.9012)" in the legend, over the dashed chance diagonal, and returns the
 // plot and the AUCs.
-func rocPlot(title string, curves []rocCurve) (*panel, []float64, error) {
-	p := newPanel()
-	p.Title.Text = title
-	p.X.Label.Text = "false positive rate"
-	p.Y.Label.Text = "true positive rate"
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
-	p.X.Tick.Marker, p.Y.Tick.Marker = unitTicks, unitTicks
-	diag, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 1}})
-	if err != nil {
-		return nil, nil, err
-	}
-	diag.Color = color.Gray{Y: 128}
-	diag.Dashes = []vg.Length{vg.Points(4), vg.Points(4)}
-	p.Add(diag) // under the curves, last in the legend
+func rocPlot(title string, curves []rocCurve) (figure.Panel, []float64, error) {
+	p := figure.Panel{Title: title, XLabel: "false positive rate", YLabel: "true positive rate", Unit: true}
+	// The diagonal first, under the curves; last in the legend.
+	p.Series = append(p.Series, figure.Series{Name: "chance (AUC 0.5)", Style: figure.Reference, X: []float64{0, 1}, Y: []float64{0, 1}})
 	aucs := make([]float64, len(curves))
 	for i, c := range curves {
 		pts, err := metric.ROC(c.Scores, c.Labels)
 		if err != nil {
-			return nil, nil, fmt.Errorf("ROC of %s: %w", c.Name, err)
+			return figure.Panel{}, nil, fmt.Errorf("ROC of %s: %w", c.Name, err)
 		}
 		aucs[i] = metric.Area(pts)
 		thin := thinROC(pts)
-		xys := make(plotter.XYs, len(thin))
+		s := figure.Series{Name: fmt.Sprintf("%s (AUC %.4f)", c.Name, aucs[i]), Style: figure.Line, Index: i,
+			X: make([]float64, len(thin)), Y: make([]float64, len(thin))}
 		for k, q := range thin {
-			xys[k] = plotter.XY{X: q.FPR, Y: q.TPR}
+			s.X[k], s.Y[k] = q.FPR, q.TPR
 		}
-		l, err := plotter.NewLine(xys)
-		if err != nil {
-			return nil, nil, fmt.Errorf("ROC of %s: %w", c.Name, err)
-		}
-		l.Color = plotutil.Color(i)
-		l.Width = vg.Points(1.5)
-		p.Add(l)
-		p.addLegend(fmt.Sprintf("%s (AUC %.4f)", c.Name, aucs[i]), l)
+		p.Legend = append(p.Legend, len(p.Series))
+		p.Series = append(p.Series, s)
 	}
-	p.addLegend("chance (AUC 0.5)", diag)
+	p.Legend = append(p.Legend, 0)
 	return p, aucs, nil
 }
-
-// unitTicks marks [0, 1] every 0.1, labelled every 0.2.
-var unitTicks = plot.TickerFunc(func(_, _ float64) []plot.Tick {
-	ticks := make([]plot.Tick, 11)
-	for i := range ticks {
-		ticks[i].Value = float64(i) / 10
-		if i%2 == 0 {
-			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', 1, 64)
-		}
-	}
-	return ticks
-})
 
 // thinROC drops the points of a ROC curve that lie inside a vertical or horizontal run
 // (a run of positives or of negatives between distinct scores): the drawn curve is the

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"gonum.org/v1/plot/vg"
-
 	"github.com/aucopt/aucopt/engine/metric"
 )
 
@@ -206,14 +204,14 @@ func TestThinROC(t *testing.T) {
 func TestParseLength(t *testing.T) {
 	tests := []struct {
 		in   string
-		want vg.Length
+		want float64 // points
 		ok   bool
 	}{
-		{"6in", 6 * vg.Inch, true},
-		{"2.54cm", vg.Inch, true},
-		{"72pt", vg.Inch, true},
-		{"25.4mm", vg.Inch, true},
-		{"96px", vg.Inch, true},
+		{"6in", 6 * 72, true},
+		{"2.54cm", 72, true},
+		{"72pt", 72, true},
+		{"25.4mm", 72, true},
+		{"96px", 72, true},
 		{"6", 0, false},
 		{"-1in", 0, false},
 		{"0in", 0, false},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -68,5 +69,59 @@ func TestTableCommands(t *testing.T) {
 				t.Error("a model was written")
 			}
 		})
+	}
+}
+
+// TestPredictUnlabelled: predict scores a CSV or Parquet table without the label
+// column (the model's schema says where the features are), one score a line, equal to
+// the scores of the same rows with their labels; eval refuses such a table.
+func TestPredictUnlabelled(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("AUCOPT_BACKEND", "generic")
+	p := func(name string) string { return filepath.Join(dir, name) }
+	cmd := func(want int, args ...string) string {
+		t.Helper()
+		var out, errOut bytes.Buffer
+		if got := run(args, &out, &errOut); got != want {
+			t.Fatalf("aucopt %s: exit %d, want %d: %s%s", strings.Join(args, " "), got, want, out.String(), errOut.String())
+		}
+		return out.String() + errOut.String()
+	}
+	cmd(0, "gen", "--rows", "2000", "--out", p("train.csv"))
+	cmd(0, "gen", "--rows", "300", "--first-row", "1000000", "--out", p("test.csv"))
+	cmd(0, "train", "--algo", "olr", "--data", p("train.csv"), "--label", "click", "--hash-bits", "10", "--model", p("m.json"), "--quiet")
+	labelled := strings.Split(strings.TrimSpace(cmd(0, "predict", "--model", p("m.json"), "--data", p("test.csv"), "--quiet")), "\n")
+
+	// The test table without its label column, as CSV and as Parquet.
+	text, err := os.ReadFile(p("test.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(text)), "\n")
+	col := slices.Index(strings.Split(lines[0], ","), "click")
+	if col < 0 {
+		t.Fatalf("no click column in %q", lines[0])
+	}
+	var b strings.Builder
+	for _, l := range lines {
+		f := strings.Split(l, ",")
+		b.WriteString(strings.Join(slices.Delete(f, col, col+1), ",") + "\n")
+	}
+	os.WriteFile(p("unlabelled.csv"), []byte(b.String()), 0o644)
+	cmd(0, "convert", p("unlabelled.csv"), p("unlabelled.parquet"))
+
+	for _, file := range []string{"unlabelled.csv", "unlabelled.parquet"} {
+		got := strings.Split(strings.TrimSpace(cmd(0, "predict", "--model", p("m.json"), "--data", p(file), "--quiet")), "\n")
+		if len(got) != len(labelled) || len(got) != 300 {
+			t.Fatalf("%s: %d scores, the labelled file %d; want 300", file, len(got), len(labelled))
+		}
+		for i := range got {
+			if _, score, _ := strings.Cut(labelled[i], "\t"); got[i] != score {
+				t.Fatalf("%s row %d: %q, want the labelled file's score %q", file, i+1, got[i], score)
+			}
+		}
+		if out := cmd(2, "eval", "--model", p("m.json"), "--data", p(file)); !strings.Contains(out, `no label column "click"`) {
+			t.Errorf("eval on %s: %q, want no label column", file, out)
+		}
 	}
 }

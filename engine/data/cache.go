@@ -11,6 +11,8 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
+	"sync"
 	"unsafe"
 )
 
@@ -306,10 +308,8 @@ func (d *Dataset) validate() error {
 		}
 	}
 	if d.Dense != nil {
-		for k, v := range d.Dense {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("row %d, feature %d: value %v", k/max(d.Dim, 1)+1, k%max(d.Dim, 1)+1, v)
-			}
+		if k := firstNonFinite(d.Dense); k >= 0 {
+			return fmt.Errorf("row %d, feature %d: value %v", k/max(d.Dim, 1)+1, k%max(d.Dim, 1)+1, d.Dense[k])
 		}
 		return nil
 	}
@@ -331,4 +331,40 @@ func (d *Dataset) validate() error {
 		}
 	}
 	return nil
+}
+
+// firstNonFinite returns the index of the first NaN or ±Inf in v, or −1, checking large
+// slices in parts on all cores.
+func firstNonFinite(v []float64) int {
+	first := func(v []float64) int {
+		for k, x := range v {
+			if math.Float64bits(x)&(0x7ff<<52) == 0x7ff<<52 { // exponent all ones
+				return k
+			}
+		}
+		return -1
+	}
+	parts := min(runtime.GOMAXPROCS(0), len(v)/(1<<20))
+	if parts <= 1 {
+		return first(v)
+	}
+	found := make([]int, parts)
+	var wg sync.WaitGroup
+	size := (len(v) + parts - 1) / parts
+	for p := range parts {
+		wg.Go(func() {
+			lo := min(p*size, len(v))
+			found[p] = first(v[lo:min(lo+size, len(v))])
+			if found[p] >= 0 {
+				found[p] += lo
+			}
+		})
+	}
+	wg.Wait()
+	for _, k := range found {
+		if k >= 0 {
+			return k
+		}
+	}
+	return -1
 }

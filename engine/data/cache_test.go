@@ -142,3 +142,32 @@ func TestCacheNonFinite(t *testing.T) {
 		})
 	}
 }
+
+// TestFirstNonFinite: the first NaN or ±Inf by position, in a short slice and in one
+// long enough to be checked in parts on several cores (bad values in either part).
+func TestFirstNonFinite(t *testing.T) {
+	long := 3 << 20
+	tests := []struct {
+		name string
+		n    int
+		bad  map[int]float64
+		want int
+	}{
+		{"short, none", 100, nil, -1},
+		{"short, NaN", 100, map[int]float64{42: math.NaN()}, 42},
+		{"short, -Inf and NaN", 100, map[int]float64{7: math.Inf(-1), 3: math.NaN()}, 3},
+		{"long, none", long, nil, -1},
+		{"long, last", long, map[int]float64{long - 1: math.Inf(1)}, long - 1},
+		{"long, both halves", long, map[int]float64{long - 5: math.NaN(), 17: math.Inf(1)}, 17},
+		{"long, largest finite", long, map[int]float64{0: math.MaxFloat64, 1: -math.SmallestNonzeroFloat64}, -1},
+	}
+	for _, tt := range tests {
+		v := make([]float64, tt.n)
+		for k, x := range tt.bad {
+			v[k] = x
+		}
+		if got := firstNonFinite(v); got != tt.want {
+			t.Errorf("%s: firstNonFinite = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}

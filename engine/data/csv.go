@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
 )
 
 // csvSample is the number of data rows from which a CSV file's column kinds are taken.
@@ -130,34 +129,19 @@ func (s *csvSource) next() (*Example, error) {
 		b.start(s.start)
 		skip := false
 		for i, cell := range fields {
-			role := b.role[i]
-			if role == roleIgnore {
+			if b.role[i] == roleIgnore {
 				continue
 			}
-			cell = trimSpace(cell)
-			if len(cell) == 0 {
-				switch {
-				case b.s.Missing == MissingSkip:
-					skip = true
-					continue
-				case b.s.Missing == MissingZero && role != roleLabel:
-					continue
-				}
-				return nil, b.cellError(s.start, i+1, nil, "%w (--missing zero or skip to accept it)", ErrMissing)
+			var err error
+			if cell = trimSpace(cell); len(cell) == 0 {
+				var skipRow bool
+				skipRow, err = b.missing(s.start, i+1)
+				skip = skip || skipRow
+			} else {
+				err = b.cell(s.start, i+1, cell, 0, false)
 			}
-			switch role {
-			case roleLabel:
-				if err := b.label(s.start, i+1, cell, 0, false); err != nil {
-					return nil, err
-				}
-			case roleNumeric:
-				v, err := parseFloat(cell)
-				if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-					return nil, b.cellError(s.start, i+1, cell, "%w: not a finite number in a numeric column (mark it --categorical if it holds categories)", ErrValue)
-				}
-				b.numeric(b.slot[i], v)
-			case roleCategorical:
-				b.category(b.slot[i], cell)
+			if err != nil {
+				return nil, err
 			}
 		}
 		if !skip {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 
@@ -162,30 +161,19 @@ func (s *parquetSource) next() (*Example, error) {
 			if role == roleIgnore {
 				continue
 			}
-			if v.IsNull() {
-				switch {
-				case b.s.Missing == MissingSkip:
-					skip = true
-					continue
-				case b.s.Missing == MissingZero && role != roleLabel:
-					continue
-				}
-				return nil, b.cellError(s.row, c+1, nil, "%w (--missing zero or skip to accept it)", ErrMissing)
+			var err error
+			switch num, isNum := valueNumber(v); {
+			case v.IsNull():
+				var skipRow bool
+				skipRow, err = b.missing(s.row, c+1)
+				skip = skip || skipRow
+			case role == roleNumeric && isNum:
+				err = b.cell(s.row, c+1, nil, num, true) // no text needed
+			default:
+				err = b.cell(s.row, c+1, s.valueText(v), num, isNum)
 			}
-			switch role {
-			case roleLabel:
-				num, isNum := valueNumber(v)
-				if err := b.label(s.row, c+1, s.valueText(v), num, isNum); err != nil {
-					return nil, err
-				}
-			case roleNumeric:
-				num, isNum := valueNumber(v)
-				if !isNum || math.IsNaN(num) || math.IsInf(num, 0) {
-					return nil, b.cellError(s.row, c+1, s.valueText(v), "%w: not a finite number", ErrValue)
-				}
-				b.numeric(b.slot[c], num)
-			case roleCategorical:
-				b.category(b.slot[c], s.valueText(v))
+			if err != nil {
+				return nil, err
 			}
 		}
 		if !skip {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/twmb/murmur3"
 )
@@ -21,6 +22,11 @@ import (
 // "column=value" with the schema's seed, as scikit-learn's FeatureHasher does with seed
 // 0: bucket |h| mod 2^HashBits, sign + for h ≥ 0 and − otherwise. Values of one row that
 // share a bucket are summed.
+//
+// A category that is a number is hashed in one canonical text (HashMurmur3Canonical,
+// canonicalCategory), so that a table hashes alike whether it was written as CSV or as
+// Parquet, and whatever the number's column type there: CSV "1.0", "01" and "+1", a
+// Parquet int64 1 and a double 1.0 are all the category "1".
 
 // The missing-value policies of TableOptions.Missing.
 const (
@@ -36,8 +42,13 @@ const DefaultHashBits = 18
 // MaxHashBits is the largest TableOptions.HashBits.
 const MaxHashBits = 28
 
-// HashMurmur3 names the feature hash in a Schema.
-const HashMurmur3 = "murmur3_32"
+// The feature hashes of a Schema. New schemas use HashMurmur3Canonical; HashMurmur3,
+// which hashed a category's text as the file held it (so that CSV "1.0" and a Parquet
+// double 1 differed), is still applied to the models that recorded it.
+const (
+	HashMurmur3          = "murmur3_32"           // the text as written
+	HashMurmur3Canonical = "murmur3_32_canonical" // numbers in canonical text
+)
 
 // DefaultLabel is the label column when TableOptions.Label is empty.
 const DefaultLabel = "label"
@@ -64,14 +75,18 @@ type TableOptions struct {
 	HashSeed    uint32   // seed of the feature hash
 	Missing     string   // MissingError (""), MissingZero or MissingSkip
 	// Schema, when set, fixes the mapping (a model's): the file must have its columns,
-	// and the other options must be zero.
+	// and the other options must be zero but Unlabelled.
 	Schema *Schema
+	// Unlabelled, with a Schema, lets the file lack the label column, for scoring
+	// unlabelled rows: each row then has Example.Y 0 and Label 0. A file that has the
+	// column is read as usual. It is an error without a Schema.
+	Unlabelled bool
 }
 
 // IsZero reports whether o is the zero value (all defaults).
 func (o *TableOptions) IsZero() bool {
 	return o == nil || o.Label == "" && len(o.Columns) == 0 && len(o.Ignore) == 0 && len(o.Categorical) == 0 &&
-		o.HashBits == 0 && o.HashSeed == 0 && o.Missing == "" && o.Schema == nil
+		o.HashBits == 0 && o.HashSeed == 0 && o.Missing == "" && o.Schema == nil && !o.Unlabelled
 }
 
 // Schema is the mapping of a table's columns to the label and features, recorded in a
@@ -103,8 +118,8 @@ func (s *Schema) Validate() error {
 	if s.Label == "" {
 		return errors.New("table schema: no label column")
 	}
-	if s.Hash != HashMurmur3 {
-		return fmt.Errorf("table schema: unknown hash %q (want %s)", s.Hash, HashMurmur3)
+	if s.Hash != HashMurmur3Canonical && s.Hash != HashMurmur3 {
+		return fmt.Errorf("table schema: unknown hash %q (want %s or %s)", s.Hash, HashMurmur3Canonical, HashMurmur3)
 	}
 	if s.HashBits < 1 || s.HashBits > MaxHashBits {
 		return fmt.Errorf("table schema: hash_bits %d outside [1, %d]", s.HashBits, MaxHashBits)
@@ -186,8 +201,11 @@ func resolveSchema(path string, header []string, kinds []colKind, typeName func(
 		}
 		index[h] = i
 	}
+	if topt.Unlabelled && topt.Schema == nil {
+		return nil, fmt.Errorf("%s: reading a table without its label column needs the schema of a model", path)
+	}
 	if s := topt.Schema; s != nil {
-		if !(&TableOptions{Schema: s}).equal(topt) {
+		if !(&TableOptions{Schema: s, Unlabelled: topt.Unlabelled}).equal(topt) {
 			return nil, fmt.Errorf("%s: table options cannot change the schema recorded in a model", path)
 		}
 		if err := s.Validate(); err != nil {
@@ -200,7 +218,7 @@ func resolveSchema(path string, header []string, kinds []colKind, typeName func(
 				return nil, colErr("no column %q, which the model was trained on (the file has %s)", c, quoteList(header))
 			}
 		}
-		if _, ok := index[s.Label]; !ok {
+		if _, ok := index[s.Label]; !ok && !topt.Unlabelled {
 			return nil, colErr("no label column %q (the file has %s)", s.Label, quoteList(header))
 		}
 		for _, h := range header {
@@ -215,7 +233,7 @@ func resolveSchema(path string, header []string, kinds []colKind, typeName func(
 		}
 		return s, nil
 	}
-	s := &Schema{Label: topt.Label, Positive: o.Positive, Hash: HashMurmur3, HashBits: topt.HashBits, HashSeed: topt.HashSeed, Missing: topt.Missing}
+	s := &Schema{Label: topt.Label, Positive: o.Positive, Hash: HashMurmur3Canonical, HashBits: topt.HashBits, HashSeed: topt.HashSeed, Missing: topt.Missing}
 	if s.Label == "" {
 		s.Label = DefaultLabel
 	}
@@ -290,7 +308,7 @@ func resolveSchema(path string, header []string, kinds []colKind, typeName func(
 func (o *TableOptions) equal(p *TableOptions) bool {
 	return o.Label == p.Label && slices.Equal(o.Columns, p.Columns) && slices.Equal(o.Ignore, p.Ignore) &&
 		slices.Equal(o.Categorical, p.Categorical) && o.HashBits == p.HashBits && o.HashSeed == p.HashSeed &&
-		o.Missing == p.Missing && o.Schema == p.Schema
+		o.Missing == p.Missing && o.Schema == p.Schema && o.Unlabelled == p.Unlabelled
 }
 
 func quoteList(names []string) string {
@@ -317,6 +335,8 @@ type rowBuilder struct {
 	mask   uint32
 	prefix [][]byte // "column=" of each categorical column
 	key    []byte
+	canon  bool   // numbers among the categories in canonical text (HashMurmur3Canonical)
+	num    []byte // canonicalCategory's buffer
 	raw    bool
 	posSet bool
 	posNum float64 // the positive label as a number, when it is one
@@ -327,7 +347,7 @@ type rowBuilder struct {
 
 func newRowBuilder(path string, header []string, s *Schema, o Options) *rowBuilder {
 	b := &rowBuilder{s: s, path: path, header: header, role: make([]int8, len(header)), slot: make([]int, len(header)),
-		nNum: len(s.Numeric), mask: 1<<s.HashBits - 1, raw: o.Raw}
+		nNum: len(s.Numeric), mask: 1<<s.HashBits - 1, raw: o.Raw, canon: s.Hash == HashMurmur3Canonical}
 	for i, h := range header {
 		switch {
 		case h == s.Label:
@@ -409,10 +429,117 @@ func (b *rowBuilder) label(line, col int, cell []byte, num float64, isNum bool) 
 	return nil
 }
 
-// start begins a row.
+// start begins a row (unlabelled until a label cell is read).
 func (b *rowBuilder) start(line int) {
 	b.ex.X.Idx, b.ex.X.Val = b.ex.X.Idx[:0], b.ex.X.Val[:0]
-	b.ex.Line = line
+	b.ex.Y, b.ex.Label, b.ex.Line = 0, 0, line
+}
+
+// missing applies the schema's missing-value policy to the empty (CSV) or null
+// (Parquet) cell of file column col (1-based) on line, for every reader: with
+// MissingSkip the row is dropped (skip), with MissingZero a feature cell adds nothing,
+// and otherwise, a label cell included, it is an error naming the cell.
+func (b *rowBuilder) missing(line, col int) (skip bool, err error) {
+	switch {
+	case b.s.Missing == MissingSkip:
+		return true, nil
+	case b.s.Missing == MissingZero && b.role[col-1] != roleLabel:
+		return false, nil
+	}
+	return false, b.cellError(line, col, nil, "%w (--missing zero or skip to accept it)", ErrMissing)
+}
+
+// cell adds the present cell of file column col (1-based, not ignored) on line, for
+// every reader: text is the cell as text (nil for a number the file typed as one), num
+// its value when isNum, else it is parsed from text where a number is needed.
+func (b *rowBuilder) cell(line, col int, text []byte, num float64, isNum bool) error {
+	i := col - 1
+	switch b.role[i] {
+	case roleLabel:
+		return b.label(line, col, text, num, isNum)
+	case roleNumeric:
+		if !isNum {
+			v, err := parseFloat(text)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return b.cellError(line, col, text, "%w: not a finite number in a numeric column (mark it --categorical if it holds categories)", ErrValue)
+			}
+			num = v
+		}
+		if math.IsNaN(num) || math.IsInf(num, 0) {
+			return b.cellError(line, col, strconv.AppendFloat(nil, num, 'g', -1, 64), "%w: not a finite number", ErrValue)
+		}
+		b.numeric(b.slot[i], num)
+	case roleCategorical:
+		if b.canon {
+			b.num = canonicalCategory(b.num[:0], text)
+			text = b.num
+		}
+		b.category(b.slot[i], text)
+	}
+	return nil
+}
+
+// canonicalCategory appends to dst the canonical text of the category text: an integer
+// (within int64) in plain decimal ("+01" and "1.0" are "1", "-0" is "0"), another finite
+// number in Go's shortest form ("1.50" is "1.5", 1e20 is "1e+20"), anything else as it
+// is. Applying it twice gives the same text.
+func canonicalCategory(dst, text []byte) []byte {
+	isInt, ok := numberSyntax(text)
+	if !ok {
+		return append(dst, text...) // not a number: the common case, without allocating
+	}
+	t := unsafe.String(unsafe.SliceData(text), len(text))
+	if isInt {
+		if n, err := strconv.ParseInt(t, 10, 64); err == nil {
+			return strconv.AppendInt(dst, n, 10)
+		}
+	}
+	v, err := parseFloat(text)
+	switch {
+	case err != nil || math.IsNaN(v) || math.IsInf(v, 0):
+		return append(dst, text...)
+	case v == math.Trunc(v) && math.Abs(v) < 1<<63:
+		return strconv.AppendInt(dst, int64(v), 10)
+	}
+	return strconv.AppendFloat(dst, v, 'g', -1, 64)
+}
+
+// numberSyntax reports whether text is a decimal number, [+-]digits[.digits][e[+-]digits]
+// with a digit in the mantissa (ok), and whether it is an integer, [+-]digits (isInt),
+// so that the parsers are called only where they succeed (their errors allocate).
+func numberSyntax(text []byte) (isInt, ok bool) {
+	i, n := 0, len(text)
+	if i < n && (text[i] == '+' || text[i] == '-') {
+		i++
+	}
+	digits := func() int {
+		j := i
+		for i < n && text[i] >= '0' && text[i] <= '9' {
+			i++
+		}
+		return i - j
+	}
+	m := digits()
+	if i == n {
+		return m > 0, m > 0
+	}
+	if text[i] == '.' {
+		i++
+		m += digits()
+	}
+	if m == 0 {
+		return false, false
+	}
+	if i < n && (text[i] == 'e' || text[i] == 'E') {
+		i++
+		if i < n && (text[i] == '+' || text[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false, false
+		}
+	}
+	return false, i == n
 }
 
 // numeric adds numeric feature slot's value v.

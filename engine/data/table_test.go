@@ -267,24 +267,38 @@ func TestSchemaMismatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tests := []struct{ name, text, msg string }{
-		{"same columns, other order, no ignored column", "b,a,label\nx,3,1\n", ""},
-		{"a feature column missing", "label,a\n1,2\n", `no column "b"`},
-		{"an extra column", "label,a,b,c\n1,2,x,3\n", `column "c" was not in the model's training data`},
-		{"numeric column holds text", "label,a,b\n1,q,x\n", `column "a" is numeric in the model`},
+	tests := []struct {
+		name, text string
+		unlabelled bool
+		msg        string
+		y          []int8 // the rows' Y when read
+	}{
+		{"same columns, other order, no ignored column", "b,a,label\nx,3,1\n", false, "", []int8{1}},
+		{"a feature column missing", "label,a\n1,2\n", false, `no column "b"`, nil},
+		{"an extra column", "label,a,b,c\n1,2,x,3\n", false, `column "c" was not in the model's training data`, nil},
+		{"numeric column holds text", "label,a,b\n1,q,x\n", false, `column "a" is numeric in the model`, nil},
+		{"no label column", "a,b\n3,x\n", false, `no label column "label"`, nil},
+		{"no label column, unlabelled", "a,b\n3,x\n4,y\n", true, "", []int8{0, 0}},
+		{"label column, unlabelled", "a,b,label\n3,x,0\n", true, "", []int8{-1}},
+		{"unlabelled, a feature column missing", "a\n3\n", true, `no column "b"`, nil},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := filepath.Join(dir, fmt.Sprintf("new%d.csv", i))
 			os.WriteFile(p, []byte(tt.text), 0o644)
-			_, _, err := ReadTableFile(p, Options{Table: &TableOptions{Schema: sch}})
+			d, _, err := ReadTableFile(p, Options{Table: &TableOptions{Schema: sch, Unlabelled: tt.unlabelled}})
 			switch {
 			case tt.msg == "" && err != nil:
 				t.Fatal(err)
 			case tt.msg != "" && (err == nil || !strings.Contains(err.Error(), tt.msg)):
 				t.Fatalf("error %v, want one saying %q", err, tt.msg)
+			case tt.msg == "" && !slices.Equal(d.Y, tt.y):
+				t.Errorf("Y %v, want %v", d.Y, tt.y)
 			}
 		})
+	}
+	if _, _, err := ReadTableFile(train, Options{Table: &TableOptions{Unlabelled: true}}); err == nil || !strings.Contains(err.Error(), "needs the schema of a model") {
+		t.Errorf("Unlabelled without a schema: error %v", err)
 	}
 }
 
@@ -416,4 +430,80 @@ func BenchmarkTableParse(b *testing.B) {
 			r.Close()
 		}
 	})
+}
+
+func TestCanonicalCategory(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"1", "1"}, {"01", "1"}, {"+1", "1"}, {"1.0", "1"}, {"1.", "1"}, {"1e0", "1"}, {"-0", "0"}, {"-0.0", "0"},
+		{"007", "7"}, {"-12", "-12"}, {"1.50", "1.5"}, {".5", "0.5"}, {"1e3", "1000"}, {"2.5E-1", "0.25"},
+		{"9223372036854775807", "9223372036854775807"}, {"-9223372036854775808", "-9223372036854775808"},
+		{"9223372036854775808", "9.223372036854776e+18"}, {"1e20", "1e+20"}, {"100000000000000000000", "1e+20"},
+		{"paris", "paris"}, {"", ""}, {"1a", "1a"}, {"2016-01-01", "2016-01-01"}, {"+", "+"}, {".", "."}, {"1e", "1e"},
+		{"NaN", "NaN"}, {"inf", "inf"}, {"1e999", "1e999"}, {"0x10", "0x10"}, {"1_000", "1_000"}, {" 1", " 1"},
+	}
+	for _, tt := range tests {
+		got := string(canonicalCategory(nil, []byte(tt.in)))
+		if got != tt.want {
+			t.Errorf("canonicalCategory(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+		if again := string(canonicalCategory(nil, []byte(got))); again != got {
+			t.Errorf("canonicalCategory(%q) = %q, not canonical: it becomes %q", got, got, again)
+		}
+	}
+}
+
+// TestCategoriesSameAsCSVAndParquet: one table written as CSV (numbers as text in
+// several spellings) and as Parquet (typed int64 and double columns) hashes to the same
+// rows when its numeric columns are marked categorical, and a CSV's "07", "+7" and
+// "7.0" are one category; a model's schema of the older hash (the text as written)
+// still reads a CSV as it did, which differs.
+func TestCategoriesSameAsCSVAndParquet(t *testing.T) {
+	dir := t.TempDir()
+	type row struct {
+		Label int64   `parquet:"label"`
+		Site  string  `parquet:"site"`
+		Hour  int64   `parquet:"hour"`
+		Price float64 `parquet:"price"`
+		Code  string  `parquet:"code"` // numbers as strings in Parquet too
+	}
+	rows := []row{{1, "a1", 7, 1.5, "010"}, {0, "b2", 7, 2, "10"}, {1, "a1", 23, 1e20, "3.0"}, {0, "c3", 0, -0.25, "x"}}
+	csvText := "label,site,hour,price,code\n1,a1,07,1.50,010\n0,b2,+7,2.0,10\n1,a1,23.0,100000000000000000000,3\n0,c3,-0,-.25,x\n"
+	csvPath, pqPath := filepath.Join(dir, "t.csv"), filepath.Join(dir, "t.parquet")
+	os.WriteFile(csvPath, []byte(csvText), 0o644)
+	writeParquet(t, pqPath, rows)
+	opts := Options{Table: &TableOptions{Categorical: []string{"hour", "price"}, HashBits: 12}}
+	fromCSV, sch, err := ReadTableFile(csvPath, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromPQ, psch, err := ReadTableFile(pqPath, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sch.Hash != HashMurmur3Canonical || !slices.Equal(sch.Categorical, []string{"code", "hour", "price", "site"}) || !slices.Equal(psch.Categorical, sch.Categorical) {
+		t.Fatalf("schemas: CSV %+v, Parquet %+v", sch, psch)
+	}
+	fromPQ.Name = fromCSV.Name
+	sameData(t, "CSV vs Parquet", fromCSV, fromPQ)
+	// Rows 1 and 2 share hour 7 ("07" and "+7"), and code 10 ("010" and "10").
+	shared := 0
+	r0, r1 := fromCSV.Row(0), fromCSV.Row(1)
+	for _, j := range r0.Idx {
+		if slices.Contains(r1.Idx, j) {
+			shared++
+		}
+	}
+	if shared < 2 {
+		t.Errorf("rows 1 and 2 share %d buckets, want 2 (hour 7, code 10): %v %v", shared, r0.Idx, r1.Idx)
+	}
+
+	old := *sch
+	old.Hash = HashMurmur3
+	asWritten, _, err := ReadTableFile(csvPath, Options{Table: &TableOptions{Schema: &old}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Equal(asWritten.Idx, fromCSV.Idx) {
+		t.Error("the older hash of the text as written gives the canonical rows: the test cannot tell them apart")
+	}
 }

@@ -39,11 +39,12 @@ import (
 const mbaMaxShards = 64
 
 // MBAResidentElements is the default largest n·d for which MBA keeps a dense training
-// set resident on the backend (8·n·d bytes, 1 GiB here) and builds each round's block
-// of pair differences there with RowDiff, from the sampled indices alone; above it (and
-// for sparse data) the block is built on the host and uploaded. SetResidentElements
-// changes it, e.g. to hold epsilon (400,000 × 2,000, 6.4 GB) on a GPU. Both paths give
-// bit-identical results.
+// set resident on a device backend (8·n·d bytes, 1 GiB here) and builds each round's
+// block of pair differences there with RowDiff, from the sampled indices alone; above it
+// (and for sparse data) the block is built on the host and uploaded. A host backend
+// (kernels.Viewer) gathers from the dataset's own rows at any size, without a copy.
+// SetResidentElements changes it, e.g. to hold epsilon (400,000 × 2,000, 6.4 GB) on a
+// GPU. Both paths give bit-identical results.
 const MBAResidentElements = 1 << 27
 
 // MBAParams are the hyper-parameters of MBA (Gultekin et al., Algorithm 1):
@@ -182,10 +183,12 @@ type MBAInfo struct {
 // shards are merged in order, so the result depends on the seed alone. Shards run on
 // SetWorkers goroutines (default one; the backend parallelises each Syrk) calling the
 // backend concurrently on disjoint outputs (fine for the CPU backends); memory is about that many d×d buffers plus, per
-// goroutine, two B×d blocks. A dense training set up to SetResidentElements (default
-// MBAResidentElements) elements is uploaded once and each round's block is gathered on
+// goroutine, two B×d blocks. Each round's block of a dense training set is gathered on
 // the backend from the sampled row indices (RowDiff: no per-round upload, which is what
-// keeps a GPU busy); larger and sparse sets are densified into the block on the host.
+// keeps a GPU busy): from a view of the dataset's rows on a host backend, and on a
+// device from a copy uploaded once when it has up to SetResidentElements (default
+// MBAResidentElements) elements; larger and sparse sets are densified into the block on
+// the host.
 //
 // With all pairs Σ_N = S₊ + S₋ + δδᵀ and μ_N = δ (ALGORITHMS.md), so as S grows w*
 // tends to stats.Oracle's solution with λ = λ₂.
@@ -246,9 +249,10 @@ func (m *MBA) Params() MBAParams { return m.p }
 func (m *MBA) SetWorkers(n int) { m.workers = n }
 
 // SetResidentElements sets the largest n·d for which a dense training set is uploaded
-// to the backend once and the pair differences are gathered there (RowDiff); 0 restores
-// MBAResidentElements and a negative n turns the resident path off. The result does
-// not depend on it.
+// to a device backend once and the pair differences are gathered there (RowDiff; a host
+// backend gathers from a view of the dataset at any size); 0 restores
+// MBAResidentElements and a negative n turns the resident path off on every backend.
+// The result does not depend on it.
 func (m *MBA) SetResidentElements(n int64) {
 	if n == 0 {
 		n = MBAResidentElements
@@ -539,15 +543,24 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset) error {
 	return nil
 }
 
-// residentX uploads ds to the backend, a block of rows at a time, when it is dense, has
-// the learner's dimension and n·d is within the resident limit; else it returns nil.
+// residentX returns ds's dense matrix on the backend, for RowDiff to gather each
+// round's differences from, when it is dense with the learner's dimension: a view of
+// ds's own rows on a host backend (kernels.Viewer: no copy, whatever its size), else a
+// copy uploaded a block of rows at a time when n·d is within the resident limit. It
+// returns nil otherwise, and when the limit is negative.
 func (m *MBA) residentX(ds *data.Dataset) kernels.Mat {
 	limit := m.resident
 	if limit == 0 {
 		limit = MBAResidentElements
 	}
 	n, d := ds.Rows(), m.dim
-	if !ds.IsDense() || ds.Dim != d || int64(n)*int64(d) > limit {
+	if !ds.IsDense() || ds.Dim != d || limit < 0 {
+		return nil
+	}
+	if v, ok := m.b.(kernels.Viewer); ok {
+		return v.ViewMat(n, d, ds.Dense[:n*d])
+	}
+	if int64(n)*int64(d) > limit {
 		return nil
 	}
 	x := m.b.NewMat(n, d)

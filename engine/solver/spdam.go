@@ -117,7 +117,9 @@ type SPDAMStats struct {
 //
 // and O(d) vector operations, so only the batch's index list goes to the backend and
 // nothing comes back but the scalar b·q of the w-step (no Download until the
-// once-per-epoch gap check).
+// once-per-epoch gap check). On a host backend (kernels.Viewer) X̄ is not held: its
+// rows are formed from the dataset 64 at a time where they are used (spdamRows), with
+// the same bits, so that Fit's memory is the dataset's plus O(n + d).
 //
 // Stopping. The oracle J* is not available for free, so SPDAM stops on the duality gap
 // of the saddle form, checked once per epoch of ⌈n/m⌉ iterations: the primal
@@ -211,8 +213,6 @@ func classMeans(ds *data.Dataset) spdamMoments {
 // κ = max‖x̄_i‖.
 func (s *SPDAM) centred(ds *data.Dataset, mo spdamMoments) (kernels.Mat, float64) {
 	n, d := ds.Rows(), ds.Dim
-	p := float64(mo.nPos) / float64(n)
-	scalePos, scaleNeg := 1/math.Sqrt(p), 1/math.Sqrt(1-p)
 	xbar := s.b.NewMat(n, d)
 	const block = 256
 	buf := make([]float64, block*d)
@@ -220,28 +220,108 @@ func (s *SPDAM) centred(ds *data.Dataset, mo spdamMoments) (kernels.Mat, float64
 	for i0 := 0; i0 < n; i0 += block {
 		i1 := min(i0+block, n)
 		for i := i0; i < i1; i++ {
-			row := buf[(i-i0)*d : (i-i0+1)*d]
-			m, sc := mo.meanNeg, scaleNeg
-			if ds.Y[i] == 1 {
-				m, sc = mo.meanPos, scalePos
-			}
-			for j := range row {
-				row[j] = -m[j]
-			}
-			r := ds.Row(i)
-			for k, j := range r.Idx {
-				row[j] += r.Val[k]
-			}
-			var nrm float64
-			for j := range row {
-				row[j] *= sc
-				nrm += row[j] * row[j]
-			}
-			kappa2 = max(kappa2, nrm)
+			kappa2 = max(kappa2, mo.centre(ds, i, buf[(i-i0)*d:(i-i0+1)*d]))
 		}
 		s.b.Upload(xbar.Slice(i0, i1, 0, d), buf[:(i1-i0)*d])
 	}
 	return xbar, math.Sqrt(kappa2)
+}
+
+// centre writes x̄_i, row i of ds centred by its class mean and scaled by 1/√p or
+// 1/√(1−p), into row, and returns ‖x̄_i‖². Every row of X̄, whether built once or formed
+// when a batch uses it, comes from here, so the two agree bit for bit.
+func (mo spdamMoments) centre(ds *data.Dataset, i int, row []float64) float64 {
+	p := float64(mo.nPos) / float64(mo.n)
+	m, sc := mo.meanNeg, 1/math.Sqrt(1-p)
+	if ds.Y[i] == 1 {
+		m, sc = mo.meanPos, 1/math.Sqrt(p)
+	}
+	for j := range row {
+		row[j] = -m[j]
+	}
+	r := ds.Row(i)
+	for k, j := range r.Idx {
+		row[j] += r.Val[k]
+	}
+	var nrm float64
+	for j := range row {
+		row[j] *= sc
+		nrm += row[j] * row[j]
+	}
+	return nrm
+}
+
+// spdamRows forms rows of X̄ on the host when they are used, for a host backend
+// (kernels.Viewer): X̄ is then never held whole, only a block of spdamBlock rows (of a
+// batch, or of the gap check's X̄w) that the backend reads in place while it is in
+// cache. A dense row is formed with the backend's vector kernels, x̄_i = sc·(x_i − m)
+// as copy, Axpy(−1, m) and Scal(sc): the same roundings as centre's loop (−m + x is
+// x − m, exactly as an FMA of −1·m + x rounds it), so either way the rows are bit for
+// bit those of the resident X̄.
+type spdamRows struct {
+	be     kernels.Backend
+	ds     *data.Dataset
+	mo     spdamMoments
+	mPos   kernels.Vec // m₊ and m₋, views of mo's means
+	mNeg   kernels.Vec
+	scPos  float64 // 1/√p and 1/√(1−p)
+	scNeg  float64
+	block  []float64     // spdamBlock×d
+	blockM kernels.Mat   // a view of block
+	blockV []kernels.Vec // its rows, for dense data
+}
+
+// spdamBlock is the number of rows of X̄ formed at a time (half a MiB at d = 1,000): a
+// multiple of 4, so that the backend's mat-vecs group rows as they do on the whole of
+// X̄ and give the same bits block by block.
+const spdamBlock = 64
+
+// newSPDAMRows sets up the forming of X̄'s rows of ds on v.
+func newSPDAMRows(v kernels.Viewer, ds *data.Dataset, mo spdamMoments) *spdamRows {
+	n, d := ds.Rows(), ds.Dim
+	p := float64(mo.nPos) / float64(n)
+	rows := min(spdamBlock, n)
+	r := &spdamRows{be: v, ds: ds, mo: mo, scPos: 1 / math.Sqrt(p), scNeg: 1 / math.Sqrt(1-p),
+		mPos: v.ViewMat(1, d, mo.meanPos).Row(0), mNeg: v.ViewMat(1, d, mo.meanNeg).Row(0),
+		block: make([]float64, rows*d)}
+	r.blockM = v.ViewMat(rows, d, r.block)
+	if ds.IsDense() {
+		r.blockV = make([]kernels.Vec, rows)
+		for k := range r.blockV {
+			r.blockV[k] = r.blockM.Row(k)
+		}
+	}
+	return r
+}
+
+// kappa returns κ = max‖x̄_i‖ without keeping the rows.
+func (r *spdamRows) kappa() float64 {
+	var kappa2 float64
+	for i := range r.ds.Rows() {
+		kappa2 = max(kappa2, r.mo.centre(r.ds, i, r.block[:r.ds.Dim]))
+	}
+	return math.Sqrt(kappa2)
+}
+
+// form writes the rows idx of X̄ (at most spdamBlock) into the block and returns the
+// matrix of them.
+func (r *spdamRows) form(idx []int32) kernels.Mat {
+	d := r.ds.Dim
+	for k, i := range idx {
+		row := r.block[k*d : (k+1)*d]
+		if r.blockV == nil {
+			r.mo.centre(r.ds, int(i), row)
+			continue
+		}
+		copy(row, r.ds.DenseRow(int(i)))
+		m, sc := r.mNeg, r.scNeg
+		if r.ds.Y[i] == 1 {
+			m, sc = r.mPos, r.scPos
+		}
+		r.be.Axpy(-1, m, r.blockV[k])
+		r.be.Scal(sc, r.blockV[k])
+	}
+	return r.blockM.Slice(0, len(idx), 0, d)
 }
 
 // steps returns σ, τ, θ: the parameters where set, else Theorem 5.1's.
@@ -273,8 +353,9 @@ type spdamRun struct {
 	be                        kernels.Backend
 	n, m, d                   int
 	lambda, sigma, tau, theta float64
-	c, smDen, bb              float64 // w-step: cI + bbᵀ, c = λ + 1/τ; c(c + b·b); b·b
-	xbar                      kernels.Mat
+	c, smDen, bb              float64     // w-step: cI + bbᵀ, c = λ + 1/τ; c(c + b·b); b·b
+	xbar                      kernels.Mat // X̄ on the backend; nil when rows forms its rows
+	rows                      *spdamRows  // on a host backend: X̄'s rows formed when used
 	bv, w, wPlus, wBar        kernels.Vec
 	u, uBar, du, sc           kernels.Vec
 	beta                      kernels.Vec // the duals β, n
@@ -287,11 +368,19 @@ type spdamRun struct {
 func (s *SPDAM) newSPDAMRun(ds *data.Dataset, m int) *spdamRun {
 	n, d, be := ds.Rows(), s.dim, s.b
 	mo := classMeans(ds)
-	xbar, kappa := s.centred(ds, mo)
+	var xbar kernels.Mat
+	var rows *spdamRows
+	var kappa float64
+	if v, ok := be.(kernels.Viewer); ok {
+		rows = newSPDAMRows(v, ds, mo)
+		kappa = rows.kappa()
+	} else {
+		xbar, kappa = s.centred(ds, mo)
+	}
 	sigma, tau, theta := s.p.steps(n, m, kappa)
 	s.st = SPDAMStats{M: m, Sigma: sigma, Tau: tau, Theta: theta, Kappa: kappa}
 	r := &spdamRun{be: be, n: n, m: m, d: d, lambda: s.p.Lambda, sigma: sigma, tau: tau, theta: theta,
-		xbar: xbar, bv: be.NewVec(d), w: be.NewVec(d), wPlus: be.NewVec(d), wBar: be.NewVec(d),
+		xbar: xbar, rows: rows, bv: be.NewVec(d), w: be.NewVec(d), wPlus: be.NewVec(d), wBar: be.NewVec(d),
 		u: be.NewVec(d), uBar: be.NewVec(d), du: be.NewVec(d), sc: be.NewVec(n),
 		beta: be.NewVec(n), dBeta: be.NewVec(m), betaI: be.NewVec(m),
 		perm: make([]int32, n), rng: rand.New(rand.NewPCG(s.seed, 0x5bda))}
@@ -321,11 +410,30 @@ func (r *spdamRun) iterate() {
 	// Dual step on the batch, β_i ← (σ w̄·x̄_i + β_i)/(σ + 1), on the backend: with
 	// c = σ/(σ + 1), Δβ = c·X̄_I w̄ − c·β_I and β_I += Δβ.
 	c := r.sigma / (r.sigma + 1)
-	be.GemvRows(false, c, r.xbar, idx, r.wBar, 0, r.dBeta)
-	be.Gather(r.beta, idx, r.betaI)
-	be.Axpy(-c, r.betaI, r.dBeta)
-	be.ScatterAdd(1, r.dBeta, idx, r.beta)
-	be.GemvRows(true, 1/float64(n), r.xbar, idx, r.dBeta, 0, r.du)
+	if r.rows != nil {
+		// X̄_I formed on the host a block of rows at a time, each block used for both
+		// products while in cache. The indices are distinct, so a block's Gather sees
+		// the β of before the iteration; Δu accumulates the blocks in row order.
+		for k0 := 0; k0 < m; k0 += spdamBlock {
+			k1 := min(k0+spdamBlock, m)
+			xI, dB, bI := r.rows.form(idx[k0:k1]), r.dBeta.Slice(k0, k1), r.betaI.Slice(k0, k1)
+			be.Gemv(false, c, xI, r.wBar, 0, dB)
+			be.Gather(r.beta, idx[k0:k1], bI)
+			be.Axpy(-c, bI, dB)
+			be.ScatterAdd(1, dB, idx[k0:k1], r.beta)
+			accumulate := 1.0
+			if k0 == 0 {
+				accumulate = 0
+			}
+			be.Gemv(true, 1/float64(n), xI, dB, accumulate, r.du)
+		}
+	} else {
+		be.GemvRows(false, c, r.xbar, idx, r.wBar, 0, r.dBeta)
+		be.Gather(r.beta, idx, r.betaI)
+		be.Axpy(-c, r.betaI, r.dBeta)
+		be.ScatterAdd(1, r.dBeta, idx, r.beta)
+		be.GemvRows(true, 1/float64(n), r.xbar, idx, r.dBeta, 0, r.du)
+	}
 	// ū = u + (n/m)Δu;  u += Δu.
 	be.Copy(r.uBar, r.u)
 	be.Axpy(float64(n)/float64(m), r.du, r.uBar)
@@ -353,7 +461,18 @@ func (r *spdamRun) iterate() {
 //	     = −‖β‖²/(2n) − (‖z‖² − (b·z)²/(λ + b·b)) / (2λ)
 func (r *spdamRun) gap() (primal, dual float64) {
 	be, nf, lambda := r.be, float64(r.n), r.lambda
-	be.Gemv(false, 1, r.xbar, r.w, 0, r.sc)
+	if r.rows != nil { // X̄w a block of rows at a time
+		idx := make([]int32, spdamBlock)
+		for i0 := 0; i0 < r.n; i0 += spdamBlock {
+			i1 := min(i0+spdamBlock, r.n)
+			for i := i0; i < i1; i++ {
+				idx[i-i0] = int32(i)
+			}
+			be.Gemv(false, 1, r.rows.form(idx[:i1-i0]), r.w, 0, r.sc.Slice(i0, i1))
+		}
+	} else {
+		be.Gemv(false, 1, r.xbar, r.w, 0, r.sc)
+	}
 	bw := be.Dot(r.bv, r.w)
 	primal = 0.5*be.Dot(r.sc, r.sc)/nf + 0.5*bw*bw + bw + 0.5*lambda*be.Dot(r.w, r.w)
 	be.Copy(r.uBar, r.u)

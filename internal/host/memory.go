@@ -27,6 +27,15 @@ func (Memory) NewMat(rows, cols int) kernels.Mat {
 	return &Mat{Rows: rows, Cols: cols, Stride: cols, Data: make([]float64, rows*cols)}
 }
 
+// ViewMat returns the rows×cols row-major matrix stored in data, without a copy
+// (kernels.Viewer). It panics unless len(data) is rows·cols.
+func (Memory) ViewMat(rows, cols int, data []float64) kernels.Mat {
+	if rows < 0 || cols < 0 || len(data) != rows*cols {
+		panic(fmt.Sprintf("kernels: ViewMat(%d, %d): %d elements", rows, cols, len(data)))
+	}
+	return &Mat{Rows: rows, Cols: cols, Stride: cols, Data: data[: rows*cols : rows*cols]}
+}
+
 // Upload copies src into dst (row-major for a Mat).
 func (Memory) Upload(dst kernels.Tensor, src []float64) {
 	if dst.Len() != len(src) {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/aucopt/aucopt/kernels"
 )
 
 // specialLengths are the lengths at which NaN and Inf are placed in level-1 operands.
@@ -41,6 +43,45 @@ func TestUploadDownload(t *testing.T, b Tensors) {
 				h.try(t, fmt.Sprintf("Upload, Download, Row and Slice of a %d×%d view %v", r, c, l), func() { testMatView(t, h, r, c, l) })
 			}
 		}
+	})
+	t.Run("ViewMat", func(t *testing.T) {
+		v, ok := b.(interface {
+			ViewMat(rows, cols int, data []float64) kernels.Mat
+		})
+		if !ok {
+			t.Skip("not a kernels.Viewer")
+		}
+		for _, s := range [][2]int{{0, 0}, {1, 1}, {3, 4}, {17, 33}} {
+			r, c := s[0], s[1]
+			h.try(t, fmt.Sprintf("ViewMat(%d, %d)", r, c), func() {
+				data := make([]float64, r*c)
+				for i := range data {
+					data[i] = float64(i) + 0.5
+				}
+				m := v.ViewMat(r, c, data)
+				if gr, gc := m.Dims(); gr != r || gc != c {
+					t.Errorf("ViewMat(%d, %d): Dims() = %d, %d", r, c, gr, gc)
+					return
+				}
+				for i, x := range h.download(m) {
+					if !identical(x, data[i]) {
+						t.Errorf("ViewMat(%d, %d) element %d downloads as %v, want %v", r, c, i, x, data[i])
+						break
+					}
+				}
+				if r > 1 && c > 0 { // a view: an upload to row 1 lands in data
+					b.Upload(m.Row(1), make([]float64, c))
+					for j := range c {
+						if data[c+j] != 0 || data[j] != float64(j)+0.5 {
+							t.Errorf("after zeroing row 1 of the view, data[%d] = %v, data[%d] = %v; want 0 and %v", c+j, data[c+j], j, data[j], float64(j)+0.5)
+							break
+						}
+					}
+				}
+			})
+		}
+		h.mustPanic(t, "ViewMat(3, 4, 11 values)", func() { v.ViewMat(3, 4, make([]float64, 11)) })
+		h.mustPanic(t, "ViewMat(3, 4, 13 values)", func() { v.ViewMat(3, 4, make([]float64, 13)) })
 	})
 	t.Run("Panics", func(t *testing.T) {
 		v, m := b.NewVec(5), b.NewMat(3, 4)

@@ -1,0 +1,114 @@
+package solver
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/internal/host"
+	"github.com/aucopt/aucopt/kernels"
+)
+
+// hidden hides a backend's optional capabilities (kernels.Viewer among them), so that a
+// solver takes the path of a device backend: copies uploaded to it.
+type hidden struct{ kernels.Backend }
+
+// sameBits fails unless got and want hold the same bits.
+func sameBits(t *testing.T, what string, got, want []float64) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
+	}
+	for j := range want {
+		if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+			t.Fatalf("%s[%d] = %v, want %v (the copying path's)", what, j, got[j], want[j])
+		}
+	}
+}
+
+// TestMBAViewsDenseData: on a host backend MBA gathers the pair differences from a
+// view of the dataset's own dense matrix (no copy, whatever the resident limit), and
+// Σ_S, μ_S and w are bit for bit those of the uploaded copy and of the host-built blocks.
+func TestMBAViewsDenseData(t *testing.T) {
+	ds := gaussian(301, 13, 0.3, 1, 7).WithLayout(data.LayoutDense)
+	p := DefaultMBAELParams()
+	p.B, p.T = 32, 12
+	for _, b := range testBackends(t) {
+		for _, workers := range []int{1, 3} {
+			t.Run(fmt.Sprintf("%s/workers=%d", b.Name(), workers), func(t *testing.T) {
+				fit := func(be kernels.Backend, limit int64) *MBA {
+					m, err := NewMBA(be, ds.Dim, p, 5)
+					if err != nil {
+						t.Fatal(err)
+					}
+					m.SetWorkers(workers)
+					m.SetResidentElements(limit)
+					if err := m.Fit(context.Background(), ds); err != nil {
+						t.Fatal(err)
+					}
+					return m
+				}
+				m := fit(b, 1) // a limit below n·d: a view all the same
+				x := m.residentX(ds)
+				if x == nil || &host.MatOf(x).Data[0] != &ds.Dense[0] {
+					t.Fatalf("residentX on %s is not a view of the dataset's matrix", b.Name())
+				}
+				mu, sigma := m.Statistics()
+				for _, ref := range []struct {
+					name  string
+					be    kernels.Backend
+					limit int64
+				}{{"uploaded copy", hidden{b}, 0}, {"host blocks", b, -1}} {
+					o := fit(ref.be, ref.limit)
+					omu, osigma := o.Statistics()
+					sameBits(t, "μ_S vs "+ref.name, mu, omu)
+					sameBits(t, "Σ_S vs "+ref.name, sigma, osigma)
+					sameBits(t, "w vs "+ref.name, m.Weights(), o.Weights())
+				}
+			})
+		}
+	}
+}
+
+// TestSPDAMFormsRows: on a host backend SPDAM forms X̄'s rows when a batch or the gap
+// check uses them instead of holding X̄, and fits bit for bit the weights, iterations
+// and gap of the resident X̄ (a device backend's path), dense and sparse, with batches
+// of 1, a few, and all rows, and more rows than one gap block.
+func TestSPDAMFormsRows(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ds   *data.Dataset
+	}{
+		{"dense", gaussian(5*spdamBlock+41, 9, 0.3, 1, 3).WithLayout(data.LayoutDense)},
+		{"sparse", gaussian(203, 6, 0.6, 0.5, 4).ToSparse()},
+	} {
+		for _, b := range testBackends(t) {
+			for _, m := range []float64{1, 37, float64(tc.ds.Rows())} {
+				t.Run(fmt.Sprintf("%s/%s/m=%g", tc.name, b.Name(), m), func(t *testing.T) {
+					p := DefaultSPDAMParams()
+					p.M, p.Iters = m, 400
+					fit := func(be kernels.Backend) *SPDAM {
+						s, err := NewSPDAM(be, tc.ds.Dim, p, 2)
+						if err != nil {
+							t.Fatal(err)
+						}
+						if err := s.Fit(context.Background(), tc.ds); err != nil {
+							t.Fatal(err)
+						}
+						return s
+					}
+					if r := fit(b).newSPDAMRun(tc.ds, int(m)); r.xbar != nil || r.rows == nil {
+						t.Fatalf("%s holds X̄ (%v) rather than forming its rows", b.Name(), r.xbar != nil)
+					}
+					got, want := fit(b), fit(hidden{b})
+					if got.Stats() != want.Stats() {
+						t.Errorf("stats %+v, want %+v", got.Stats(), want.Stats())
+					}
+					sameBits(t, "w", got.Weights(), want.Weights())
+				})
+			}
+		}
+	}
+}
