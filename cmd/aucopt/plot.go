@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/internal/figure"
 	flag "github.com/spf13/pflag"
