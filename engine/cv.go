@@ -54,7 +54,9 @@ type CVRun struct {
 	TestRows  int     `json:"test_rows"`
 	AUC       float64 `json:"auc"`     // on the fold's rows
 	Seconds   float64 `json:"seconds"` // training (and grid search) time
-	// Params is the grid point chosen on this fold's training part (grid only).
+	// Params is the grid point chosen on this fold's training part (grid only), or the
+	// parameters the fold trained with when its defaults were scaled to it
+	// (solver.Spec.Defaults).
 	Params map[string]any `json:"params,omitempty"`
 	// ValAUC is the chosen point's validation AUC inside the training part (grid only).
 	ValAUC *float64 `json:"val_auc,omitempty"`
@@ -65,7 +67,9 @@ type CVRun struct {
 type CVResult struct {
 	Algo string `json:"algo"`
 	// Params are the parameters every fold trained with; with a grid, only those the
-	// grid does not set (each fold's chosen point is in Runs).
+	// grid does not set (each fold's chosen point is in Runs). For an algorithm whose
+	// defaults scale to the data they are the static defaults and each fold's own are
+	// in Runs.
 	Params    map[string]any `json:"params"`
 	Grid      string         `json:"grid,omitempty"`      // the grid spec, "" without a grid
 	Selection string         `json:"selection,omitempty"` // how a fold's grid point was chosen
@@ -127,10 +131,10 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	}
 	res := &CVResult{Algo: spec.Name, Params: solver.Values(base), Grid: cfg.Grid, Data: cfg.Data,
 		Passes: max(cfg.Passes, 1), Folds: k, Repeats: repeats}
-	var params []any // the grid's points; nil without a grid
+	var params []any      // the grid's points; nil without a grid
+	var points [][]string // the grid's points as key=values
 	if cfg.Grid != "" {
 		gcfg := GridConfig{TrainConfig: cfg.TrainConfig, Grid: cfg.Grid}
-		var points [][]string
 		if params, points, err = gridParams(spec, gcfg); err != nil {
 			return nil, err
 		}
@@ -226,13 +230,29 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 		p := base
 		tcfg := cfg.TrainConfig
 		tcfg.Progress, tcfg.Checkpoint = nil, ""
+		fparams := params
+		if spec.Defaults != nil { // scaled to this fold's training part
+			facts := solver.FactsOf(train)
+			if p, err = scaledParams(spec, facts, nil, cfg.Params); err != nil {
+				return err
+			}
+			run.Params = solver.Values(p)
+			if params != nil {
+				fparams = make([]any, len(points))
+				for g, pt := range points {
+					if fparams[g], err = scaledParams(spec, facts, nil, cfg.Params, pt); err != nil {
+						return err
+					}
+				}
+			}
+		}
 		if params != nil {
 			g := &GridResult{TrainResult: tr}
 			gcfg := GridConfig{TrainConfig: tcfg, Grid: cfg.Grid, Folds: cfg.GridFolds, Holdout: cfg.GridHoldout}
-			if err := search(ctx, spec, b, train, params, gcfg, inner, g); err != nil {
+			if err := search(ctx, spec, b, train, fparams, gcfg, inner, g); err != nil {
 				return err
 			}
-			p = params[g.Best]
+			p = fparams[g.Best]
 			run.Params = solver.Values(p)
 			run.ValAUC = g.Points[g.Best].ValAUC
 			selections[i] = g.Selection

@@ -154,6 +154,13 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 		return nil, err
 	}
 	train := src.(solver.DatasetSource).D
+	if spec.Defaults != nil { // the points' other parameters take the data-scaled defaults
+		for i, pt := range points {
+			if params[i], err = scaledParams(spec, solver.FactsOf(train), nil, cfg.Params, pt); err != nil {
+				return nil, err
+			}
+		}
+	}
 	b, err := BackendFromEnv(cfg.Backend)
 	if err != nil {
 		return nil, err

@@ -103,6 +103,11 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if ds, ok := src.(solver.DatasetSource); ok && spec.Defaults != nil { // as Train scales them
+		if params, err = scaledParams(spec, solver.FactsOf(ds.D), res, cfg.Params); err != nil {
+			return nil, err
+		}
+	}
 	if test == nil {
 		return nil, fmt.Errorf("trace %s on %s: no test data (give a test file, or a dataset with a test split)", spec.Name, cfg.Data)
 	}

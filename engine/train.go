@@ -177,6 +177,11 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if ds, ok := src.(solver.DatasetSource); ok && spec.Defaults != nil {
+		if params, err = scaledParams(spec, solver.FactsOf(ds.D), res, cfg.Params); err != nil {
+			return nil, err
+		}
+	}
 	if err := checkMemory(spec, spec.StateBytes(res.Features, res.TrainRows, params), featuresOf(res.Features),
 		res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {
 		return nil, err
