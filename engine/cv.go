@@ -54,6 +54,8 @@ type CVRun struct {
 	TestRows  int     `json:"test_rows"`
 	AUC       float64 `json:"auc"`     // on the fold's rows
 	Seconds   float64 `json:"seconds"` // training (and grid search) time
+	// Algo is the algorithm AutoCV chose on this fold's training part ("" otherwise).
+	Algo string `json:"algo,omitempty"`
 	// Params is the grid point chosen on this fold's training part (grid only), or the
 	// parameters the fold trained with when its defaults were scaled to it
 	// (solver.Spec.Defaults).
