@@ -59,43 +59,41 @@ func TestAutoDeterministic(t *testing.T) {
 	}
 }
 
-// TestAutoBudget checks the budget's cut: the candidates run cheapest first while the
-// estimates fit, the cheapest always, and the others are listed as skipped.
+// TestAutoBudget checks the budget's cut: the candidates run in portfolio order while
+// their estimates fit what is left, the first always, and the others are listed as
+// skipped.
 func TestAutoBudget(t *testing.T) {
-	tests := []struct {
-		budget time.Duration
-		runs   int // candidates that ran; -1: all within the default budget
-	}{
-		{time.Nanosecond, 1},
-		{DefaultAutoBudget, -1},
-	}
-	for _, tt := range tests {
-		r := autoGerman(t, tt.budget)
-		var ranList, skipped []AutoEntry
+	for _, budget := range []time.Duration{time.Nanosecond, 20 * time.Millisecond, DefaultAutoBudget} {
+		r := autoGerman(t, budget)
+		byAlgo := map[string]AutoEntry{}
 		for _, e := range r.Leaderboard {
-			if e.Skipped == "" {
-				ranList = append(ranList, e)
-			} else {
-				skipped = append(skipped, e)
+			byAlgo[e.Algo] = e
+		}
+		left, ran := budget.Seconds(), 0
+		cheapest := autoPortfolio[0].algo
+		for _, c := range autoPortfolio {
+			e := byAlgo[c.algo]
+			if e.Estimate < byAlgo[cheapest].Estimate {
+				cheapest = c.algo
+			}
+			wantRun := e.Estimate <= left
+			if gotRun := e.Skipped == ""; gotRun != wantRun && !(budget == time.Nanosecond) {
+				t.Errorf("budget %s: %s (estimated %g s, %g s left) ran %v, want %v", budget, c.algo, e.Estimate, left, gotRun, wantRun)
+			}
+			if wantRun {
+				left -= e.Estimate
+				ran++
 			}
 		}
-		if tt.runs == -1 {
-			tt.runs = len(autoPortfolio)
-		}
-		if len(ranList) != tt.runs {
-			t.Errorf("budget %s: %d candidates ran, want %d", tt.budget, len(ranList), tt.runs)
-		}
-		var spent float64
-		for _, e := range ranList {
-			spent += e.Estimate
-			for _, s := range skipped {
-				if s.Estimate < e.Estimate {
-					t.Errorf("budget %s: %s (estimated %g s) skipped, %s (%g s) ran", tt.budget, s.Algo, s.Estimate, e.Algo, e.Estimate)
-				}
+		switch budget {
+		case time.Nanosecond: // none fits: the cheapest alone
+			if r.Leaderboard[0].Algo != cheapest || r.Leaderboard[1].Skipped == "" {
+				t.Errorf("budget %s: leaderboard %+v, want %s alone", budget, r.Leaderboard, cheapest)
 			}
-		}
-		if tt.runs > 1 && spent > tt.budget.Seconds() {
-			t.Errorf("budget %s: estimates of the candidates run add up to %g s", tt.budget, spent)
+		case DefaultAutoBudget:
+			if ran != len(autoPortfolio) {
+				t.Errorf("budget %s: %d candidates ran, want all", budget, ran)
+			}
 		}
 	}
 }
