@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/solver"
 )
 
 // budgetUsage is the --budget flag's help text (train and cv).
@@ -76,4 +77,23 @@ func entryOutcome(e engine.AutoEntry) string {
 		return fmt.Sprintf("validation AUC %.4f in %.3fs (%s)", *e.ValAUC, e.Seconds, formatParams(e.Params))
 	}
 	return ""
+}
+
+// scaledKeys returns the parameters whose defaults spec scales to the training data
+// (solver.Spec.Defaults): those that differ between two unlike datasets' defaults.
+func scaledKeys(spec solver.Spec) map[string]bool {
+	out := map[string]bool{}
+	if spec.Defaults == nil {
+		return out
+	}
+	a, b := spec.Params(), spec.Params()
+	spec.Defaults(solver.DataFacts{Rows: 100, Features: 10, MeanSqNorm: 5, Positives: 50}, a)
+	spec.Defaults(solver.DataFacts{Rows: 100_000, Features: 1000, MeanSqNorm: 300, Positives: 1000}, b)
+	va, vb := solver.Values(a), solver.Values(b)
+	for k, v := range va {
+		if fmt.Sprint(v) != fmt.Sprint(vb[k]) {
+			out[k] = true
+		}
+	}
+	return out
 }

@@ -67,3 +67,32 @@ func TestAutoCommandErrors(t *testing.T) {
 		runFailing(t, tt.args[0], tt.args[1:], 2, tt.want)
 	}
 }
+
+// TestHelpParamsScaled checks that --help-params marks the data-scaled defaults.
+func TestHelpParamsScaled(t *testing.T) {
+	tests := []struct {
+		algo, key string
+		scaled    bool
+	}{
+		{"ls-auc", "lambda", true},
+		{"opauc", "eta", true},
+		{"opauc", "lambda", false},
+		{"solam", "eta", false},
+	}
+	for _, tt := range tests {
+		var out, errOut bytes.Buffer
+		if status := run([]string{"train", "--algo", tt.algo, "--help-params"}, &out, &errOut); status != 0 {
+			t.Fatalf("%s --help-params exited %d: %s", tt.algo, status, errOut.String())
+		}
+		var line string
+		for l := range strings.SplitSeq(out.String(), "\n") {
+			if f := strings.Fields(l); len(f) > 0 && f[0] == tt.key {
+				line = l
+				break
+			}
+		}
+		if got := strings.Contains(line, "scaled to the training data"); got != tt.scaled {
+			t.Errorf("%s %s: line %q, want scaled %v", tt.algo, tt.key, line, tt.scaled)
+		}
+	}
+}
