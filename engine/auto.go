@@ -86,16 +86,31 @@ const AutoSmallRows = 2000
 // data, scaling it, the goroutines), in seconds: about 0.002 s per fold on sonar.
 const autoOverhead = 0.002
 
+// unilogGrid is Uni-Log's grid for the data. LIBLINEAR's C ∈ {0.01, …, 100} is Uni-Log's
+// λ = 2/(C·n) (solver's defaults), below 10⁻³ from a few thousand rows on, where L-BFGS
+// slows as λ shrinks (a9a: 0.95 s at 10⁻², 6.9 s at 6·10⁻⁵, the same AUC). So λ stays
+// in 10^[-3..0] on data with more than 10⁶ stored values, and spans 10^[-5..0] below
+// (letter: LIBLINEAR's best C is 10, λ ≈ 2·10⁻⁵); wide sparse data (more than
+// AutoScaleMaxDim features; sector: best C 100) gets 10^[-6..-3].
+func unilogGrid(n, d, e float64) (string, float64) {
+	switch {
+	case d > AutoScaleMaxDim:
+		return "lambda=10^[-6..-3]", 3
+	case e <= 1e6:
+		return "lambda=10^[-5..0]", 3
+	}
+	return "", 1
+}
+
 // autoCandidate is one entry of the portfolio: an algorithm, its grid and its
 // estimated time on n rows of d features with e stored values.
 type autoCandidate struct {
 	algo, grid string
 	maxDim     int // the candidate runs only up to this many features (0: any)
 	cost       func(n, d, e float64) float64
-	// wideGrid, when set, replaces grid on data wider than AutoScaleMaxDim (sparse,
-	// unscaled rows, which want weaker regularisation), at wideCost times the cost.
-	wideGrid string
-	wideCost float64
+	// other, when set, may replace grid for the data: it returns the grid and the
+	// factor of the cost it takes ("" for grid itself).
+	other func(n, d, e float64) (string, float64)
 }
 
 // autoPortfolio is Auto's portfolio in priority order: the learners that won or came
@@ -108,16 +123,14 @@ type autoCandidate struct {
 // e for the first-order learners; d³ terms for the solves. The wall clock does not
 // enter the choice: the same data, seed and budget run the same candidates.
 var autoPortfolio = []autoCandidate{
-	{"ls-auc", "lambda=10^[-5..1]", 0, func(n, d, e float64) float64 { return 1e-9*n*d*d + 2e-8*d*d*d }, "", 0},
-	// Uni-Log's λ stays ≥ 10⁻³ on dense data, where L-BFGS slows as λ shrinks for no
-	// gain (a9a); wide sparse data (sector: LIBLINEAR's best C is 100) gets 10^[-6..-3].
-	{"unilog", "lambda=10^[-3..0]", 0, func(n, d, e float64) float64 { return 7.5e-7 * e }, "lambda=10^[-6..-3]", 3},
-	{"opauc", "eta=2^[-12..-2]", 300, func(n, d, e float64) float64 { return 1.2e-9 * n * d * d }, "", 0},
-	{"svm-or", "lambda=10^[-3..-1]", 0, func(n, d, e float64) float64 { return 4e-6 * e }, "", 0},
-	{"mba-l2", "lambda2=10^[-6..2]", 0, func(n, d, e float64) float64 { return 7e-10*1e5*d*d + 2e-8*d*d*d }, "", 0},
-	{"ftrl", "alpha=2^[-6..2]", 0, func(n, d, e float64) float64 { return 2e-7 * e }, "", 0},
-	{"olr", "eta=2^[-6..2]", 0, func(n, d, e float64) float64 { return 5e-8 * e }, "", 0},
-	{"spam-l2", GridPaper, 0, func(n, d, e float64) float64 { return 6e-8 * e }, "", 0},
+	{"ls-auc", "lambda=10^[-5..1]", 0, func(n, d, e float64) float64 { return 1e-9*n*d*d + 2e-8*d*d*d }, nil},
+	{"unilog", "lambda=10^[-3..0]", 0, func(n, d, e float64) float64 { return 7.5e-7 * e }, unilogGrid},
+	{"opauc", "eta=2^[-12..-2]", 300, func(n, d, e float64) float64 { return 1.2e-9 * n * d * d }, nil},
+	{"svm-or", "lambda=10^[-3..-1]", 0, func(n, d, e float64) float64 { return 4e-6 * e }, nil},
+	{"mba-l2", "lambda2=10^[-6..2]", 0, func(n, d, e float64) float64 { return 7e-10*1e5*d*d + 2e-8*d*d*d }, nil},
+	{"ftrl", "alpha=2^[-6..2]", 0, func(n, d, e float64) float64 { return 2e-7 * e }, nil},
+	{"olr", "eta=2^[-6..2]", 0, func(n, d, e float64) float64 { return 5e-8 * e }, nil},
+	{"spam-l2", GridPaper, 0, func(n, d, e float64) float64 { return 6e-8 * e }, nil},
 }
 
 // Auto chooses an algorithm and its hyper-parameters for cfg's data within a time
@@ -250,8 +263,10 @@ func admit(train *data.Dataset, budget time.Duration, folds int) []AutoEntry {
 	for i, c := range autoPortfolio {
 		en := &entries[i]
 		*en = AutoEntry{Algo: c.algo, Grid: c.grid, Estimate: float64(folds) * (autoOverhead + c.cost(n, d, e))}
-		if c.wideGrid != "" && train.Dim > AutoScaleMaxDim {
-			en.Grid, en.Estimate = c.wideGrid, float64(folds)*(autoOverhead+c.wideCost*c.cost(n, d, e))
+		if c.other != nil {
+			if g, f := c.other(n, d, e); g != "" {
+				en.Grid, en.Estimate = g, float64(folds)*(autoOverhead+f*c.cost(n, d, e))
+			}
 		}
 		if c.maxDim > 0 && train.Dim > c.maxDim {
 			en.Skipped = fmt.Sprintf("%d features, more than the %d it runs for", train.Dim, c.maxDim)
