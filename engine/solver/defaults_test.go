@@ -46,6 +46,8 @@ func TestDataDefaults(t *testing.T) {
 		{"svm-or", "lambda", func(f DataFacts) float64 { return f.MeanSqNorm / float64(f.Rows) }},
 		{"mb-psl", "lambda", func(f DataFacts) float64 { return 2 * f.MeanSqNorm / float64(f.Rows) }},
 		{"mb-phl", "lambda", func(f DataFacts) float64 { return f.MeanSqNorm / float64(f.Rows) }},
+		{"mb-psl", "eta", func(f DataFacts) float64 { return clamp(3/f.MeanSqNorm, 0x1p-6, 0x1p-2) }},
+		{"mb-phl", "eta", func(f DataFacts) float64 { return clamp(4/math.Sqrt(f.MeanSqNorm), 0x1p-2, 4) }},
 		{"spdam", "lambda", func(f DataFacts) float64 { return math.Max(2*f.MeanSqNorm/float64(f.Rows), 0.01) }},
 		{"unilog", "lambda", func(f DataFacts) float64 { return math.Max(2/float64(f.Rows), 1e-3) }},
 		{"opauc", "eta", func(f DataFacts) float64 { return 0.1 / f.MeanSqNorm }},
@@ -79,14 +81,15 @@ func TestDataDefaults(t *testing.T) {
 }
 
 // TestDataDefaultsValid checks that every data-scaled default passes its learner's own
-// parameter check, on data from two rows to a million (a learner of 3 features).
+// parameter check, on data from two rows to a million, and a heavy ridge (a learner of 3 features).
 func TestDataDefaultsValid(t *testing.T) {
 	for _, s := range Registry() {
 		if s.Defaults == nil {
 			continue
 		}
 		for _, f := range []DataFacts{{Rows: 2, Features: 1, MeanSqNorm: 1e-6, Positives: 1},
-			{Rows: 1_000_000, Features: 100_000, MeanSqNorm: 1e4, Positives: 10}} {
+			{Rows: 1_000_000, Features: 100_000, MeanSqNorm: 1e4, Positives: 10},
+			{Rows: 10, Features: 1000, MeanSqNorm: 1000, Positives: 5}} { // ρ = 100
 			p := s.Params()
 			s.Defaults(f, p)
 			var err error
