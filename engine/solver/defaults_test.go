@@ -48,7 +48,12 @@ func TestDataDefaults(t *testing.T) {
 		{"mb-phl", "lambda", func(f DataFacts) float64 { return f.MeanSqNorm / float64(f.Rows) }},
 		{"mb-psl", "eta", func(f DataFacts) float64 { return clamp(3/f.MeanSqNorm, 0x1p-6, 0x1p-2) }},
 		{"mb-phl", "eta", func(f DataFacts) float64 { return clamp(4/math.Sqrt(f.MeanSqNorm), 0x1p-2, 4) }},
-		{"spdam", "lambda", func(f DataFacts) float64 { return math.Max(2*f.MeanSqNorm/float64(f.Rows), 0.01) }},
+		{"spdam", "lambda", func(f DataFacts) float64 {
+			if f.Rows >= 5000 {
+				return math.Max(2*f.MeanSqNorm/float64(f.Rows), 0.1)
+			}
+			return math.Max(2*f.MeanSqNorm/float64(f.Rows), 0.01)
+		}},
 		{"unilog", "lambda", func(f DataFacts) float64 { return math.Max(2/float64(f.Rows), 1e-3) }},
 		{"opauc", "eta", func(f DataFacts) float64 { return 0.1 / f.MeanSqNorm }},
 		{"opaucr", "eta", func(f DataFacts) float64 { return 0.1 / f.MeanSqNorm }},
