@@ -54,7 +54,7 @@ func TestDataDefaults(t *testing.T) {
 			}
 			return math.Max(2*f.MeanSqNorm/float64(f.Rows), 0.01)
 		}},
-		{"unilog", "lambda", func(f DataFacts) float64 { return math.Max(2/float64(f.Rows), 1e-3) }},
+		{"unilog", "lambda", func(f DataFacts) float64 { return math.Max(2/float64(f.Rows), 3e-3) }},
 		{"opauc", "eta", func(f DataFacts) float64 { return 0.1 / f.MeanSqNorm }},
 		{"opaucr", "eta", func(f DataFacts) float64 { return 0.1 / f.MeanSqNorm }},
 		{"opauc-f", "eta", func(f DataFacts) float64 { return 0.1 / f.MeanSqNorm }},
