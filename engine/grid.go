@@ -155,8 +155,9 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	}
 	train := src.(solver.DatasetSource).D
 	if spec.Defaults != nil { // the points' other parameters take the data-scaled defaults
+		facts := solver.FactsOf(train)
 		for i, pt := range points {
-			if params[i], err = scaledParams(spec, solver.FactsOf(train), nil, cfg.Params, pt); err != nil {
+			if params[i], err = scaledParams(spec, facts, nil, cfg.Params, pt); err != nil {
 				return nil, err
 			}
 		}
