@@ -154,8 +154,9 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 		return nil, err
 	}
 	train := src.(solver.DatasetSource).D
+	var facts solver.DataFacts
 	if spec.Defaults != nil { // the points' other parameters take the data-scaled defaults
-		facts := solver.FactsOf(train)
+		facts = solver.FactsOf(train)
 		for i, pt := range points {
 			if params[i], err = scaledParams(spec, facts, nil, cfg.Params, pt); err != nil {
 				return nil, err
@@ -186,6 +187,11 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	// Refit the best point on the whole training set.
 	best := params[res.Best]
 	res.Params = solver.Values(best)
+	if spec.Defaults != nil {
+		if _, note, err := dataParams(spec, facts, cfg.Params, points[res.Best]); err == nil && note != "" {
+			res.Notes = append(res.Notes, note)
+		}
+	}
 	refit := cfg.TrainConfig
 	start := time.Now()
 	if res.Weights, err = fit(ctx, spec, b, best, src, refit, res.TrainResult); err != nil {
