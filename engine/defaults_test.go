@@ -180,3 +180,33 @@ func TestTrainRecordsScaledDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestGridScaledDefaults checks that a grid's points take the data-scaled defaults for
+// the keys the grid does not set, and the grid's values for those it does.
+func TestGridScaledDefaults(t *testing.T) {
+	r, err := Grid(context.Background(), GridConfig{TrainConfig: TrainConfig{Algo: "mba-el", Data: "german", Backend: "generic"},
+		Grid: "lambda1=1e-4,1e-3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := data.Load("german", data.LoadOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := data.FitMinMax(sp.Train, -1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := solver.FactsOf(s.Apply(sp.Train)).RidgeScale() // mba-el: λ₂ = 2ρ/2
+	for i, p := range r.Points {
+		if got := p.Params["lambda2"].(float64); math.Abs(got-want) > 1e-12*want {
+			t.Errorf("point %d: lambda2 %v, want ρ = %v", i, got, want)
+		}
+		if got, want := p.Params["lambda1"].(float64), []float64{1e-4, 1e-3}[i]; got != want {
+			t.Errorf("point %d: lambda1 %v, want the grid's %v", i, got, want)
+		}
+	}
+	if !slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "lambda2=") }) {
+		t.Errorf("notes %q: want the scaled lambda2 named", r.Notes)
+	}
+}
