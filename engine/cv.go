@@ -52,7 +52,11 @@ type CVRun struct {
 	TestRows  int     `json:"test_rows"`
 	AUC       float64 `json:"auc"`     // on the fold's rows
 	Seconds   float64 `json:"seconds"` // training (and grid search) time
-	// Params is the grid point chosen on this fold's training part (grid only).
+	// Algo is the algorithm AutoCV chose on this fold's training part ("" otherwise).
+	Algo string `json:"algo,omitempty"`
+	// Params is the grid point chosen on this fold's training part (grid only), or the
+	// parameters the fold trained with when its defaults were scaled to it
+	// (solver.Spec.Defaults).
 	Params map[string]any `json:"params,omitempty"`
 	// ValAUC is the chosen point's validation AUC inside the training part (grid only).
 	ValAUC *float64 `json:"val_auc,omitempty"`
@@ -63,7 +67,9 @@ type CVRun struct {
 type CVResult struct {
 	Algo string `json:"algo"`
 	// Params are the parameters every fold trained with; with a grid, only those the
-	// grid does not set (each fold's chosen point is in Runs).
+	// grid does not set (each fold's chosen point is in Runs). For an algorithm whose
+	// defaults scale to the data they are the static defaults and each fold's own are
+	// in Runs.
 	Params    map[string]any `json:"params"`
 	Grid      string         `json:"grid,omitempty"`      // the grid spec, "" without a grid
 	Selection string         `json:"selection,omitempty"` // how a fold's grid point was chosen
@@ -124,12 +130,14 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	}
 	res := &CVResult{Algo: spec.Name, Params: solver.Values(base), Grid: cfg.Grid, Data: cfg.Data,
 		Passes: max(cfg.Passes, 1), Folds: k, Repeats: repeats}
-	var params []any // the grid's points; nil without a grid
+	var params []any                   // the grid's points; nil without a grid
+	settings := [][]string{cfg.Params} // each point's key=values (data-scaled defaults)
 	if cfg.Grid != "" {
 		var points [][]string
 		if params, points, err = gridParams(spec, cfg.Params, cfg.Grid); err != nil {
 			return nil, err
 		}
+		settings = pointSettings(cfg.Params, points)
 		res.Params = solver.Values(base)
 		for _, kv := range points[0] {
 			k, _, _ := strings.Cut(kv, "=")
@@ -211,12 +219,12 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 		start := time.Now()
 		g, err := Run(ctx, b, Task{Spec: spec, Points: points, Train: ds.Subset(jobs[i].Train), Test: ds.Subset(jobs[i].Test),
 			Scale: cfg.Scale, Selection: Selection{Folds: cfg.GridFolds, Holdout: cfg.GridHoldout, Seed: cfg.Seed},
-			Passes: cfg.Passes, Shuffle: cfg.Shuffle, Seed: cfg.Seed, Workers: inner, cfg: &tcfg})
+			Passes: cfg.Passes, Shuffle: cfg.Shuffle, Seed: cfg.Seed, Workers: inner, Settings: settings, cfg: &tcfg})
 		if err != nil {
 			return err
 		}
 		run.Seconds, run.AUC, scaleKinds[i] = time.Since(start).Seconds(), g.TestAUC, g.Scale
-		if params != nil {
+		if params != nil || spec.Defaults != nil { // the fold's own parameters
 			run.Params = g.Params
 			if len(g.Points) > 0 {
 				run.ValAUC, selections[i] = g.Points[g.Best].ValAUC, g.Selection

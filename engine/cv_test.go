@@ -107,9 +107,13 @@ func handFold(t *testing.T, cfg CVConfig, f int) float64 {
 		t.Fatal(err)
 	}
 	defer b.Close()
+	params := spec.Params()
+	if spec.Defaults != nil {
+		spec.Defaults(solver.FactsOf(train), params) // scaled to the fold's training part
+	}
 	var w []float64
 	if spec.IsBatch() {
-		l, err := spec.NewBatch(b, train.Dim, spec.Params(), cfg.Seed)
+		l, err := spec.NewBatch(b, train.Dim, params, cfg.Seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,7 +122,7 @@ func handFold(t *testing.T, cfg CVConfig, f int) float64 {
 		}
 		w = l.Weights()
 	} else {
-		l, err := spec.NewOnline(b, train.Dim, spec.Params(), cfg.Seed)
+		l, err := spec.NewOnline(b, train.Dim, params, cfg.Seed)
 		if err != nil {
 			t.Fatal(err)
 		}

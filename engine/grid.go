@@ -130,7 +130,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	if err != nil {
 		return nil, inputError{err}
 	}
-	params, _, err := gridParams(spec, cfg.Params, cfg.Grid)
+	params, points, err := gridParams(spec, cfg.Params, cfg.Grid)
 	if err != nil {
 		return nil, inputError{err}
 	}
@@ -161,7 +161,8 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	}
 	g, err := Run(ctx, b, Task{Spec: spec, Points: params, Train: src.(solver.DatasetSource).D, Test: test, Scale: cfg.Scale,
 		Selection: Selection{Folds: cfg.Folds, Holdout: cfg.Holdout, Seed: cfg.Seed}, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
-		Seed: cfg.Seed, Workers: cfg.Workers, Progress: cfg.Progress, cfg: &cfg.TrainConfig, res: res, owned: true})
+		Seed: cfg.Seed, Workers: cfg.Workers, Progress: cfg.Progress, Settings: pointSettings(cfg.Params, points),
+		cfg: &cfg.TrainConfig, res: res, owned: true})
 	if err != nil {
 		return nil, err
 	}
@@ -214,6 +215,16 @@ func gridParams(spec solver.Spec, base []string, grid string) ([]any, [][]string
 		params[i] = p
 	}
 	return params, points, nil
+}
+
+// pointSettings are the key=values of each grid point: the caller's base, then the
+// point's own (Task.Settings).
+func pointSettings(base []string, points [][]string) [][]string {
+	out := make([][]string, len(points))
+	for i, pt := range points {
+		out[i] = append(slices.Clone(base), pt...)
+	}
+	return out
 }
 
 // GridPoints returns the parameter structs of a grid over an algorithm's defaults:

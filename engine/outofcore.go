@@ -523,7 +523,7 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params any, cfg Train
 	if err := checkMemory(spec, spec.StateBytes(cm.Dim(), int(p+n), params), featuresOf(cm.Dim()), cm.Dim(), int(p+n), memoryLimit(cfg.MaxMemory)); err != nil {
 		return nil, err
 	}
-	if err := FitClassMoments(ctx, b, spec, params, cm, cfg.Scale, res); err != nil {
+	if err := fitClassMoments(ctx, b, spec, params, append([]string{}, cfg.Params...), cm, cfg.Scale, res); err != nil {
 		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 	}
 	res.TrainSHA256 = info.SHA256
@@ -580,6 +580,13 @@ func CheckMomentsOnly(spec solver.Spec, params any, kind string) error {
 // which must be a solver.MomentsLearner that needs only the moments. It fills res's
 // Algo, Params, Backend, TrainRows, Features, Scale, Scaling and Weights.
 func FitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, params any, cm *stats.ClassMoments, kind string, res *TrainResult) error {
+	return fitClassMoments(ctx, b, spec, params, nil, cm, kind, res)
+}
+
+// fitClassMoments is FitClassMoments; with user set (the caller's key=values, maybe
+// empty but not nil) the parameters are remade after scaling: the defaults scaled to
+// the moments' data facts (solver.Spec.Defaults), then user.
+func fitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, params any, user []string, cm *stats.ClassMoments, kind string, res *TrainResult) error {
 	if err := CheckMomentsOnly(spec, params, kind); err != nil {
 		return err
 	}
@@ -598,6 +605,12 @@ func FitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, p
 		res.Scaling.MinMax = s
 		pos.Affine(s.Scale, s.Shift)
 		neg.Affine(s.Scale, s.Shift)
+	}
+	if user != nil && spec.Defaults != nil {
+		var err error
+		if params, err = scaledParams(spec, momentFacts(pos, neg), res, user); err != nil {
+			return err
+		}
 	}
 	learner, err := spec.NewBatch(b, max(cm.Dim(), 1), params, res.Seed)
 	if err != nil {

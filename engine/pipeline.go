@@ -55,6 +55,13 @@ type Task struct {
 	Workers int
 	// Progress, when set, receives the refit's progress (online algorithms).
 	Progress func(solver.Progress)
+	// Settings, when not nil, are each point's key=values (parallel to Points: the
+	// caller's, then the point's own). For an algorithm with data-scaled defaults
+	// (solver.Spec.Defaults) Run then remakes every point on the scaled training data:
+	// the defaults for its facts (solver.FactsOf), overridden by the point's settings
+	// (dataParams); the refit's Notes say what the data set. Without Settings the
+	// Points are used as given (the experiments' paper settings).
+	Settings [][]string
 
 	cfg   *TrainConfig  // Train's run: checkpoint, averaging, the data's name
 	res   *TrainResult  // filled in place of a fresh result when set
@@ -97,7 +104,7 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 		// prepareTask takes the rows as read: once scaled, they can go.
 		train := t.Train
 		t.Train, t.Test = nil, nil
-		if src, test, err = prepareTask(ctx, b, t, train, test, &cfg, res); err != nil {
+		if src, test, err = prepareTask(ctx, b, &t, train, test, &cfg, res); err != nil {
 			return nil, err
 		}
 	}
@@ -120,19 +127,38 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 	return res, nil
 }
 
-// prepareTask scales t's data (train and test, as read) and, for several points,
-// chooses the best (search); it returns the refit's source and the scaled test data.
-func prepareTask(ctx context.Context, b kernels.Backend, t Task, train, test *data.Dataset, cfg *TrainConfig, res *GridResult) (solver.Source, *data.Dataset, error) {
+// prepareTask scales t's data (train and test, as read), remakes t's points with the
+// data-scaled defaults (t.Settings) and, for several points, chooses the best (search);
+// it returns the refit's source and the scaled test data.
+func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *data.Dataset, cfg *TrainConfig, res *GridResult) (solver.Source, *data.Dataset, error) {
 	read := train
 	train, test, err := scale(t.Scale, t.Spec.UnitRows, train, test, res.TrainResult)
 	if err != nil {
 		return nil, nil, err
 	}
+	var notes []string // what the data set, per point
+	if t.Settings != nil && t.Spec.Defaults != nil {
+		if len(t.Settings) != len(t.Points) {
+			return nil, nil, fmt.Errorf("%s: %d points but %d settings", t.Spec.Name, len(t.Points), len(t.Settings))
+		}
+		facts := solver.FactsOf(train)
+		points := make([]any, len(t.Points))
+		notes = make([]string, len(t.Points))
+		for i, kv := range t.Settings {
+			if points[i], notes[i], err = dataParams(t.Spec, facts, kv); err != nil {
+				return nil, nil, err
+			}
+		}
+		t.Points = points
+	}
 	owned := t.owned || train != read // a scaled copy is this run's alone
 	if len(t.Points) > 1 {
-		if err := search(ctx, b, train, t, res); err != nil {
+		if err := search(ctx, b, train, *t, res); err != nil {
 			return nil, nil, err
 		}
+	}
+	if notes != nil && notes[res.Best] != "" {
+		res.Notes = append(res.Notes, notes[res.Best])
 	}
 	if t.Spec.IsBatch() && cfg.Shuffle && train.IsDense() && owned {
 		// The rows are this run's alone: a dense matrix is shuffled in place (the rows

@@ -104,6 +104,11 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 			return nil, err
 		}
 		src = ds
+		if spec.Defaults != nil { // as Run makes them for Train
+			if params, err = scaledParams(spec, solver.FactsOf(ds.D), res, cfg.Params); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if test == nil {
 		return nil, fmt.Errorf("trace %s on %s: no test data (give a test file, or a dataset with a test split)", spec.Name, cfg.Data)

@@ -169,7 +169,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	t := Task{Spec: spec, Points: []any{params}, Test: test, Scale: cfg.Scale, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
 		Seed: cfg.Seed, Progress: cfg.Progress, cfg: &cfg, res: res, owned: true}
 	if ds, ok := src.(solver.DatasetSource); ok {
-		t.Train = ds.D
+		t.Train, t.Settings = ds.D, [][]string{cfg.Params} // data-scaled defaults, on the scaled rows
 	} else {
 		t.src = src // streamed as read
 	}

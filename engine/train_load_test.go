@@ -53,6 +53,7 @@ func TestTrainDenseFile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			spec.Defaults(solver.FactsOf(ds), params) // as Train scales them
 			if shuffle {
 				ds = ds.Subset(data.Shuffle(ds.Rows(), cfg.Seed))
 			}

@@ -17,11 +17,13 @@ const cvExamples = `  aucopt cv                                      # OPAUC, 5-
   aucopt cv --algo opauc --data train.svm --passes 3 --workers 2 --json
   aucopt cv --algo opauc --data german --grid    # the paper grid chosen inside each training fold (nested CV)
   aucopt cv --algo ls-auc --data german --grid 'lambda=10^[-4..0]' --grid-folds 3
+  aucopt cv --algo auto --data german --budget 5s   # auto's choice made inside each training fold
 `
 
 func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("cv", "cv [--algo NAME] [--data DATA] [--folds K] [--repeats R] [-p key=value …] [--grid [SPEC]] [flags]", cvExamples, stderr)
-	algo := fs.String("algo", defaultAlgo, "algorithm: "+strings.Join(solver.Names(), ", "))
+	algo := fs.String("algo", defaultAlgo, "algorithm: "+strings.Join(solver.Names(), ", ")+", or auto (chosen within --budget on each training fold)")
+	budget := fs.Duration("budget", 0, budgetUsage+", per fold (default 10s)")
 	dataArg := fs.String("data", "a9a", "data: a file (LIBSVM text, .gz/.bz2/.xz, or an aucopt cache) or a dataset name (aucopt datasets); a dataset with a fixed split is cross-validated on its training part")
 	params := fs.StringArrayP("param", "p", nil, "hyper-parameter key=value, repeatable (keys per algorithm: aucopt train --algo NAME --help-params)")
 	passes := fs.Int("passes", 1, "passes over each training fold (online algorithms)")
@@ -90,7 +92,22 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "[%d/%d] %s: AUC %.4f in %.2fs\n", done, total, runName(r, *repeats), r.AUC, r.Seconds)
 		}
 	}
-	res, err := engine.CV(ctx, cfg)
+	auto := *algo == engine.AlgoAuto
+	if err := checkAutoFlags(auto, fs.Changed, "param", "grid", "passes", "workers"); err != nil {
+		return err
+	}
+	var res *engine.CVResult
+	if auto {
+		acfg := engine.AutoCVConfig{AutoConfig: engine.AutoConfig{TrainConfig: cfg.TrainConfig, Budget: *budget, Folds: *gridFolds},
+			Folds: *folds, Repeats: *repeats, FoldDone: cfg.FoldDone}
+		acfg.Passes = 0
+		if fs.Changed("grid-holdout") {
+			acfg.Holdout = *gridHoldout
+		}
+		res, err = engine.AutoCV(ctx, acfg)
+	} else {
+		res, err = engine.CV(ctx, cfg)
+	}
 	if err != nil {
 		return err
 	}
@@ -128,7 +145,9 @@ func reportCV(w io.Writer, res *engine.CVResult) {
 	default:
 		fmt.Fprintf(w, "  %d passes over each training fold\n", res.Passes)
 	}
-	if res.Grid != "" {
+	if res.Algo == engine.AlgoAuto {
+		fmt.Fprintf(w, "  algorithm and parameters chosen inside each training fold, by %s\n", res.Selection)
+	} else if res.Grid != "" {
 		fmt.Fprintf(w, "  grid %s inside each training fold, best by %s\n", res.Grid, res.Selection)
 		if len(res.Params) > 0 {
 			fmt.Fprintf(w, "  other parameters: %s\n", formatParams(res.Params))
@@ -142,7 +161,7 @@ func reportCV(w io.Writer, res *engine.CVResult) {
 	} else {
 		fmt.Fprintf(w, "  %-6s %8s %8s %8s %9s", "fold", "AUC", "train", "test", "seconds")
 	}
-	if res.Grid != "" {
+	if res.Grid != "" || res.Algo == engine.AlgoAuto {
 		fmt.Fprintf(w, "  %-8s %s", "val AUC", "chosen")
 	}
 	fmt.Fprintln(w)
@@ -159,7 +178,12 @@ func reportCV(w io.Writer, res *engine.CVResult) {
 					chosen[k] = v
 				}
 			}
-			fmt.Fprintf(w, "  %-8.4f %s", *r.ValAUC, formatParams(chosen))
+			if r.Algo != "" {
+				chosen = r.Params // auto: the algorithm and all its parameters
+				fmt.Fprintf(w, "  %-8.4f %s %s", *r.ValAUC, r.Algo, formatParams(chosen))
+			} else {
+				fmt.Fprintf(w, "  %-8.4f %s", *r.ValAUC, formatParams(chosen))
+			}
 		}
 		fmt.Fprintln(w)
 	}

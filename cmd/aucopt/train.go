@@ -30,11 +30,13 @@ const trainExamples = `  aucopt train                                   # the de
   aucopt train --algo opauc --grid                 # the paper's 23×13 grid in one pass, best by a held-out 20%
   aucopt train --algo spam-l2 --grid 'eta=2^[-8..0];beta=10^[-5..-1]' --grid-folds 5
   aucopt train --algo ls-auc --data big.svm --test test.svm --out-of-core   # any file size, constant memory
+  aucopt train --algo auto --data train.svm --test test.svm --budget 30s --model m.json   # race the portfolio, keep the best
 `
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train", "train [--algo NAME] [--data TRAIN] [--test TEST] [-p key=value …] [flags]", trainExamples, stderr)
-	algo := fs.String("algo", defaultAlgo, "algorithm: "+strings.Join(solver.Names(), ", "))
+	algo := fs.String("algo", defaultAlgo, "algorithm: "+strings.Join(solver.Names(), ", ")+", or auto (choose one within --budget)")
+	budget := fs.Duration("budget", 0, budgetUsage+" (default 10s)")
 	dataArg := fs.String("data", "a9a", "training data: a file (LIBSVM text, .gz/.bz2/.xz, or an aucopt cache) or a dataset name (aucopt datasets)")
 	test := fs.String("test", "", "test data: a file, or a dataset name meaning its test part (default: the training dataset's own test split, if any)")
 	params := fs.StringArrayP("param", "p", nil, "hyper-parameter key=value, repeatable (keys per algorithm: aucopt train --algo NAME --help-params)")
@@ -62,6 +64,13 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	positive, table, err := read.options()
 	if err != nil {
 		return err
+	}
+	auto := *algo == engine.AlgoAuto
+	if err := checkAutoFlags(auto, fs.Changed, "param", "help-params", "grid", "checkpoint", "passes", "average", "out-of-core"); err != nil {
+		return err
+	}
+	if auto {
+		*algo = defaultAlgo // for the checks below; Auto chooses
 	}
 	spec, err := solver.Lookup(*algo)
 	if err != nil {
@@ -105,6 +114,14 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
 		Scale: *scale, Seed: *seed, Backend: b, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table,
 		OutOfCore: *outOfCore, Average: *average,
+	}
+	if auto {
+		cfg.Algo, cfg.Passes = engine.AlgoAuto, 0
+		acfg := engine.AutoConfig{TrainConfig: cfg, Budget: *budget, Folds: *gridFolds}
+		if fs.Changed("grid-holdout") {
+			acfg.Holdout = *gridHoldout
+		}
+		return runAuto(ctx, acfg, *model, *asJSON, *quiet, stdout, stderr)
 	}
 	if *average < 1 {
 		return inputErrorf("--average %d: want at least 1", *average)
@@ -174,8 +191,12 @@ func formatParams(p map[string]any) string {
 
 func printParams(w io.Writer, spec solver.Spec) {
 	fmt.Fprintf(w, "%s: %s\n  %s\n\nparameters (defaults):\n", spec.Name, spec.Doc, spec.Ref)
-	vals := solver.Values(spec.Params())
+	vals, scaled := solver.Values(spec.Params()), scaledKeys(spec)
 	for _, k := range solver.Keys(spec.Params()) {
+		if scaled[k] {
+			fmt.Fprintf(w, "  %-8s %v, scaled to the training data when not given (the run's notes say to what)\n", k, vals[k])
+			continue
+		}
 		fmt.Fprintf(w, "  %-8s %v\n", k, vals[k])
 	}
 	if len(spec.Grid.Keys) > 0 {

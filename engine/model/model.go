@@ -62,6 +62,10 @@ type Model struct {
 	// became features (label, numeric columns, hashed categorical columns): new files
 	// are read with it, and refused when their columns do not match. nil for LIBSVM data.
 	Table *data.Schema
+
+	// Notes are what the run told the user: data-scaled defaults, why --algo auto chose
+	// this algorithm and these parameters.
+	Notes []string
 }
 
 // Scaling is the record of a model's fitted data.Scaling (ScalingOf, Data). Kind is
@@ -117,6 +121,7 @@ type file struct {
 	TestAUC     *float64        `json:"test_auc,omitempty"`
 	TestRows    int             `json:"test_rows,omitempty"`
 	Table       *data.Schema    `json:"table,omitempty"`
+	Notes       []string        `json:"notes,omitempty"`
 	Weights     json.RawMessage `json:"weights"`
 }
 
@@ -143,7 +148,7 @@ func (m *Model) encode(nl, indent string) ([]byte, error) {
 	}
 	f := file{Format: Format, Version: m.Version, Algo: m.Algo, Params: m.Params, Features: m.Features,
 		Scaling: m.Scaling, Backend: m.Backend, TrainData: m.TrainData, TrainRows: m.TrainRows,
-		TrainSHA256: m.TrainSHA256, Seed: m.Seed, TestRows: m.TestRows, Table: m.Table}
+		TrainSHA256: m.TrainSHA256, Seed: m.Seed, TestRows: m.TestRows, Table: m.Table, Notes: m.Notes}
 	if f.Params == nil {
 		f.Params = map[string]any{}
 	}
@@ -265,7 +270,7 @@ func Decode(b []byte, name string) (*Model, error) {
 	}
 	m := &Model{Version: f.Version, Algo: f.Algo, Params: f.Params, Features: f.Features, Scaling: f.Scaling,
 		Backend: f.Backend, TrainData: f.TrainData, TrainRows: f.TrainRows, TrainSHA256: f.TrainSHA256,
-		Seed: f.Seed, TestAUC: math.NaN(), TestRows: f.TestRows, Table: f.Table}
+		Seed: f.Seed, TestAUC: math.NaN(), TestRows: f.TestRows, Table: f.Table, Notes: f.Notes}
 	if f.TestAUC != nil {
 		m.TestAUC = *f.TestAUC
 	}

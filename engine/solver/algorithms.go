@@ -5,7 +5,7 @@ package solver
 // Each entry adapts the family's typed constructor; the defaults are the families'
 // DefaultXxxParams (SPAM-NET: SPAM's with β₁ = 10⁻⁴).
 func Registry() []Spec {
-	return withStateBytes([]Spec{
+	return withDefaults(withStateBytes([]Spec{
 		rotational(withMulti(online("opauc", "one-pass AUC, square loss, full covariances (Gao et al. 2013)", "ICML 2013, Alg. 1",
 			DefaultOPAUCParams, OPAUCGrid, NewOPAUC), newOPAUCGrid)),
 		online("opaucr", "OPAUC with rank-τ randomized covariances, for high dimensions", "ICML 2013, Sec. 4",
@@ -61,7 +61,7 @@ func Registry() []Spec {
 			DefaultMBPHLParams, MBPairGrid, NewMBPHL),
 		batch("svm-or", "B-SVM-OR: pairwise hinge loss over all pairs, cutting planes, O(n log n) per iteration", "Joachims 2005/2006; Teo et al. 2010",
 			DefaultSVMORParams, SVMORGrid, NewSVMOR),
-	})
+	}))
 }
 
 // defaultSPAMNETParams is SPAM with the elastic net's ℓ1 weight β₁ = 10⁻⁴.

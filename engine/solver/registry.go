@@ -50,6 +50,9 @@ type Spec struct {
 	// copies it always builds, not the training data. A caller compares it with the
 	// memory available before making the learner.
 	StateBytes func(dim, rows int, params any) float64
+	// Defaults, when set, scales a parameter struct's defaults (made by Params, before
+	// the caller's key=values) to the training data (defaults.go has the rules).
+	Defaults func(f DataFacts, params any)
 }
 
 // IsBatch reports whether the algorithm is a batch one (NewBatch).

@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	aucmodel "github.com/aucopt/aucopt/engine/model"
+)
+
+// TestTrainAutoCommand runs aucopt train --algo auto on german and checks the
+// leaderboard in the text and JSON output and the choice recorded in the model file.
+func TestTrainAutoCommand(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("AUCOPT_DATA", dir) // the embedded german
+	t.Setenv("AUCOPT_BACKEND", "")
+	model := filepath.Join(dir, "m.json")
+	var out, errOut bytes.Buffer
+	if status := run([]string{"train", "--algo", "auto", "--data", "german", "--budget", "200ms", "--json", "--quiet", "--model", model}, &out, &errOut); status != 0 {
+		t.Fatalf("train --algo auto exited %d: %s", status, errOut.String())
+	}
+	var res struct {
+		Algo        string `json:"algo"`
+		Leaderboard []struct {
+			Algo   string   `json:"algo"`
+			ValAUC *float64 `json:"val_auc"`
+		} `json:"leaderboard"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("--json output: %v\n%s", err, out.String())
+	}
+	if len(res.Leaderboard) == 0 || res.Leaderboard[0].Algo != res.Algo || res.Leaderboard[0].ValAUC == nil {
+		t.Errorf("winner %s, leaderboard %+v", res.Algo, res.Leaderboard)
+	}
+	m, err := aucmodel.Read(model)
+	if err != nil || m.Algo != res.Algo || len(m.Notes) == 0 || !strings.HasPrefix(m.Notes[len(m.Notes)-1], "auto: "+res.Algo) {
+		t.Errorf("model file: %v, algorithm %s, notes %q", err, m.Algo, m.Notes)
+	}
+
+	out.Reset()
+	if status := run([]string{"train", "--algo", "auto", "--data", "german", "--budget", "1ns"}, &out, &errOut); status != 0 {
+		t.Fatalf("train --algo auto exited %d: %s", status, errOut.String())
+	}
+	for _, want := range []string{"val AUC", "skipped: estimated", "winner "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("text output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestAutoCommandErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", "--algo", "auto", "-p", "lambda=1"}, "--param does not apply"},
+		{[]string{"train", "--algo", "auto", "--grid"}, "--grid does not apply"},
+		{[]string{"train", "--algo", "auto", "--passes", "2"}, "--passes does not apply"},
+		{[]string{"train", "--algo", "opauc", "--budget", "5s"}, "--budget goes with --algo auto"},
+		{[]string{"cv", "--algo", "auto", "--grid"}, "--grid does not apply"},
+		{[]string{"cv", "--algo", "ls-auc", "--budget", "5s"}, "--budget goes with --algo auto"},
+		{[]string{"train", "--algo", "auto", "--budget", "-1s"}, "budget"},
+	}
+	for _, tt := range tests {
+		runFailing(t, tt.args[0], tt.args[1:], 2, tt.want)
+	}
+}
+
+// TestHelpParamsScaled checks that --help-params marks the data-scaled defaults.
+func TestHelpParamsScaled(t *testing.T) {
+	tests := []struct {
+		algo, key string
+		scaled    bool
+	}{
+		{"ls-auc", "lambda", true},
+		{"opauc", "eta", true},
+		{"opauc", "lambda", false},
+		{"solam", "eta", false},
+	}
+	for _, tt := range tests {
+		var out, errOut bytes.Buffer
+		if status := run([]string{"train", "--algo", tt.algo, "--help-params"}, &out, &errOut); status != 0 {
+			t.Fatalf("%s --help-params exited %d: %s", tt.algo, status, errOut.String())
+		}
+		var line string
+		for l := range strings.SplitSeq(out.String(), "\n") {
+			if f := strings.Fields(l); len(f) > 0 && f[0] == tt.key {
+				line = l
+				break
+			}
+		}
+		if got := strings.Contains(line, "scaled to the training data"); got != tt.scaled {
+			t.Errorf("%s %s: line %q, want scaled %v", tt.algo, tt.key, line, tt.scaled)
+		}
+	}
+}

@@ -1,0 +1,443 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/metric"
+)
+
+// AlgoAuto is the algorithm name that asks for Auto (aucopt train --algo auto).
+const AlgoAuto = "auto"
+
+// DefaultAutoBudget is Auto's budget when AutoConfig.Budget is 0: on the embedded a9a
+// (32,561 × 123) it admits every candidate but svm-or (estimated 16 s).
+const DefaultAutoBudget = 10 * time.Second
+
+// AutoConfig is an automatic choice of algorithm and hyper-parameters under a time
+// budget (Auto).
+type AutoConfig struct {
+	// TrainConfig names the data, test data, scaling, seed, shuffling and backend; Algo
+	// must be "" or AlgoAuto and Params empty (Auto chooses them), and the settings of
+	// one algorithm (Checkpoint, OutOfCore, Average, Passes > 1) are refused.
+	TrainConfig
+	// Budget bounds the estimated time of the candidates' grid searches (see Auto);
+	// 0 means DefaultAutoBudget.
+	Budget time.Duration
+	// Folds and Holdout choose each candidate's best point and the winner as in
+	// GridConfig: Folds ≥ 2 inner stratified folds, else a stratified held-out share
+	// Holdout of the training rows. When both are 0, data of at most AutoSmallRows
+	// rows is chosen by 5 folds (a 20% hold-out of a few hundred rows is too noisy to
+	// rank 40 points by), larger data by a 20% hold-out.
+	Folds   int
+	Holdout float64
+	// Done, when set, is called after each candidate with its leaderboard entry.
+	Done func(AutoEntry)
+}
+
+// AutoEntry is one candidate of Auto's portfolio: an algorithm and its grid.
+type AutoEntry struct {
+	Algo string `json:"algo"`
+	Grid string `json:"grid"`
+	// Params is the best grid point's parameters (nil when the candidate did not run).
+	Params map[string]any `json:"params,omitempty"`
+	// ValAUC is the best point's validation AUC; nil when the candidate did not run or
+	// failed.
+	ValAUC *float64 `json:"val_auc"`
+	// Estimate is the candidate's estimated time (grid search and refit) in seconds,
+	// from the training rows and features alone: what the budget admits by.
+	Estimate float64 `json:"estimated_seconds"`
+	// Seconds is the candidate's measured time, data reading included (0 when it did
+	// not run).
+	Seconds float64 `json:"seconds"`
+	// Skipped says why the candidate did not run; Failed why it gave no AUC.
+	Skipped string `json:"skipped,omitempty"`
+	Failed  string `json:"failed,omitempty"`
+}
+
+// AutoResult is Auto's outcome: the winner refitted on the whole training set (the
+// embedded TrainResult, with the winner's algorithm and parameters) and the
+// leaderboard of every candidate.
+type AutoResult struct {
+	*TrainResult
+	// Leaderboard lists the candidates that ran, by validation AUC (best first; ties in
+	// portfolio order), then those that failed or were skipped.
+	Leaderboard []AutoEntry `json:"leaderboard"`
+	Selection   string      `json:"selection"`      // how the points and the winner were chosen
+	Budget      float64     `json:"budget_seconds"` // the budget in seconds
+	AutoSeconds float64     `json:"auto_seconds"`   // the whole search, data reading included
+	// Grid is the winner's grid search (its points' validation AUCs).
+	Grid *GridResult `json:"-"`
+}
+
+// AutoSmallRows is the number of training rows up to which Auto selects by 5 inner
+// folds unless told otherwise (AutoConfig.Folds, Holdout).
+const AutoSmallRows = 2000
+
+// autoOverhead is the estimated fixed time of one grid search (reading the cached
+// data, scaling it, the goroutines), in seconds: about 0.002 s per fold on sonar.
+const autoOverhead = 0.002
+
+// unilogGrid is Uni-Log's grid for the data. LIBLINEAR's C ∈ {0.01, …, 100} is Uni-Log's
+// λ = 2/(C·n) (solver's defaults), below 10⁻³ from a few thousand rows on, where L-BFGS
+// slows as λ shrinks (a9a: 0.95 s at 10⁻², 6.9 s at 6·10⁻⁵, the same AUC). So λ stays
+// in 10^[-3..0] on data with more than 10⁶ stored values, and spans 10^[-5..0] below
+// (letter: LIBLINEAR's best C is 10, λ ≈ 2·10⁻⁵); wide sparse data (more than
+// data.AutoScaleMaxDim features; sector: best C 100) gets 10^[-6..-3].
+func unilogGrid(n, d, e float64) (string, float64) {
+	switch {
+	case d > data.AutoScaleMaxDim:
+		return "lambda=10^[-6..-3]", 3
+	case e <= 1e6:
+		return "lambda=10^[-5..0]", 3
+	}
+	return "", 1
+}
+
+// autoCandidate is one entry of the portfolio: an algorithm, its grid and its
+// estimated time on n rows of d features with e stored values.
+type autoCandidate struct {
+	algo, grid string
+	maxDim     int // the candidate runs only up to this many features (0: any)
+	cost       func(n, d, e float64) float64
+	// other, when set, may replace grid for the data: it returns the grid and the
+	// factor of the cost it takes ("" for grid itself).
+	other func(n, d, e float64) (string, float64)
+}
+
+// autoPortfolio is Auto's portfolio in priority order: the learners that won or came
+// close on the shared datasets first (ls-auc, Uni-Log, OPAUC, SVM-OR), then MBA and the
+// one-pass baselines. The estimates are
+// seconds measured on the development machine (2 shared cores) for the grid search
+// and refit of each candidate on a9a (n = 32,561, d = 123, minmax-scaled so e = n·d),
+// divided by the term that dominates its work: n·d² for the learners that build d×d
+// second moments from the rows (ls-auc, OPAUC), 10⁵·d² for MBA's 10⁵ sampled pairs,
+// e for the first-order learners; d³ terms for the solves. The wall clock does not
+// enter the choice: the same data, seed and budget run the same candidates.
+var autoPortfolio = []autoCandidate{
+	{"ls-auc", "lambda=10^[-5..1]", 0, func(n, d, e float64) float64 { return 1e-9*n*d*d + 2e-8*d*d*d }, nil},
+	{"unilog", "lambda=10^[-3..0]", 0, func(n, d, e float64) float64 { return 7.5e-7 * e }, unilogGrid},
+	{"opauc", "eta=2^[-12..-2]", 300, func(n, d, e float64) float64 { return 1.2e-9 * n * d * d }, nil},
+	{"svm-or", "lambda=10^[-3..-1]", 0, func(n, d, e float64) float64 { return 4e-6 * e }, nil},
+	{"mba-l2", "lambda2=10^[-6..2]", 0, func(n, d, e float64) float64 { return 7e-10*1e5*d*d + 2e-8*d*d*d }, nil},
+	{"ftrl", "alpha=2^[-6..2]", 0, func(n, d, e float64) float64 { return 2e-7 * e }, nil},
+	{"olr", "eta=2^[-6..2]", 0, func(n, d, e float64) float64 { return 5e-8 * e }, nil},
+	{"spam-l2", GridPaper, 0, func(n, d, e float64) float64 { return 6e-8 * e }, nil},
+}
+
+// Auto chooses an algorithm and its hyper-parameters for cfg's data within a time
+// budget, refits the winner on the whole training set and scores the test data.
+//
+// The portfolio (AUC learners and baselines, each with a grid: ls-auc's λ grid from
+// shared class moments, Uni-Log, OPAUC's step grid when d ≤ 300, SVM-OR, MBA's λ
+// path, one-pass grids of FTRL, OLR and SPAM) is admitted in that order, each
+// candidate whose estimated time, from the training rows and features alone, fits what
+// the earlier ones left of the budget; when none fits, the cheapest runs alone. Each admitted
+// candidate is a grid search (Grid) whose best point is chosen by validation AUC on
+// the same held-out split or inner folds of the training rows (the same seed), and the
+// winner is the candidate with the highest validation AUC, ties to the earlier one in
+// the portfolio. So the run is deterministic for a seed and budget: the wall clock
+// is measured and reported, never used to decide. The data are read once and handed
+// to the grid searches as binary caches in a temporary directory.
+func Auto(ctx context.Context, cfg AutoConfig) (_ *AutoResult, err error) {
+	cfg.Seed = seedOrDefault(cfg.Seed)
+	if err := checkAuto(cfg); err != nil {
+		return nil, err
+	}
+	budget := cfg.Budget
+	if budget == 0 {
+		budget = DefaultAutoBudget
+	}
+	start := time.Now()
+	train, test, sch, err := loadDataLayout(ctx, cfg.TrainConfig, data.LayoutSparse)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "aucopt-auto-")
+	if err != nil {
+		return nil, fmt.Errorf("auto: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	base := cfg.TrainConfig
+	base.Positive, base.Table, base.Data, base.Test = "", nil, filepath.Join(dir, "train.cache"), ""
+	if err := data.SaveCache(base.Data, train); err != nil {
+		return nil, fmt.Errorf("auto: %w", err)
+	}
+	if test != nil {
+		base.Test = filepath.Join(dir, "test.cache")
+		if err := data.SaveCache(base.Test, test); err != nil {
+			return nil, fmt.Errorf("auto: %w", err)
+		}
+	}
+	sum := fingerprint(cfg.Data)
+
+	folds := cfg.Folds
+	if folds == 0 && cfg.Holdout == 0 && train.Rows() <= AutoSmallRows {
+		folds = 5
+	}
+	entries := admit(train, budget, max(folds, 1))
+	res := &AutoResult{Budget: budget.Seconds()}
+	for i := range entries {
+		e := &entries[i]
+		if e.Skipped != "" {
+			continue
+		}
+		gcfg := GridConfig{TrainConfig: base, Grid: e.Grid, Folds: folds, Holdout: cfg.Holdout}
+		gcfg.Algo = e.Algo
+		t0 := time.Now()
+		g, err := Grid(ctx, gcfg)
+		e.Seconds = time.Since(t0).Seconds()
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case err != nil:
+			e.Failed = err.Error()
+		default:
+			e.Params, e.ValAUC = g.Params, g.Points[g.Best].ValAUC
+			res.Selection = g.Selection
+			if res.Grid == nil || *e.ValAUC > *res.Grid.Points[res.Grid.Best].ValAUC {
+				res.Grid = g
+			}
+		}
+		if cfg.Done != nil {
+			cfg.Done(*e)
+		}
+	}
+	if res.Grid == nil {
+		return nil, fmt.Errorf("auto: every candidate failed (first: %s %s)", entries[0].Algo, entries[0].Failed)
+	}
+	res.Leaderboard = rank(entries)
+	res.TrainResult = res.Grid.TrainResult
+	res.Data, res.Schema, res.TrainSHA256 = cfg.Data, sch, ""
+	sum.wait(res.TrainResult)
+	w := res.Leaderboard[0]
+	res.Notes = append(res.Notes, fmt.Sprintf("auto: %s (%s) won with validation AUC %.4f (%s) among %d candidates run within a %s budget; runner-up %s",
+		w.Algo, formatParams(w.Params), *w.ValAUC, res.Selection, ran(entries), budget, runnerUp(res.Leaderboard)))
+	res.AutoSeconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// checkAuto refuses the settings Auto cannot honour.
+func checkAuto(cfg AutoConfig) error {
+	switch {
+	case cfg.Algo != "" && cfg.Algo != AlgoAuto:
+		return inputErrorf("auto chooses the algorithm: got %q", cfg.Algo)
+	case len(cfg.Params) > 0:
+		return inputErrorf("auto chooses the hyper-parameters: -p %s does not apply", strings.Join(cfg.Params, " -p "))
+	case cfg.Checkpoint != "":
+		return inputErrorf("auto runs grid searches: --checkpoint does not apply")
+	case cfg.OutOfCore:
+		return inputErrorf("auto holds the data in memory: --out-of-core does not apply")
+	case cfg.Average > 1:
+		return inputErrorf("auto: --average does not apply")
+	case cfg.Passes > 1:
+		return inputErrorf("auto: the one-pass candidates run one pass; --passes %d does not apply", cfg.Passes)
+	case cfg.Budget < 0:
+		return inputErrorf("auto: budget %s, want a positive duration", cfg.Budget)
+	}
+	return checkSelection(cfg.Folds, cfg.Holdout)
+}
+
+// admit returns the portfolio's entries for the training set with the candidates that
+// fit the budget: in portfolio (priority) order, each whose estimate fits what the
+// earlier ones left of the budget; when none fits, the cheapest runs alone. A
+// selection by k folds multiplies each estimate by k (k searches on (k−1)/k of the
+// rows, and the refit).
+func admit(train *data.Dataset, budget time.Duration, folds int) []AutoEntry {
+	n, d := float64(train.Rows()), float64(train.Dim)
+	e := float64(train.Nnz())
+	if train.Dim <= data.AutoScaleMaxDim {
+		e = n * d // min-max scaling makes the rows dense
+	}
+	entries := make([]AutoEntry, len(autoPortfolio))
+	left := budget.Seconds()
+	cheapest := -1
+	for i, c := range autoPortfolio {
+		en := &entries[i]
+		*en = AutoEntry{Algo: c.algo, Grid: c.grid, Estimate: float64(folds) * (autoOverhead + c.cost(n, d, e))}
+		if c.other != nil {
+			if g, f := c.other(n, d, e); g != "" {
+				en.Grid, en.Estimate = g, float64(folds)*(autoOverhead+f*c.cost(n, d, e))
+			}
+		}
+		if c.maxDim > 0 && train.Dim > c.maxDim {
+			en.Skipped = fmt.Sprintf("%d features, more than the %d it runs for", train.Dim, c.maxDim)
+			continue
+		}
+		if cheapest < 0 || en.Estimate < entries[cheapest].Estimate {
+			cheapest = i
+		}
+		if en.Estimate > left {
+			en.Skipped = fmt.Sprintf("estimated %.3g s; %.3g s of the budget left", en.Estimate, left)
+			continue
+		}
+		left -= en.Estimate
+	}
+	if left == budget.Seconds() && cheapest >= 0 { // none fitted
+		entries[cheapest].Skipped = ""
+	}
+	return entries
+}
+
+// rank orders the entries: those with a validation AUC by it, best first, then the
+// failed, then the skipped, each group in portfolio order.
+func rank(entries []AutoEntry) []AutoEntry {
+	out := slices.Clone(entries)
+	group := func(e AutoEntry) int {
+		switch {
+		case e.ValAUC != nil:
+			return 0
+		case e.Failed != "":
+			return 1
+		}
+		return 2
+	}
+	slices.SortStableFunc(out, func(a, b AutoEntry) int {
+		if c := cmp.Compare(group(a), group(b)); c != 0 || group(a) != 0 {
+			return c
+		}
+		return cmp.Compare(*b.ValAUC, *a.ValAUC)
+	})
+	return out
+}
+
+// ran counts the entries that ran.
+func ran(entries []AutoEntry) int {
+	n := 0
+	for _, e := range entries {
+		if e.Skipped == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// runnerUp describes the second entry of a ranked leaderboard.
+func runnerUp(board []AutoEntry) string {
+	if len(board) < 2 || board[1].ValAUC == nil {
+		return "none"
+	}
+	return fmt.Sprintf("%s at %.4f", board[1].Algo, *board[1].ValAUC)
+}
+
+// formatParams writes parameters as sorted key=value pairs.
+func formatParams(p map[string]any) string {
+	keys := make([]string, 0, len(p))
+	for k := range p {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + formatValue(p[k])
+	}
+	return strings.Join(parts, " ")
+}
+
+// MarshalJSON writes the winner's fields (TrainResult's JSON) and the search's in one
+// object.
+func (r *AutoResult) MarshalJSON() ([]byte, error) {
+	tb, err := r.TrainResult.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(tb, &m); err != nil {
+		return nil, err
+	}
+	m["leaderboard"], m["selection"], m["budget_seconds"], m["auto_seconds"] = r.Leaderboard, r.Selection, r.Budget, r.AutoSeconds
+	return json.Marshal(m)
+}
+
+// AutoCVConfig is a cross-validation of Auto: on each fold's training part Auto
+// chooses and refits a model, which is scored on the fold left out.
+type AutoCVConfig struct {
+	// AutoConfig is each fold's Auto; its Test must be empty.
+	AutoConfig
+	// Folds is k of the stratified k-fold split (default 5); Repeats > 1 repeats it with
+	// seeds Seed, Seed+1, … (as CVConfig).
+	Folds   int
+	Repeats int
+	// FoldDone, when set, is called after each fold with its run.
+	FoldDone func(run CVRun, done, total int)
+}
+
+// AutoCV cross-validates Auto on cfg.Data: each fold's training part gets its own
+// Auto (its own budget, selection split and scaling), so the AUCs estimate what Auto
+// achieves on new data, its choices included. Folds run one after another (each
+// Auto's grid searches use the cores). Each run records the chosen algorithm, its
+// parameters and its validation AUC.
+func AutoCV(ctx context.Context, cfg AutoCVConfig) (*CVResult, error) {
+	cfg.Seed = seedOrDefault(cfg.Seed)
+	k, repeats := cmp.Or(cfg.Folds, 5), cmp.Or(cfg.Repeats, 1)
+	switch {
+	case cfg.Test != "":
+		return nil, inputErrorf("cross-validation scores held-out folds of the training data: it takes no test data (%s)", cfg.Test)
+	case k < 2 || repeats < 1:
+		return nil, inputErrorf("cross-validation: %d folds and %d repeats, want at least 2 and 1", k, repeats)
+	}
+	if err := checkAuto(cfg.AutoConfig); err != nil {
+		return nil, err
+	}
+	ds, splitTest, _, err := loadWith(ctx, cfg.Data, cfg.Seed, data.LayoutSparse, cfg.readOptions())
+	if err != nil {
+		return nil, err
+	}
+	res := &CVResult{Algo: AlgoAuto, Params: map[string]any{}, Data: cfg.Data, Rows: ds.Rows(), Features: ds.Dim,
+		Folds: k, Repeats: repeats, Workers: 1}
+	if splitTest != nil {
+		res.Notes = append(res.Notes, fmt.Sprintf("%s has a fixed train/test split: cross-validation runs on its %d training rows; its %d test rows are not used",
+			cfg.Data, ds.Rows(), splitTest.Rows()))
+	}
+	folds, err := data.RepeatedKFold(ds.Y, k, repeats, cfg.Seed)
+	if err != nil {
+		return nil, inputErrorf("cross-validation on %s: %w", cfg.Data, err)
+	}
+	dir, err := os.MkdirTemp("", "aucopt-autocv-")
+	if err != nil {
+		return nil, fmt.Errorf("auto cv: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	start := time.Now()
+	total := k * repeats
+	for r, fs := range folds {
+		for f, fold := range fs {
+			t0 := time.Now()
+			trainPath, testPath := filepath.Join(dir, "train.cache"), filepath.Join(dir, "test.cache")
+			if err := data.SaveCache(trainPath, ds.Subset(fold.Train)); err != nil {
+				return nil, fmt.Errorf("auto cv: %w", err)
+			}
+			if err := data.SaveCache(testPath, ds.Subset(fold.Test)); err != nil {
+				return nil, fmt.Errorf("auto cv: %w", err)
+			}
+			acfg := cfg.AutoConfig
+			acfg.Data, acfg.Test, acfg.Positive, acfg.Table, acfg.Done = trainPath, testPath, "", nil, nil
+			a, err := Auto(ctx, acfg)
+			if err != nil {
+				return nil, fmt.Errorf("auto cross-validation on %s, repeat %d fold %d: %w", cfg.Data, r+1, f+1, err)
+			}
+			run := CVRun{Repeat: r + 1, Fold: f + 1, TrainRows: len(fold.Train), TestRows: len(fold.Test), AUC: a.TestAUC,
+				Seconds: time.Since(t0).Seconds(), Algo: a.Algo, Params: a.Params, ValAUC: a.Leaderboard[0].ValAUC}
+			res.Runs = append(res.Runs, run)
+			res.Scale, res.Backend, res.Selection = a.Scale, a.Backend, a.Selection
+			if cfg.FoldDone != nil {
+				cfg.FoldDone(run, len(res.Runs), total)
+			}
+		}
+	}
+	res.Seconds = time.Since(start).Seconds()
+	res.AUCs = make([]float64, len(res.Runs))
+	for i, r := range res.Runs {
+		res.AUCs[i] = r.AUC
+	}
+	res.Mean, res.Std = metric.MeanStd(res.AUCs)
+	return res, nil
+}
