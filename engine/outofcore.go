@@ -523,7 +523,7 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params any, cfg Train
 	if err := checkMemory(spec, spec.StateBytes(cm.Dim(), int(p+n), params), featuresOf(cm.Dim()), cm.Dim(), int(p+n), memoryLimit(cfg.MaxMemory)); err != nil {
 		return nil, err
 	}
-	if err := fitClassMoments(ctx, b, spec, params, append([]string{}, cfg.Params...), cm, cfg.Scale, res); err != nil {
+	if err := FitClassMoments(ctx, b, spec, params, append([]string{}, cfg.Params...), cm, cfg.Scale, res); err != nil {
 		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 	}
 	res.TrainSHA256 = info.SHA256
@@ -577,16 +577,12 @@ func CheckMomentsOnly(spec solver.Spec, params any, kind string) error {
 // moments accumulated anywhere (streamed from a file, merged from shards): it applies
 // the scaling kind exactly on the moments (data.ScaleAuto: min-max to [−1, 1] for at most
 // data.AutoScaleMaxDim features, else none; ScaleMinMax; ScaleNone) and fits the learner,
-// which must be a solver.MomentsLearner that needs only the moments. It fills res's
-// Algo, Params, Backend, TrainRows, Features, Scale, Scaling and Weights.
-func FitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, params any, cm *stats.ClassMoments, kind string, res *TrainResult) error {
-	return fitClassMoments(ctx, b, spec, params, nil, cm, kind, res)
-}
-
-// fitClassMoments is FitClassMoments; with user set (the caller's key=values, maybe
-// empty but not nil) the parameters are remade after scaling: the defaults scaled to
-// the moments' data facts (solver.Spec.Defaults), then user.
-func fitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, params any, user []string, cm *stats.ClassMoments, kind string, res *TrainResult) error {
+// which must be a solver.MomentsLearner that needs only the moments. With settings not
+// nil (the caller's key=values, maybe empty), the parameters are remade after scaling
+// as Train makes them: the defaults scaled to the moments' data facts
+// (solver.Spec.Defaults), then settings; with nil, params are used as given. It fills
+// res's Algo, Params, Notes, Backend, TrainRows, Features, Scale, Scaling and Weights.
+func FitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, params any, settings []string, cm *stats.ClassMoments, kind string, res *TrainResult) error {
 	if err := CheckMomentsOnly(spec, params, kind); err != nil {
 		return err
 	}
@@ -606,9 +602,9 @@ func fitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, p
 		pos.Affine(s.Scale, s.Shift)
 		neg.Affine(s.Scale, s.Shift)
 	}
-	if user != nil && spec.Defaults != nil {
+	if settings != nil && spec.Defaults != nil {
 		var err error
-		if params, err = scaledParams(spec, momentFacts(pos, neg), res, user); err != nil {
+		if params, err = scaledParams(spec, momentFacts(pos, neg), res, settings); err != nil {
 			return err
 		}
 	}
