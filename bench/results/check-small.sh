@@ -1,9 +1,8 @@
 #!/bin/sh
-# Re-runs the small tables (opauc-small, thesis-small, ubauc-small, mba-small) with the
-# commands that made them — the last `--out $R/NAME.md` line of run.sh for each — into a
-# temporary directory, and compares every number of the new JSON with the committed
-# one except wall times (bench/resultdiff). Prints the differing cells and exits 1 when
-# any table differs, 0 when all reproduce.
+# Re-runs the small tables (opauc-small, thesis-small, ubauc-small, mba-small) with
+# run.sh's commands into a temporary directory, and compares every number of the new
+# JSON with the committed one except wall times (bench/resultdiff). Prints the differing
+# cells and exits 1 when any table differs, 0 when all reproduce.
 #
 #   bench/results/check-small.sh                 # build aucopt from this tree
 #   AUCOPT=/path/to/aucopt bench/results/check-small.sh opauc-small
@@ -24,15 +23,8 @@ R=$tmp
 tables=${*:-opauc-small thesis-small ubauc-small mba-small}
 status=0
 for name in $tables; do
-	# run.sh's commands, continuation lines joined; the last one writing NAME.md.
-	cmd=$(awk '/\\$/ { sub(/\\$/, ""); line = line $0; next } { print line $0; line = "" }' bench/results/run.sh |
-		grep -e "--out \$R/$name\.md" | grep -v '^ *#' | tail -n 1)
-	if [ -z "$cmd" ]; then
-		echo "check-small: no command for $name in bench/results/run.sh" >&2
-		exit 2
-	fi
 	start=$(date +%s)
-	eval "$cmd --quiet --workers ${WORKERS:-0}" >/dev/null
+	AUCOPT=$A R=$R FLAGS="--quiet --workers ${WORKERS:-0}" sh bench/results/run.sh "$name" >/dev/null
 	secs=$(($(date +%s) - start))
 	if "$tmp/resultdiff" "bench/results/$name.json" "$R/$name.json" >"$tmp/$name.diff"; then
 		echo "$name: reproduces (${secs} s)"
