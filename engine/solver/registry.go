@@ -30,8 +30,8 @@ type Spec struct {
 	Rotational bool
 	// SetStreamLength, when set, says the algorithm sizes its schedule from the number
 	// of examples n ≥ 1 it will see, known in advance (FSAUC: the number and length of
-	// its stages), and sets n in params (made by Params). A caller that knows
-	// the stream (one pass over a training set: its rows) calls it before making the
+	// its stages), and sets n in params (made by Params). A caller that knows the
+	// stream (one pass over a training set: its rows) calls it before making the
 	// learner; nil for an algorithm that needs no such number.
 	SetStreamLength func(params Params, n int)
 	// NewOnline makes an online learner from params (made by Params); nil for a batch
@@ -46,9 +46,9 @@ type Spec struct {
 	// back to independent learners without it.
 	NewMulti func(b kernels.Backend, dim int, params []Params, seed uint64) (Multi, error)
 	// StateBytes is the memory, in bytes, a learner made with params (made by Params)
-	// holds for dim features and rows training rows: its state and the working
-	// copies it always builds, not the training data. A caller compares it with the
-	// memory available before making the learner.
+	// holds for dim features and rows training rows: its state and the working copies
+	// it always builds, not the training data. A caller compares it with the memory
+	// available before making the learner.
 	StateBytes func(dim, rows int, params Params) float64
 	// Defaults, when set, scales the defaults in params (made by Params, before the
 	// caller's key=values) to the training data (defaults.go has the rules).
