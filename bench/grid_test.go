@@ -30,12 +30,12 @@ func gridA9a(b *testing.B) *data.Dataset {
 	return part.Subset(data.Shuffle(part.Rows(), 1))
 }
 
-// paperParams returns one parameter struct per point of the algorithm's paper grid.
-func paperParams(b *testing.B, spec solver.Spec) []any {
-	var out []any
+// paperParams returns the parameters of each point of the algorithm's paper grid.
+func paperParams(b *testing.B, spec solver.Spec) []solver.Params {
+	var out []solver.Params
 	for _, pt := range spec.Grid.Points() {
 		p := spec.Params()
-		if err := solver.SetAll(p, pt); err != nil {
+		if err := p.SetAll(pt); err != nil {
 			b.Fatal(err)
 		}
 		out = append(out, p)

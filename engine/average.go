@@ -20,7 +20,7 @@ import (
 // fitAveraged trains k learners of the online spec on k shards of train and returns
 // the mean of their weights. Learner s gets seed SubSeed(cfg.Seed, s) and its shard in
 // its own order; the result does not depend on how many run at once.
-func fitAveraged(ctx context.Context, spec solver.Spec, b kernels.Backend, params any, train *data.Dataset, cfg TrainConfig, dim, k int) ([]float64, error) {
+func fitAveraged(ctx context.Context, spec solver.Spec, b kernels.Backend, params solver.Params, train *data.Dataset, cfg TrainConfig, dim, k int) ([]float64, error) {
 	if spec.IsBatch() {
 		return nil, inputErrorf("--average: %s is a batch algorithm; averaging is for the one-pass (online) ones", spec.Name)
 	}

@@ -104,7 +104,7 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 		return nil, err
 	}
 	base := spec.Params()
-	if err := solver.SetAll(base, cfg.Params); err != nil {
+	if err := base.SetAll(cfg.Params); err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
 	}
 	k, repeats := cfg.Folds, cfg.Repeats
@@ -128,9 +128,9 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	case spec.IsBatch() && cfg.Passes > 1:
 		return nil, fmt.Errorf("%s is a batch algorithm: it sees the whole training set, so passes do not apply", spec.Name)
 	}
-	res := &CVResult{Algo: spec.Name, Params: solver.Values(base), Grid: cfg.Grid, Data: cfg.Data,
+	res := &CVResult{Algo: spec.Name, Params: base.Values(), Grid: cfg.Grid, Data: cfg.Data,
 		Passes: max(cfg.Passes, 1), Folds: k, Repeats: repeats}
-	var params []any                   // the grid's points; nil without a grid
+	var params []solver.Params         // the grid's points; nil without a grid
 	settings := [][]string{cfg.Params} // each point's key=values (data-scaled defaults)
 	if cfg.Grid != "" {
 		var points [][]string
@@ -138,7 +138,7 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 			return nil, err
 		}
 		settings = pointSettings(cfg.Params, points)
-		res.Params = solver.Values(base)
+		res.Params = base.Values()
 		for _, kv := range points[0] {
 			k, _, _ := strings.Cut(kv, "=")
 			delete(res.Params, k)
@@ -210,7 +210,7 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	selections := make([]string, len(jobs))
 	points := params
 	if points == nil {
-		points = []any{base}
+		points = []solver.Params{base}
 	}
 	tcfg := cfg.TrainConfig
 	tcfg.Progress, tcfg.Checkpoint = nil, ""

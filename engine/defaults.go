@@ -10,26 +10,26 @@ import (
 	"github.com/aucopt/aucopt/engine/stats"
 )
 
-// dataParams returns a parameter struct of spec for training data with the given facts:
+// dataParams returns parameters of spec for training data with the given facts:
 // the static defaults, the data-scaled ones (spec.Defaults), then each list of
 // key=values in turn (the caller's, a grid point's), which override both. The note
 // names the parameters the data set, for the result's notes ("" when none did).
-func dataParams(spec solver.Spec, facts solver.DataFacts, sets ...[]string) (any, string, error) {
+func dataParams(spec solver.Spec, facts solver.DataFacts, sets ...[]string) (solver.Params, string, error) {
 	static, p := spec.Params(), spec.Params()
 	if spec.Defaults != nil {
 		spec.Defaults(facts, p)
 	}
 	for _, kv := range sets {
-		if err := solver.SetAll(static, kv); err != nil {
-			return nil, "", fmt.Errorf("%s: %w", spec.Name, err)
+		if err := static.SetAll(kv); err != nil {
+			return solver.Params{}, "", fmt.Errorf("%s: %w", spec.Name, err)
 		}
-		if err := solver.SetAll(p, kv); err != nil {
-			return nil, "", fmt.Errorf("%s: %w", spec.Name, err)
+		if err := p.SetAll(kv); err != nil {
+			return solver.Params{}, "", fmt.Errorf("%s: %w", spec.Name, err)
 		}
 	}
-	was, now := solver.Values(static), solver.Values(p)
+	was, now := static.Values(), p.Values()
 	var changed []string
-	for _, k := range solver.Keys(p) {
+	for _, k := range p.Keys() {
 		if fmt.Sprint(was[k]) != fmt.Sprint(now[k]) {
 			changed = append(changed, fmt.Sprintf("%s=%s", k, formatValue(now[k])))
 		}
@@ -51,13 +51,13 @@ func formatValue(v any) string {
 
 // scaledParams is dataParams recording what the data set: the parameters in res.Params
 // and the note in res.Notes (res may be nil).
-func scaledParams(spec solver.Spec, facts solver.DataFacts, res *TrainResult, sets ...[]string) (any, error) {
+func scaledParams(spec solver.Spec, facts solver.DataFacts, res *TrainResult, sets ...[]string) (solver.Params, error) {
 	p, note, err := dataParams(spec, facts, sets...)
 	if err != nil {
-		return nil, err
+		return solver.Params{}, err
 	}
 	if res != nil {
-		res.Params = solver.Values(p)
+		res.Params = p.Values()
 		if note != "" {
 			res.Notes = append(res.Notes, note)
 		}

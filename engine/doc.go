@@ -22,8 +22,8 @@
 //	  → solver                  the algorithm: solver.Online, Batch, Multi
 //	  → kernels                 the backend every solver is written against (fallback, asm, cuda)
 //
-// A Task's points are parameter structs (solver.Spec.Params); with one point there is
-// no selection. One rule holds for failed points in every search: a point that diverges
+// A Task's points are solver.Params (made by solver.Spec.Params); with one point there
+// is no selection. One rule holds for failed points in every search: a point that diverges
 // or whose validation AUC is NaN is marked failed with its reason and the search goes
 // on; only when all fail is it an error (wrapping solver.ErrDiverged). Parallel jobs (CV
 // folds, experiment cells) run on RunJobs with one worker policy (Workers), each job on

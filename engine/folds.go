@@ -19,7 +19,7 @@ import (
 // dropped from the folds still to train. workers is the Multi's goroutines for
 // independent learners.
 func onlineFolds(ctx context.Context, spec solver.Spec, b kernels.Backend, train *data.Dataset, folds []data.Fold,
-	params []any, seed uint64, shuffle bool, workers int,
+	params []solver.Params, seed uint64, shuffle bool, workers int,
 	done func(k int, m solver.Multi, val *data.Dataset) error, out func(g int) bool) error {
 	blocks := make([]*data.Dataset, len(folds))
 	pos, neg := make([]int, len(folds)), make([]int, len(folds))

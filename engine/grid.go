@@ -66,7 +66,7 @@ func ParseGrid(spec solver.Spec, s string) (solver.Grid, error) {
 		}
 		return spec.Grid, nil
 	}
-	keys := solver.Keys(spec.Params())
+	keys := spec.Params().Keys()
 	var g solver.Grid
 	for part := range strings.SplitSeq(s, ";") {
 		k, vs, ok := strings.Cut(part, "=")
@@ -109,13 +109,11 @@ func parseGridValues(v string) ([]float64, error) {
 		}
 		return out, nil
 	}
-	p := struct {
-		X float64 `param:"x"`
-	}{}
-	if err := solver.Set(&p, "x", v); err != nil {
+	x, err := solver.ParseNumber(v)
+	if err != nil {
 		return nil, fmt.Errorf("%q is not a number", v)
 	}
-	return []float64{p.X}, nil
+	return []float64{x}, nil
 }
 
 // Grid runs the grid search cfg describes: a Task of the grid's points (Run). An
@@ -175,7 +173,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 // with shared statistics where the algorithm has one (solver.NewMulti: one state and two
 // d-vectors per point, OPAUC's) or one learner per point; a batch grid fits up to
 // workers points at once. The refit of the best point needs one state, no more.
-func gridStateBytes(spec solver.Spec, params []any, dim, rows, workers int) (float64, string) {
+func gridStateBytes(spec solver.Spec, params []solver.Params, dim, rows, workers int) (float64, string) {
 	var one float64
 	for _, p := range params {
 		one = max(one, spec.StateBytes(dim, rows, p))
@@ -195,10 +193,10 @@ func gridStateBytes(spec solver.Spec, params []any, dim, rows, workers int) (flo
 	return float64(n) * one, fmt.Sprintf("for %d grid points on %s features", n, groupDigits(dim))
 }
 
-// gridParams returns a parameter struct (spec.Params, base, then the point) for every
-// point of grid (ParseGrid), and the points as key=value lists.
-func gridParams(spec solver.Spec, base []string, grid string) ([]any, [][]string, error) {
-	if err := solver.SetAll(spec.Params(), base); err != nil {
+// gridParams returns the parameters (spec.Params, base, then the point) of every point
+// of grid (ParseGrid), and the points as key=value lists.
+func gridParams(spec solver.Spec, base []string, grid string) ([]solver.Params, [][]string, error) {
+	if err := spec.Params().SetAll(base); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
 	}
 	g, err := ParseGrid(spec, grid)
@@ -206,10 +204,10 @@ func gridParams(spec solver.Spec, base []string, grid string) ([]any, [][]string
 		return nil, nil, err
 	}
 	points := g.Points()
-	params := make([]any, len(points))
+	params := make([]solver.Params, len(points))
 	for i, pt := range points {
 		p := spec.Params()
-		if err := solver.SetAll(p, append(slices.Clone(base), pt...)); err != nil {
+		if err := p.SetAll(append(slices.Clone(base), pt...)); err != nil {
 			return nil, nil, fmt.Errorf("%s grid point %s: %w", spec.Name, strings.Join(pt, " "), err)
 		}
 		params[i] = p
@@ -227,12 +225,12 @@ func pointSettings(base []string, points [][]string) [][]string {
 	return out
 }
 
-// GridPoints returns the parameter structs of a grid over an algorithm's defaults:
-// grid is GridPaper ("" too) or a ParseGrid spec; an algorithm without a paper grid
-// and grid "" has one point, its defaults.
-func GridPoints(spec solver.Spec, grid string) ([]any, error) {
+// GridPoints returns the parameters of each point of a grid over an algorithm's
+// defaults: grid is GridPaper ("" too) or a ParseGrid spec; an algorithm without a
+// paper grid and grid "" has one point, its defaults.
+func GridPoints(spec solver.Spec, grid string) ([]solver.Params, error) {
 	if (grid == "" || grid == GridPaper) && len(spec.Grid.Keys) == 0 {
-		return []any{spec.Params()}, nil
+		return []solver.Params{spec.Params()}, nil
 	}
 	params, _, err := gridParams(spec, nil, grid)
 	return params, err

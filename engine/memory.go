@@ -129,12 +129,12 @@ func (e memoryError) Unwrap() error { return ErrMemory }
 // featuresOf describes the data a state size was computed for.
 func featuresOf(dim int) string { return "for " + groupDigits(dim) + " features" }
 
-// CheckMemory refuses, before anything is allocated, a run of spec over the parameter
-// structs params (one point, or a grid) on dim features and rows training rows whose
-// learners would not fit in maxBytes, or without it (0) in AvailableMemory: a grid
+// CheckMemory refuses, before anything is allocated, a run of spec over params (one
+// point, or a grid; each made by spec.Params) on dim features and rows training rows
+// whose learners would not fit in maxBytes, or without it (0) in AvailableMemory: a grid
 // holds its points as Grid does, workers bounding a batch grid's fits at once. Its
 // error wraps ErrMemory and ErrInput and names the algorithms that would fit.
-func CheckMemory(spec solver.Spec, params []any, dim, rows, workers int, maxBytes int64) error {
+func CheckMemory(spec solver.Spec, params []solver.Params, dim, rows, workers int, maxBytes int64) error {
 	need, what := gridStateBytes(spec, params, dim, rows, max(workers, 1))
 	return checkMemory(spec, need, what, dim, rows, memoryLimit(maxBytes))
 }

@@ -493,7 +493,7 @@ func (l *labeler) check(seen *LabelSet, label float64, line int) error {
 
 // trainOutOfCore is Train for TrainConfig.OutOfCore: the class moments streamed from
 // cfg.Data, then FitClassMoments.
-func trainOutOfCore(ctx context.Context, spec solver.Spec, params any, cfg TrainConfig, res *TrainResult) (*TrainResult, error) {
+func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params, cfg TrainConfig, res *TrainResult) (*TrainResult, error) {
 	if err := CheckMomentsOnly(spec, params, cfg.Scale); err != nil {
 		return nil, err
 	}
@@ -549,10 +549,10 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params any, cfg Train
 	return res, nil
 }
 
-// CheckMomentsOnly checks that spec with params (a struct made by spec.Params) trains
-// from the class moments alone and that the scaling kind can be applied to them; the
-// error, wrapping ErrInput, says what to change.
-func CheckMomentsOnly(spec solver.Spec, params any, kind string) error {
+// CheckMomentsOnly checks that spec with params (made by spec.Params) trains from the
+// class moments alone and that the scaling kind can be applied to them; the error,
+// wrapping ErrInput, says what to change.
+func CheckMomentsOnly(spec solver.Spec, params solver.Params, kind string) error {
 	if !spec.IsBatch() {
 		return inputErrorf("out of core: %s is an online algorithm; it streams its file from disk already (--shuffle=false --scale none)", spec.Name)
 	}
@@ -573,8 +573,8 @@ func CheckMomentsOnly(spec solver.Spec, params any, kind string) error {
 	return nil
 }
 
-// FitClassMoments trains spec (with params, a struct made by spec.Params) from class
-// moments accumulated anywhere (streamed from a file, merged from shards): it applies
+// FitClassMoments trains spec (with params, made by spec.Params) from class moments
+// accumulated anywhere (streamed from a file, merged from shards): it applies
 // the scaling kind exactly on the moments (data.ScaleAuto: min-max to [−1, 1] for at most
 // data.AutoScaleMaxDim features, else none; ScaleMinMax; ScaleNone) and fits the learner,
 // which must be a solver.MomentsLearner that needs only the moments. With settings not
@@ -582,11 +582,11 @@ func CheckMomentsOnly(spec solver.Spec, params any, kind string) error {
 // as Train makes them: the defaults scaled to the moments' data facts
 // (solver.Spec.Defaults), then settings; with nil, params are used as given. It fills
 // res's Algo, Params, Notes, Backend, TrainRows, Features, Scale, Scaling and Weights.
-func FitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, params any, settings []string, cm *stats.ClassMoments, kind string, res *TrainResult) error {
+func FitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, params solver.Params, settings []string, cm *stats.ClassMoments, kind string, res *TrainResult) error {
 	if err := CheckMomentsOnly(spec, params, kind); err != nil {
 		return err
 	}
-	res.Algo, res.Params, res.Backend = spec.Name, solver.Values(params), b.Name()
+	res.Algo, res.Params, res.Backend = spec.Name, params.Values(), b.Name()
 	p, n := cm.Counts()
 	res.TrainRows, res.Features = int(p+n), cm.Dim()
 	pos, neg := cm.Classes()

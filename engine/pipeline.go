@@ -33,9 +33,10 @@ type Selection struct {
 // task per split.
 type Task struct {
 	Spec solver.Spec
-	// Points are parameter structs made by Spec.Params; with one point there is no
-	// selection, with several Selection chooses one.
-	Points []any
+	// Points are the parameters to try, each made by Spec.Params; with one point there
+	// is no selection, with several Selection chooses one. Run does not change them: a
+	// point may be shared with other tasks.
+	Points []solver.Params
 	// Train is the training data; Test, when not nil, is scored with the refitted
 	// weights (features beyond Train's count 0).
 	Train, Test *data.Dataset
@@ -109,7 +110,7 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 		}
 	}
 	best := t.Points[res.Best]
-	res.Params = solver.Values(best)
+	res.Params = best.Values()
 	start := time.Now()
 	if res.Weights, err = fit(ctx, spec, b, best, src, cfg, res.TrainResult); err != nil {
 		if len(t.Points) > 1 {
@@ -142,7 +143,7 @@ func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *d
 			return nil, nil, fmt.Errorf("%s: %d points but %d settings", t.Spec.Name, len(t.Points), len(t.Settings))
 		}
 		facts := solver.FactsOf(train)
-		points := make([]any, len(t.Points))
+		points := make([]solver.Params, len(t.Points))
 		notes = make([]string, len(t.Points))
 		for i, kv := range t.Settings {
 			if points[i], notes[i], err = dataParams(t.Spec, facts, kv); err != nil {
@@ -296,7 +297,7 @@ func search(ctx context.Context, b kernels.Backend, train *data.Dataset, t Task,
 	res.Best = -1
 	res.Points = make([]GridPoint, len(params))
 	for g, p := range params {
-		res.Points[g] = GridPoint{Params: solver.Values(p), Failed: failed[g]}
+		res.Points[g] = GridPoint{Params: p.Values(), Failed: failed[g]}
 		if failed[g] != "" {
 			continue
 		}
@@ -410,7 +411,7 @@ func observe(ctx context.Context, m solver.Multi, d *data.Dataset, order []int) 
 }
 
 // gridOnline trains every point of t on part in one Multi over t.Passes passes.
-func gridOnline(ctx context.Context, spec solver.Spec, b kernels.Backend, part *data.Dataset, params []any,
+func gridOnline(ctx context.Context, spec solver.Spec, b kernels.Backend, part *data.Dataset, params []solver.Params,
 	t Task, workers int) (solver.Multi, error) {
 	if pos, neg := part.Counts(); pos == 0 || neg == 0 {
 		return nil, solver.ErrOneClass
@@ -434,7 +435,7 @@ func gridOnline(ctx context.Context, spec solver.Spec, b kernels.Backend, part *
 // gridBatch fits every point on part: all at once from shared work when the algorithm
 // is a solver.GridFitter (MBA's λ path from one Σ_S), else one after another. A point
 // whose fit fails is marked failed rather than ending the search.
-func gridBatch(ctx context.Context, spec solver.Spec, b kernels.Backend, part *data.Dataset, params []any,
+func gridBatch(ctx context.Context, spec solver.Spec, b kernels.Backend, part *data.Dataset, params []solver.Params,
 	seed uint64, failed []string) (ws [][]float64, shared bool, err error) {
 	if l, err := spec.NewBatch(b, part.Dim, params[0], seed); err == nil {
 		if gf, ok := l.(solver.GridFitter); ok {

@@ -29,19 +29,19 @@ func spanA9a(t *testing.T) *data.Dataset {
 	return train.Subset(data.Shuffle(train.Rows(), 9)[:3000])
 }
 
-// opaucGrid returns OPAUC's Spec and parameter structs for a small (η, λ) grid with
+// opaucGrid returns OPAUC's Spec and the parameters of a small (η, λ) grid with
 // diverging points.
-func opaucGrid(t *testing.T) (solver.Spec, []any) {
+func opaucGrid(t *testing.T) (solver.Spec, []solver.Params) {
 	t.Helper()
 	spec, err := solver.Lookup("opauc")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var params []any
+	var params []solver.Params
 	for _, eta := range []float64{0x1p-12, 0x1p-8, 0x1p-5, 0x1p2} {
 		for _, lambda := range []float64{0x1p-10, 0x1p-2} {
 			q := spec.Params()
-			if err := solver.SetAll(q, []string{fmt.Sprintf("eta=%g", eta), fmt.Sprintf("lambda=%g", lambda)}); err != nil {
+			if err := q.SetAll([]string{fmt.Sprintf("eta=%g", eta), fmt.Sprintf("lambda=%g", lambda)}); err != nil {
 				t.Fatal(err)
 			}
 			params = append(params, q)
@@ -51,7 +51,7 @@ func opaucGrid(t *testing.T) (solver.Spec, []any) {
 }
 
 // lonePass trains one learner in one pass over d in row order.
-func lonePass(t *testing.T, spec solver.Spec, b kernels.Backend, d *data.Dataset, p any) []float64 {
+func lonePass(t *testing.T, spec solver.Spec, b kernels.Backend, d *data.Dataset, p solver.Params) []float64 {
 	t.Helper()
 	l, err := spec.NewOnline(b, d.Dim, p, 3)
 	if err != nil {

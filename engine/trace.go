@@ -85,10 +85,10 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 		return nil, fmt.Errorf("trace %s: every %d: want a positive number of examples (0 for the default)", spec.Name, cfg.Every)
 	}
 	params := spec.Params()
-	if err := solver.SetAll(params, cfg.Params); err != nil {
+	if err := params.SetAll(cfg.Params); err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
 	}
-	res := &TrainResult{Algo: spec.Name, Params: solver.Values(params), Data: cfg.Data, Passes: max(cfg.Passes, 1), TestAUC: math.NaN()}
+	res := &TrainResult{Algo: spec.Name, Params: params.Values(), Data: cfg.Data, Passes: max(cfg.Passes, 1), TestAUC: math.NaN()}
 	if spec.IsBatch() {
 		if cfg.Passes > 1 {
 			return nil, fmt.Errorf("%s is a batch algorithm: it sees the whole training set, so passes do not apply", spec.Name)

@@ -125,10 +125,10 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		return nil, inputError{err}
 	}
 	params := spec.Params()
-	if err := solver.SetAll(params, cfg.Params); err != nil {
+	if err := params.SetAll(cfg.Params); err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
 	}
-	res := &TrainResult{Algo: spec.Name, Params: solver.Values(params), Data: cfg.Data, Passes: max(cfg.Passes, 1), TestAUC: math.NaN(), Seed: cfg.Seed}
+	res := &TrainResult{Algo: spec.Name, Params: params.Values(), Data: cfg.Data, Passes: max(cfg.Passes, 1), TestAUC: math.NaN(), Seed: cfg.Seed}
 	if spec.IsBatch() {
 		if cfg.Checkpoint != "" {
 			return nil, inputErrorf("%s is a batch algorithm: --checkpoint is for online ones", spec.Name)
@@ -166,7 +166,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if cfg.Checkpoint != "" && sum != nil {
 		sum.wait(res) // the checkpoint records the training data's fingerprint
 	}
-	t := Task{Spec: spec, Points: []any{params}, Test: test, Scale: cfg.Scale, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
+	t := Task{Spec: spec, Points: []solver.Params{params}, Test: test, Scale: cfg.Scale, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
 		Seed: cfg.Seed, Progress: cfg.Progress, cfg: &cfg, res: res, owned: true}
 	if ds, ok := src.(solver.DatasetSource); ok {
 		t.Train, t.Settings = ds.D, [][]string{cfg.Params} // data-scaled defaults, on the scaled rows
@@ -188,7 +188,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 
 // fit trains one learner of spec on src: the streaming driver for an online algorithm,
 // Fit on the in-memory dataset for a batch one. It returns the weights.
-func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params any, src solver.Source, cfg TrainConfig, res *TrainResult) ([]float64, error) {
+func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params solver.Params, src solver.Source, cfg TrainConfig, res *TrainResult) ([]float64, error) {
 	if cfg.Average > 1 {
 		return fitAveraged(ctx, spec, b, params, src.(solver.DatasetSource).D, cfg, res.Features, cfg.Average)
 	}
@@ -224,10 +224,10 @@ func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params any, s
 // for its checkpoint: every parameter, the seed, shuffling, the scaling in effect, the
 // training data (its SHA-256, else its name) with its rows and features, and the
 // backend (whose rounding the weights carry).
-func runSettings(params any, cfg TrainConfig, res *TrainResult) []solver.Setting {
-	vals := solver.Values(params)
+func runSettings(params solver.Params, cfg TrainConfig, res *TrainResult) []solver.Setting {
+	vals := params.Values()
 	var out []solver.Setting
-	for _, k := range solver.Keys(params) {
+	for _, k := range params.Keys() {
 		v := fmt.Sprint(vals[k])
 		if f, ok := vals[k].(float64); ok {
 			v = strconv.FormatFloat(f, 'g', -1, 64)

@@ -66,7 +66,7 @@ func TestTrainDenseFile(t *testing.T) {
 	}
 }
 
-func fitBatch(t *testing.T, spec solver.Spec, b kernels.Backend, params any, ds *data.Dataset, seed uint64) []float64 {
+func fitBatch(t *testing.T, spec solver.Spec, b kernels.Backend, params solver.Params, ds *data.Dataset, seed uint64) []float64 {
 	t.Helper()
 	l, err := spec.NewBatch(b, ds.Dim, params, seed)
 	if err != nil {

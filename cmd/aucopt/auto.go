@@ -89,7 +89,7 @@ func scaledKeys(spec solver.Spec) map[string]bool {
 	a, b := spec.Params(), spec.Params()
 	spec.Defaults(solver.DataFacts{Rows: 100, Features: 10, MeanSqNorm: 5, Positives: 50}, a)
 	spec.Defaults(solver.DataFacts{Rows: 100_000, Features: 1000, MeanSqNorm: 300, Positives: 1000}, b)
-	va, vb := solver.Values(a), solver.Values(b)
+	va, vb := a.Values(), b.Values()
 	for k, v := range va {
 		if fmt.Sprint(v) != fmt.Sprint(vb[k]) {
 			out[k] = true

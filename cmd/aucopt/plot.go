@@ -218,7 +218,7 @@ func splitParams(algos, params []string) (map[string][]string, error) {
 	}
 	for _, a := range algos { // every value checked before any run
 		spec, _ := solver.Lookup(a)
-		if err := solver.SetAll(spec.Params(), out[a]); err != nil {
+		if err := spec.Params().SetAll(out[a]); err != nil {
 			return nil, fmt.Errorf("%s: %w", a, err)
 		}
 	}

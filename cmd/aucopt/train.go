@@ -191,8 +191,9 @@ func formatParams(p map[string]any) string {
 
 func printParams(w io.Writer, spec solver.Spec) {
 	fmt.Fprintf(w, "%s: %s\n  %s\n\nparameters (defaults):\n", spec.Name, spec.Doc, spec.Ref)
-	vals, scaled := solver.Values(spec.Params()), scaledKeys(spec)
-	for _, k := range solver.Keys(spec.Params()) {
+	p, scaled := spec.Params(), scaledKeys(spec)
+	vals := p.Values()
+	for _, k := range p.Keys() {
 		if scaled[k] {
 			fmt.Fprintf(w, "  %-8s %v, scaled to the training data when not given (the run's notes say to what)\n", k, vals[k])
 			continue

@@ -95,7 +95,7 @@ func fitItem(ctx context.Context, f *fitFn, it WorkItem, ds *data.Dataset) WorkR
 		return fail(err)
 	}
 	params := spec.Params()
-	if err := solver.SetAll(params, it.Params); err != nil {
+	if err := params.SetAll(it.Params); err != nil {
 		return fail(err)
 	}
 	train, val := ds, (*data.Dataset)(nil)
@@ -210,7 +210,7 @@ func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 	}
 	points := g.Points()
 	for _, p := range points { // bad values fail here, not on the workers
-		if err := solver.SetAll(spec.Params(), p); err != nil {
+		if err := spec.Params().SetAll(p); err != nil {
 			return nil, fmt.Errorf("%s: %w", spec.Name, err)
 		}
 	}
@@ -260,12 +260,12 @@ func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 		return nil, fmt.Errorf("refitting the best point %s: %s", strings.Join(points[res.Best], " "), r.Err)
 	}
 	params := spec.Params()
-	_ = solver.SetAll(params, points[res.Best])
+	_ = params.SetAll(points[res.Best])
 	passes := max(cfg.Passes, 1)
 	if spec.IsBatch() {
 		passes = 0
 	}
-	res.Refit = &engine.TrainResult{Algo: spec.Name, Params: solver.Values(params), Backend: accBackend().Name(), Data: cfg.Data,
+	res.Refit = &engine.TrainResult{Algo: spec.Name, Params: params.Values(), Backend: accBackend().Name(), Data: cfg.Data,
 		TrainRows: r.Rows, Features: r.Dim, Passes: passes, Scale: r.Scale, Seconds: r.Seconds, TestAUC: math.NaN(),
 		Weights: r.Weights, Scaling: r.Scaling, Seed: cfg.Seed}
 	res.Secs = time.Since(start).Seconds()

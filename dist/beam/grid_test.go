@@ -39,6 +39,10 @@ func TestGridMatchesSingleMachine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	spec, err := solver.Lookup("ls-auc")
+	if err != nil {
+		t.Fatal(err)
+	}
 	best := -1
 	for i, p := range res.Points {
 		var aucs []float64
@@ -48,12 +52,11 @@ func TestGridMatchesSingleMachine(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			params := &solver.LSAUCParams{}
-			*params = solver.DefaultLSAUCParams()
-			if err := solver.SetAll(params, p.Params); err != nil {
+			params := spec.Params()
+			if err := params.SetAll(p.Params); err != nil {
 				t.Fatal(err)
 			}
-			l, err := solver.NewLSAUC(fallback.NewWorkers(1), tr.Dim, *params, seed)
+			l, err := spec.NewBatch(fallback.NewWorkers(1), tr.Dim, params, seed)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -186,7 +186,7 @@ func TrainMoments(ctx context.Context, cfg MomentsConfig) (*engine.TrainResult, 
 		return nil, err
 	}
 	params := spec.Params()
-	if err := solver.SetAll(params, cfg.Params); err != nil {
+	if err := params.SetAll(cfg.Params); err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
 	}
 	if _, err := newLabelRule(cfg.Positive); err != nil {

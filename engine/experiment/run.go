@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -68,7 +67,7 @@ type job struct {
 	table, dataset, algo string
 	split                *split
 	spec                 solver.Spec
-	params               []any // the grid's points (one when the grid is trivial)
+	params               []solver.Params // the grid's points (one when the grid is trivial)
 	grid                 string
 	out                  *Run
 }
@@ -411,9 +410,11 @@ func cellRows(p Protocol, cfg Config, spec solver.Spec, s *split) int {
 	return n
 }
 
-// gridParams returns the parameter structs of the algorithm's grid: spec's paper
-// grid, or gspec; a single default point when the algorithm has no grid.
-func gridParams(spec solver.Spec, gspec string) ([]any, error) { return engine.GridPoints(spec, gspec) }
+// gridParams returns the parameters of each point of the algorithm's grid: spec's
+// paper grid, or gspec; a single default point when the algorithm has no grid.
+func gridParams(spec solver.Spec, gspec string) ([]solver.Params, error) {
+	return engine.GridPoints(spec, gspec)
+}
 
 // describeGrid names the grid a cell used.
 func describeGrid(spec solver.Spec, gspec string) string {
@@ -479,7 +480,7 @@ func runJob(ctx context.Context, p Protocol, cfg Config, b kernels.Backend, j *j
 		}
 		j.out.TrainRows = train.Rows()
 		params := j.params
-		if slices.Contains(solver.Keys(params[0]), "n") { // FSAUC: stages sized for one pass
+		if slices.Contains(params[0].Keys(), "n") { // FSAUC: stages sized for one pass
 			params = withN(j.spec, params, train.Rows())
 		}
 		sel := engine.Selection{Folds: p.InnerFolds, Holdout: p.Holdout, Seed: j.split.seed}
@@ -516,15 +517,14 @@ func pick(rows []int, k int, seed uint64) []int {
 }
 
 // withN sets the expected stream length (Spec.SetStreamLength: FSAUC's n) to rows in
-// copies of params; params themselves when spec needs none.
-func withN(spec solver.Spec, params []any, rows int) []any {
+// clones of params (which other jobs share); params themselves when spec needs none.
+func withN(spec solver.Spec, params []solver.Params, rows int) []solver.Params {
 	if spec.SetStreamLength == nil {
 		return params
 	}
-	out := make([]any, len(params))
+	out := make([]solver.Params, len(params))
 	for i, q := range params {
-		c := spec.Params()
-		reflect.ValueOf(c).Elem().Set(reflect.ValueOf(q).Elem())
+		c := q.Clone()
 		spec.SetStreamLength(c, max(rows, 1))
 		out[i] = c
 	}

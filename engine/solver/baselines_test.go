@@ -416,19 +416,19 @@ func TestBaselinesParams(t *testing.T) {
 	}
 	// Keys, defaults and grids line up.
 	for _, c := range []struct {
-		p    any
+		p    Params
 		keys []string
 		grid Grid
 	}{
-		{&OLRParams{}, []string{"eta", "lambda"}, OLRGrid},
-		{&FTRLParams{}, []string{"alpha", "beta", "l1", "l2"}, FTRLGrid},
-		{&UniExpParams{}, []string{"eta", "lambda"}, UniExpGrid},
+		{paramsOf(&OLRParams{}), []string{"eta", "lambda"}, OLRGrid},
+		{paramsOf(&FTRLParams{}), []string{"alpha", "beta", "l1", "l2"}, FTRLGrid},
+		{paramsOf(&UniExpParams{}), []string{"eta", "lambda"}, UniExpGrid},
 	} {
-		if k := Keys(c.p); !slices.Equal(k, c.keys) || !slices.Equal(c.grid.Keys, c.keys) {
-			t.Errorf("%T: keys %v, grid keys %v, want %v", c.p, k, c.grid.Keys, c.keys)
+		if k := c.p.Keys(); !slices.Equal(k, c.keys) || !slices.Equal(c.grid.Keys, c.keys) {
+			t.Errorf("%T: keys %v, grid keys %v, want %v", c.p.ptr, k, c.grid.Keys, c.keys)
 		}
 		for _, pt := range c.grid.Points()[:3] {
-			if err := SetAll(c.p, pt); err != nil {
+			if err := c.p.SetAll(pt); err != nil {
 				t.Error(err)
 			}
 		}

@@ -248,11 +248,11 @@ func TestBatchLayouts(t *testing.T) {
 		p := spec.Params()
 		switch spec.Name {
 		case "mb-psl", "mb-phl":
-			err = SetAll(p, []string{"T=200"})
+			err = p.SetAll([]string{"T=200"})
 		case "svm-or":
 			// Its weights are determined only to within the gap (sort ties and
 			// rounding pick other planes); a tiny gap pins them down.
-			err = SetAll(p, []string{"lambda=0.1", "eps=1e-12"})
+			err = p.SetAll([]string{"lambda=0.1", "eps=1e-12"})
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -94,57 +94,57 @@ func squareStep(f DataFacts) float64 { return clamp(stepSquare/f.MeanSqNorm, 0x1
 // function changes only the fields its rule names; the others keep the static
 // defaults. The algorithms of issue 14 (SOLAM, SPAM, FSAUC, OAM, UBAUC) are not here:
 // their defaults are set with their solvers.
-var dataDefaults = map[string]func(f DataFacts, params any){
-	"ls-auc": func(f DataFacts, p any) { p.(*LSAUCParams).Lambda = ridgeSquare * f.RidgeScale() },
-	"mba-l2": func(f DataFacts, p any) { p.(*MBAParams).Lambda2 = ridgeSquare * f.RidgeScale() },
-	"mba-l1": func(f DataFacts, p any) { p.(*MBAParams).Lambda1 = ridgeLasso * f.RidgeScale() },
-	"mba-el": func(f DataFacts, p any) {
-		q := p.(*MBAParams)
+var dataDefaults = map[string]func(f DataFacts, params Params){
+	"ls-auc": func(f DataFacts, p Params) { p.ptr.(*LSAUCParams).Lambda = ridgeSquare * f.RidgeScale() },
+	"mba-l2": func(f DataFacts, p Params) { p.ptr.(*MBAParams).Lambda2 = ridgeSquare * f.RidgeScale() },
+	"mba-l1": func(f DataFacts, p Params) { p.ptr.(*MBAParams).Lambda1 = ridgeLasso * f.RidgeScale() },
+	"mba-el": func(f DataFacts, p Params) {
+		q := p.ptr.(*MBAParams)
 		q.Lambda1, q.Lambda2 = ridgeLasso*f.RidgeScale()/2, ridgeSquare*f.RidgeScale()/2
 	},
-	"opauc":    func(f DataFacts, p any) { p.(*OPAUCParams).Eta = squareStep(f) },
-	"opaucr":   func(f DataFacts, p any) { p.(*OPAUCrParams).Eta = squareStep(f) },
-	"opauc-f":  func(f DataFacts, p any) { p.(*OPAUCfParams).Eta = squareStep(f) },
-	"opauc-rp": func(f DataFacts, p any) { p.(*OPAUCrpParams).Eta = squareStep(f) },
+	"opauc":    func(f DataFacts, p Params) { p.ptr.(*OPAUCParams).Eta = squareStep(f) },
+	"opaucr":   func(f DataFacts, p Params) { p.ptr.(*OPAUCrParams).Eta = squareStep(f) },
+	"opauc-f":  func(f DataFacts, p Params) { p.ptr.(*OPAUCfParams).Eta = squareStep(f) },
+	"opauc-rp": func(f DataFacts, p Params) { p.ptr.(*OPAUCrpParams).Eta = squareStep(f) },
 	// MB-PSL and MB-PHL take 2000 steps η₀/√t of 100 pairs: the step must reach the
 	// optimum within that budget and stay stable. The square loss's curvature is R²
 	// (η₀ = 3/R² in [2⁻⁶, 2⁻²]: diabetes, R² = 2.9, .8283 at the static 2⁻⁶ and .8638
 	// at 2⁻²); the hinge's gradient grows with ‖x‖ (η₀ = 4/R in [2⁻², 4]: svmguide3
 	// .7759 at the static 2⁻², .7926 at 1). η₀·λ stays below 1/2 (the solver needs < 1).
-	"mb-psl": func(f DataFacts, p any) {
-		q := p.(*MBPairParams)
+	"mb-psl": func(f DataFacts, p Params) {
+		q := p.ptr.(*MBPairParams)
 		q.Lambda = ridgeSquare * f.RidgeScale()
 		q.Eta = math.Min(clamp(3/f.MeanSqNorm, 0x1p-6, 0x1p-2), 0.5/q.Lambda)
 	},
-	"mb-phl": func(f DataFacts, p any) {
-		q := p.(*MBPairParams)
+	"mb-phl": func(f DataFacts, p Params) {
+		q := p.ptr.(*MBPairParams)
 		q.Lambda = ridgeHinge * f.RidgeScale()
 		q.Eta = math.Min(clamp(4/math.Sqrt(f.MeanSqNorm), 0x1p-2, 4), 0.5/q.Lambda)
 	},
 	// spdam's linear rate slows as λ shrinks (the thesis: 230 epochs at 0.1 on a9a), so
 	// λ stays at least 0.01, and at least its static 0.1 from 5,000 rows on: w8a (34,824
 	// rows) ran over 100 s at 2ρ = 0.017 against 33.5 s at 0.1 (test AUC .9713).
-	"spdam": func(f DataFacts, p any) {
+	"spdam": func(f DataFacts, p Params) {
 		floor := 0.01
 		if f.Rows >= 5000 {
 			floor = 0.1
 		}
-		p.(*SPDAMParams).Lambda = math.Max(ridgeSquare*f.RidgeScale(), floor)
+		p.ptr.(*SPDAMParams).Lambda = math.Max(ridgeSquare*f.RidgeScale(), floor)
 	},
-	"svm-or": func(f DataFacts, p any) { p.(*SVMORParams).Lambda = ridgeHinge * f.RidgeScale() },
+	"svm-or": func(f DataFacts, p Params) { p.ptr.(*SVMORParams).Lambda = ridgeHinge * f.RidgeScale() },
 	// unilog is LIBLINEAR's -s 0 with C = 1: ½‖w‖² + Σᵢ log(1 + e^{−yᵢw·xᵢ}) divided
 	// by n/2 is Uni-Log's objective (two class means) for balanced classes with λ = 2/n.
 	// Above 667 rows λ stays 3·10⁻³: L-BFGS slows as λ shrinks for no gain in AUC
 	// (a9a, CPU user+sys of the whole run: 1.5 s at the static 10⁻², 2.6 s at 3·10⁻³,
 	// 3.7 s at 10⁻³; test AUC .9024, .9024, .9023).
-	"unilog": func(f DataFacts, p any) { p.(*UniLogParams).Lambda = math.Max(2/float64(f.Rows), 3e-3) },
+	"unilog": func(f DataFacts, p Params) { p.ptr.(*UniLogParams).Lambda = math.Max(2/float64(f.Rows), 3e-3) },
 }
 
 // withDefaults sets each Spec's Defaults from dataDefaults.
 func withDefaults(specs []Spec) []Spec {
 	for i := range specs {
 		if fn, ok := dataDefaults[specs[i].Name]; ok {
-			specs[i].Defaults = func(f DataFacts, params any) {
+			specs[i].Defaults = func(f DataFacts, params Params) {
 				if f.Known() {
 					fn(f, params)
 				}

@@ -72,15 +72,15 @@ func TestDataDefaults(t *testing.T) {
 		for _, f := range []DataFacts{small, large} {
 			p := spec.Params()
 			spec.Defaults(f, p)
-			got := Values(p)[tt.key].(float64)
+			got := p.Values()[tt.key].(float64)
 			if want := tt.want(f); math.Abs(got-want) > 1e-12*want {
 				t.Errorf("%s %s on %v = %v, want %v", tt.algo, tt.key, f, got, want)
 			}
 		}
 		p, static := spec.Params(), spec.Params()
 		spec.Defaults(DataFacts{Rows: 10, Features: 3}, p) // norms unknown (streamed)
-		if Values(p)[tt.key] != Values(static)[tt.key] {
-			t.Errorf("%s: unknown facts changed %s to %v", tt.algo, tt.key, Values(p)[tt.key])
+		if p.Values()[tt.key] != static.Values()[tt.key] {
+			t.Errorf("%s: unknown facts changed %s to %v", tt.algo, tt.key, p.Values()[tt.key])
 		}
 	}
 }

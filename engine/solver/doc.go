@@ -22,6 +22,7 @@
 // no learner branches on which backend it got.
 //
 // Hyper-parameters are plain structs with documented defaults and the papers' grids;
-// their fields carry `param:"key"` tags so that the CLI and the grid search set them
-// through one key=value setter (Set).
+// their fields carry `param:"key"` tags. A Spec hands them out as Params, one typed
+// value through which the CLI and the grid search set them from key=value text (Set,
+// SetAll), list them (Keys, Values, String) and copy them (Clone).
 package solver

@@ -241,10 +241,10 @@ func TestFSAUCParams(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := good
-	if err := SetAll(&p, []string{"eta=2^-3", "R=5", "n=32561"}); err != nil || p.Eta != 0.125 || p.R != 5 || p.N != 32561 {
+	if err := paramsOf(&p).SetAll([]string{"eta=2^-3", "R=5", "n=32561"}); err != nil || p.Eta != 0.125 || p.R != 5 || p.N != 32561 {
 		t.Errorf("SetAll: %v, %+v", err, p)
 	}
-	if got := Keys(&p); !slices.Equal(got, []string{"eta", "R", "kappa", "n"}) {
+	if got := paramsOf(&p).Keys(); !slices.Equal(got, []string{"eta", "R", "kappa", "n"}) {
 		t.Errorf("keys %v", got)
 	}
 	if n := len(FSAUCGrid.Points()); n != 11*5 {

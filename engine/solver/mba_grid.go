@@ -11,22 +11,22 @@ import (
 // GridFitter is a batch learner that fits a whole grid of its parameters from work
 // shared between the points (MBA: one Σ_S for every (λ₁, λ₂)).
 type GridFitter interface {
-	// FitGrid fits one model per parameter struct of params (made by the algorithm's
+	// FitGrid fits one model per element of params (each made by the algorithm's
 	// Spec.Params). ok is false, with nothing fitted, when the points differ in a
 	// parameter the shared work depends on: the caller then fits them one by one. A
 	// point that fails has a nil weight vector and its error in errs; err is for what
 	// fails them all (the shared work, cancellation).
-	FitGrid(ctx context.Context, ds *data.Dataset, params []any) (ws [][]float64, errs []error, ok bool, err error)
+	FitGrid(ctx context.Context, ds *data.Dataset, params []Params) (ws [][]float64, errs []error, ok bool, err error)
 }
 
 // FitGrid samples the pairs once (the receiver's B, T and seed) and solves every
 // (λ₁, λ₂) of params from the one Σ_S, in decreasing λ₁ so that each coordinate
 // descent starts from a nearby solution (the λ path as the grid). It declines (ok =
 // false) when the points differ in anything but lambda1 and lambda2.
-func (m *MBA) FitGrid(ctx context.Context, ds *data.Dataset, params []any) ([][]float64, []error, bool, error) {
+func (m *MBA) FitGrid(ctx context.Context, ds *data.Dataset, params []Params) ([][]float64, []error, bool, error) {
 	pens := make([][2]float64, len(params))
 	for g, p := range params {
-		pp, isMBA := p.(*MBAParams)
+		pp, isMBA := p.ptr.(*MBAParams)
 		if !isMBA {
 			return nil, nil, false, nil
 		}

@@ -11,13 +11,13 @@ import (
 func TestMBAFitGrid(t *testing.T) {
 	ds := gaussian(600, 12, 0.3, 1.5, 4)
 	b := testBackends(t)[0]
-	var params []any
+	var params []Params
 	for _, pen := range [][2]float64{{0, 1e-3}, {1e-3, 0}, {1e-2, 1e-3}, {-1, 0}, {3e-4, 1e-2}} {
 		p := DefaultMBAELParams()
 		p.Lambda1, p.Lambda2 = pen[0], pen[1]
-		params = append(params, &p)
+		params = append(params, paramsOf(&p))
 	}
-	m, err := NewMBA(b, ds.Dim, *params[0].(*MBAParams), 9)
+	m, err := NewMBA(b, ds.Dim, *params[0].ptr.(*MBAParams), 9)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestMBAFitGrid(t *testing.T) {
 		t.Fatalf("FitGrid: ok %v, %v", ok, err)
 	}
 	for g, p := range params {
-		pp := *p.(*MBAParams)
+		pp := *p.ptr.(*MBAParams)
 		if pp.Lambda1 < 0 {
 			if errs[g] == nil || ws[g] != nil {
 				t.Errorf("point %d (λ₁ < 0): error %v, weights %v", g, errs[g], ws[g])
@@ -49,7 +49,7 @@ func TestMBAFitGrid(t *testing.T) {
 	}
 	other := DefaultMBAELParams()
 	other.B++
-	if _, _, ok, err := m.FitGrid(context.Background(), ds, []any{params[0], &other}); ok || err != nil {
+	if _, _, ok, err := m.FitGrid(context.Background(), ds, []Params{params[0], paramsOf(&other)}); ok || err != nil {
 		t.Errorf("points with different B: ok %v, err %v; want a decline", ok, err)
 	}
 }

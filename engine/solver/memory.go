@@ -3,7 +3,7 @@ package solver
 import "fmt"
 
 // stateWords gives, per algorithm, the float64 words a learner holds for d features
-// and n training rows with parameters p (a pointer made by its Spec's Params): its
+// and n training rows with parameters p (made by its Spec's Params): its
 // vectors and matrices, the scratch blocks it allocates at once, and for the batch
 // learners the working copies they always build (ba-UBAUC's and SPDAM's n×d
 // transformed data). The training data themselves are not counted, nor a batch
@@ -11,57 +11,57 @@ import "fmt"
 // nor what grows during a fit (SVM-OR's cutting planes beyond the first 16). These are
 // the allocations of the constructors and Fit in this package, to within a few
 // vectors: Spec.StateBytes is 8 bytes a word.
-var stateWords = map[string]func(d, n float64, p any) float64{
+var stateWords = map[string]func(d, n float64, p Params) float64{
 	// two classes' d×d scatters and 32×d pending blocks, ~10 vectors
-	"opauc": func(d, _ float64, _ any) float64 { return 2*d*d + 80*d },
-	"opaucr": func(d, _ float64, p any) float64 {
-		tau := float64(p.(*OPAUCrParams).Tau)
+	"opauc": func(d, _ float64, _ Params) float64 { return 2*d*d + 80*d },
+	"opaucr": func(d, _ float64, p Params) float64 {
+		tau := float64(p.ptr.(*OPAUCrParams).Tau)
 		return 2*tau*d + 10*d + 4*tau
 	},
-	"opauc-f": func(d, _ float64, p any) float64 {
-		k := min(float64(p.(*OPAUCfParams).Features), d)
+	"opauc-f": func(d, _ float64, p Params) float64 {
+		k := min(float64(p.ptr.(*OPAUCfParams).Features), d)
 		return 2*k*k + 80*k + d
 	},
-	"opauc-rp": func(d, _ float64, p any) float64 {
-		k := min(float64(p.(*OPAUCrpParams).Dims), d)
+	"opauc-rp": func(d, _ float64, p Params) float64 {
+		k := min(float64(p.ptr.(*OPAUCrpParams).Dims), d)
 		return d*k + 2*k*k + 80*k + 4*d
 	},
 	// two reservoirs of N rows, their N×N Gram matrices (sequential updates only)
-	"oam-seq": func(d, _ float64, p any) float64 {
-		n := float64(p.(*OAMParams).Buffer)
+	"oam-seq": func(d, _ float64, p Params) float64 {
+		n := float64(p.ptr.(*OAMParams).Buffer)
 		return 2*n*d + 2*n*n + 4*d
 	},
-	"oam-gra": func(d, _ float64, p any) float64 { return 2*float64(p.(*OAMParams).Buffer)*d + 4*d },
-	"adaoam":  func(d, _ float64, _ any) float64 { return 2*d*d + 84*d },
+	"oam-gra": func(d, _ float64, p Params) float64 { return 2*float64(p.ptr.(*OAMParams).Buffer)*d + 4*d },
+	"adaoam":  func(d, _ float64, _ Params) float64 { return 2*d*d + 84*d },
 	// a few d-vectors (and one of scratch)
 	"solam": vectors(3), "fsauc": vectors(8), "spam-l2": vectors(4), "spam-net": vectors(4),
 	"ubauc-online": vectors(2), "olr": vectors(2), "ftrl": vectors(3), "uniexp": vectors(2),
 	// one d×d accumulator per worker, the merged Σ and its factor, two B×d blocks
 	"mba-l2": mba, "mba-l1": mba, "mba-el": mba,
 	// the centred n×d data and a 256-row block
-	"spdam": func(d, n float64, _ any) float64 { return n*d + 264*d + 4*n },
+	"spdam": func(d, n float64, _ Params) float64 { return n*d + 264*d + 4*n },
 	// Q and its host copy (d×d), the transformed data Z̃ and its product (n×d)
-	"ubauc-batch": func(d, n float64, _ any) float64 { return 2*d*d + 2*n*d + 256*d + 4*n },
+	"ubauc-batch": func(d, n float64, _ Params) float64 { return 2*d*d + 2*n*d + 256*d + 4*n },
 	// two classes' moments (d×d) and the oracle's system and factor
-	"ls-auc": func(d, _ float64, _ any) float64 { return 4*d*d + 520*d },
+	"ls-auc": func(d, _ float64, _ Params) float64 { return 4*d*d + 520*d },
 	// L-BFGS history and scratch over (w, b), per-row scores and coefficients
-	"unilog": func(d, n float64, _ any) float64 { return 30*(d+1) + 4*n },
+	"unilog": func(d, n float64, _ Params) float64 { return 30*(d+1) + 4*n },
 	"mb-psl": mbPair, "mb-phl": mbPair,
 	// the first 16 cutting planes, their Gram matrix, per-row scores
-	"svm-or": func(d, n float64, p any) float64 {
-		it := float64(p.(*SVMORParams).Iters)
+	"svm-or": func(d, n float64, p Params) float64 {
+		it := float64(p.ptr.(*SVMORParams).Iters)
 		return 16*d + 256 + 4*it + 8*n + 4*d
 	},
 }
 
 // vectors is the state of k vectors of d words.
-func vectors(k float64) func(d, n float64, p any) float64 {
-	return func(d, _ float64, _ any) float64 { return k * d }
+func vectors(k float64) func(d, n float64, p Params) float64 {
+	return func(d, _ float64, _ Params) float64 { return k * d }
 }
 
-func mba(d, _ float64, p any) float64 { return 4*d*d + 2*float64(p.(*MBAParams).B)*d + 8*d }
+func mba(d, _ float64, p Params) float64 { return 4*d*d + 2*float64(p.ptr.(*MBAParams).B)*d + 8*d }
 
-func mbPair(d, _ float64, p any) float64 { return 2*float64(p.(*MBPairParams).B)*d + 8*d }
+func mbPair(d, _ float64, p Params) float64 { return 2*float64(p.ptr.(*MBPairParams).B)*d + 8*d }
 
 // withStateBytes sets every Spec's StateBytes from stateWords; an algorithm without an
 // entry is a programmer error.
@@ -71,7 +71,7 @@ func withStateBytes(specs []Spec) []Spec {
 		if !ok {
 			panic(fmt.Sprintf("solver: no state size for %s (add it to stateWords)", specs[i].Name))
 		}
-		specs[i].StateBytes = func(dim, rows int, params any) float64 {
+		specs[i].StateBytes = func(dim, rows int, params Params) float64 {
 			return 8 * words(float64(dim), float64(rows), params)
 		}
 	}

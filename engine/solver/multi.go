@@ -51,12 +51,12 @@ type Dropper interface {
 	Drop(g int)
 }
 
-// NewMulti returns a Multi over one learner of spec per parameter struct (each made by
+// NewMulti returns a Multi over one learner of spec per element of params (each made by
 // spec.Params). It uses the algorithm's shared implementation when it has one
 // (Spec.NewMulti); otherwise it runs independent learners spread over workers
 // goroutines (≤ 0: one per learner, at most 64), which must only be more than one on
 // a backend that is safe for concurrent use (the CPU backends are).
-func NewMulti(spec Spec, b kernels.Backend, dim int, params []any, seed uint64, workers int) (Multi, error) {
+func NewMulti(spec Spec, b kernels.Backend, dim int, params []Params, seed uint64, workers int) (Multi, error) {
 	if spec.IsBatch() {
 		return nil, fmt.Errorf("%s is a batch algorithm: it has no one-pass grid", spec.Name)
 	}

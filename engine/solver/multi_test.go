@@ -10,12 +10,12 @@ import (
 )
 
 // gridParams makes one parameter struct per assignment list of g.
-func gridParams(t *testing.T, spec Spec, g Grid) []any {
+func gridParams(t *testing.T, spec Spec, g Grid) []Params {
 	t.Helper()
-	var out []any
+	var out []Params
 	for _, pt := range g.Points() {
 		p := spec.Params()
-		if err := SetAll(p, pt); err != nil {
+		if err := p.SetAll(pt); err != nil {
 			t.Fatal(err)
 		}
 		out = append(out, p)
@@ -37,7 +37,7 @@ func feedMulti(m Multi, d *data.Dataset, block int) {
 
 // lone trains one learner of spec with params on d in row order, returning its weights
 // and the 1-based example of divergence (0 if none).
-func lone(t *testing.T, spec Spec, b kernels.Backend, d *data.Dataset, params any) ([]float64, int64) {
+func lone(t *testing.T, spec Spec, b kernels.Backend, d *data.Dataset, params Params) ([]float64, int64) {
 	t.Helper()
 	l, err := spec.NewOnline(b, d.Dim, params, 7)
 	if err != nil {
@@ -139,11 +139,11 @@ func TestMultiErrors(t *testing.T) {
 		t.Error("empty grid: no error")
 	}
 	bad := spec.Params()
-	if err := Set(bad, "eta", "-1"); err != nil {
+	if err := bad.Set("eta", "-1"); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []Spec{spec, {Name: "x", NewOnline: spec.NewOnline, Params: spec.Params}} {
-		if _, err := NewMulti(s, b, 3, []any{spec.Params(), bad}, 0, 1); err == nil {
+		if _, err := NewMulti(s, b, 3, []Params{spec.Params(), bad}, 0, 1); err == nil {
 			t.Errorf("%s: a point with eta = −1: no error", s.Name)
 		}
 	}
@@ -163,16 +163,16 @@ func TestForkEveryAlgorithm(t *testing.T) {
 		if len(pts) > 2 {
 			pts = [][]string{pts[0], pts[len(pts)/2]}
 		}
-		var params []any
+		var params []Params
 		for _, pt := range pts {
 			p := spec.Params()
-			if err := SetAll(p, pt); err != nil {
+			if err := p.SetAll(pt); err != nil {
 				t.Fatal(err)
 			}
 			params = append(params, p)
 		}
 		if len(params) == 0 {
-			params = []any{spec.Params()}
+			params = []Params{spec.Params()}
 		}
 		whole, err := NewMulti(spec, b, train.Dim, params, 11, 1)
 		if err != nil {

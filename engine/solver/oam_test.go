@@ -243,10 +243,10 @@ func TestOAMParams(t *testing.T) {
 		}
 	}
 	p := DefaultOAMParams()
-	if k := Keys(&p); !slices.Equal(k, []string{"C", "buffer"}) || !slices.Equal(OAMGrid.Keys, []string{"C"}) {
+	if k := paramsOf(&p).Keys(); !slices.Equal(k, []string{"C", "buffer"}) || !slices.Equal(OAMGrid.Keys, []string{"C"}) {
 		t.Errorf("keys %v, grid keys %v", k, OAMGrid.Keys)
 	}
-	if err := SetAll(&p, []string{"C=2^-10", "buffer=50"}); err != nil || p.C != 1.0/1024 || p.Buffer != 50 {
+	if err := paramsOf(&p).SetAll([]string{"C=2^-10", "buffer=50"}); err != nil || p.C != 1.0/1024 || p.Buffer != 50 {
 		t.Errorf("SetAll: %+v, %v", p, err)
 	}
 	if len(OAMGrid.Values[0]) != 21 {

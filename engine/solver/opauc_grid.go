@@ -62,7 +62,7 @@ type opaucGridClass struct {
 }
 
 // newOPAUCGrid is OPAUC's Spec.NewMulti.
-func newOPAUCGrid(b kernels.Backend, dim int, params []any, _ uint64) (Multi, error) {
+func newOPAUCGrid(b kernels.Backend, dim int, params []Params, _ uint64) (Multi, error) {
 	if err := checkDim(dim); err != nil {
 		return nil, err
 	}
@@ -73,10 +73,7 @@ func newOPAUCGrid(b kernels.Backend, dim int, params []any, _ uint64) (Multi, er
 	}
 	m.alloc(n, dim)
 	for g, p := range params {
-		pp, ok := p.(*OPAUCParams)
-		if !ok {
-			panic(fmt.Sprintf("solver: opauc grid takes *OPAUCParams, not %T", p))
-		}
+		pp := typedParams[OPAUCParams]("opauc", p)
 		if err := pp.check(); err != nil {
 			return nil, fmt.Errorf("grid point %d: %w", g+1, err)
 		}

@@ -479,17 +479,17 @@ func TestOPAUCParams(t *testing.T) {
 		t.Errorf("lambda=0: %v", err)
 	}
 	for _, tc := range []struct {
-		p    any
+		p    Params
 		keys []string
 	}{
-		{&OPAUCParams{}, []string{"eta", "lambda"}},
-		{&OPAUCrParams{}, []string{"eta", "lambda", "tau"}},
-		{&OPAUCfParams{}, []string{"eta", "lambda", "features"}},
-		{&OPAUCrpParams{}, []string{"eta", "lambda", "dims"}},
-		{&AdaOAMParams{}, []string{"eta", "lambda", "delta"}},
+		{paramsOf(&OPAUCParams{}), []string{"eta", "lambda"}},
+		{paramsOf(&OPAUCrParams{}), []string{"eta", "lambda", "tau"}},
+		{paramsOf(&OPAUCfParams{}), []string{"eta", "lambda", "features"}},
+		{paramsOf(&OPAUCrpParams{}), []string{"eta", "lambda", "dims"}},
+		{paramsOf(&AdaOAMParams{}), []string{"eta", "lambda", "delta"}},
 	} {
-		if got := Keys(tc.p); !slices.Equal(got, tc.keys) {
-			t.Errorf("Keys(%T) = %v, want %v", tc.p, got, tc.keys)
+		if got := tc.p.Keys(); !slices.Equal(got, tc.keys) {
+			t.Errorf("Keys(%T) = %v, want %v", tc.p.ptr, got, tc.keys)
 		}
 	}
 	if n := len(OPAUCGrid.Points()); n != 23*13 {

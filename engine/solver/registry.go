@@ -13,9 +13,9 @@ type Spec struct {
 	Name string // CLI name, kebab case: opauc, spam-net, …
 	Doc  string // one line for help texts
 	Ref  string // the paper and algorithm or equation
-	// Params returns a pointer to a fresh parameter struct holding the defaults, for
-	// Set, SetAll, Keys and Values.
-	Params func() any
+	// Params returns fresh Params holding the algorithm's defaults (its own copy: the
+	// caller may Set them).
+	Params func() Params
 	// Grid is the paper's hyper-parameter grid.
 	Grid Grid
 	// UnitRows says the algorithm assumes rows of norm at most 1 (SOLAM's and FSAUC's
@@ -30,29 +30,29 @@ type Spec struct {
 	Rotational bool
 	// SetStreamLength, when set, says the algorithm sizes its schedule from the number
 	// of examples n ≥ 1 it will see, known in advance (FSAUC: the number and length of
-	// its stages), and sets n in params (a struct made by Params). A caller that knows
-	// the stream (one pass over a training set: its rows) calls it before making the
+	// its stages), and sets n in params (made by Params). A caller that knows the
+	// stream (one pass over a training set: its rows) calls it before making the
 	// learner; nil for an algorithm that needs no such number.
-	SetStreamLength func(params any, n int)
-	// NewOnline makes an online learner from a parameter struct made by Params; nil
-	// for a batch algorithm.
-	NewOnline func(b kernels.Backend, dim int, params any, seed uint64) (Online, error)
-	// NewBatch makes a batch learner from a parameter struct made by Params; nil for an
-	// online algorithm. Exactly one of NewOnline and NewBatch is set.
-	NewBatch func(b kernels.Backend, dim int, params any, seed uint64) (Batch, error)
+	SetStreamLength func(params Params, n int)
+	// NewOnline makes an online learner from params (made by Params); nil for a batch
+	// algorithm.
+	NewOnline func(b kernels.Backend, dim int, params Params, seed uint64) (Online, error)
+	// NewBatch makes a batch learner from params (made by Params); nil for an online
+	// algorithm. Exactly one of NewOnline and NewBatch is set.
+	NewBatch func(b kernels.Backend, dim int, params Params, seed uint64) (Batch, error)
 	// NewMulti, when set, trains a whole grid of an online algorithm in one pass with
-	// statistics shared between the grid points (OPAUC's class covariances); params
-	// are structs made by Params. NewMulti (the function) falls back to independent
-	// learners without it.
-	NewMulti func(b kernels.Backend, dim int, params []any, seed uint64) (Multi, error)
-	// StateBytes is the memory, in bytes, a learner made with params (a struct made by
-	// Params) holds for dim features and rows training rows: its state and the working
-	// copies it always builds, not the training data. A caller compares it with the
-	// memory available before making the learner.
-	StateBytes func(dim, rows int, params any) float64
-	// Defaults, when set, scales a parameter struct's defaults (made by Params, before
-	// the caller's key=values) to the training data (defaults.go has the rules).
-	Defaults func(f DataFacts, params any)
+	// statistics shared between the grid points (OPAUC's class covariances), one grid
+	// point per element of params (each made by Params). NewMulti (the function) falls
+	// back to independent learners without it.
+	NewMulti func(b kernels.Backend, dim int, params []Params, seed uint64) (Multi, error)
+	// StateBytes is the memory, in bytes, a learner made with params (made by Params)
+	// holds for dim features and rows training rows: its state and the working copies
+	// it always builds, not the training data. A caller compares it with the memory
+	// available before making the learner.
+	StateBytes func(dim, rows int, params Params) float64
+	// Defaults, when set, scales the defaults in params (made by Params, before the
+	// caller's key=values) to the training data (defaults.go has the rules).
+	Defaults func(f DataFacts, params Params)
 }
 
 // IsBatch reports whether the algorithm is a batch one (NewBatch).
@@ -61,22 +61,19 @@ func (s Spec) IsBatch() bool { return s.NewBatch != nil }
 // online adapts a typed constructor NewXxx(b, dim, XxxParams, seed) to a Spec.
 func online[P any, S Online](name, doc, ref string, defaults func() P, grid Grid,
 	newFn func(kernels.Backend, int, P, uint64) (S, error)) Spec {
-	s := Spec{Name: name, Doc: doc, Ref: ref, Grid: grid, Params: func() any { p := defaults(); return &p }}
+	s := Spec{Name: name, Doc: doc, Ref: ref, Grid: grid, Params: func() Params { p := defaults(); return paramsOf(&p) }}
 	typed := adapt(name, newFn)
-	s.NewOnline = func(b kernels.Backend, dim int, params any, seed uint64) (Online, error) {
+	s.NewOnline = func(b kernels.Backend, dim int, params Params, seed uint64) (Online, error) {
 		return typed(b, dim, params, seed)
 	}
 	return s
 }
 
-// adapt turns a typed constructor into one over the parameter struct pointers that
-// Spec.Params makes, naming the algorithm in its errors.
-func adapt[P, S any](name string, newFn func(kernels.Backend, int, P, uint64) (S, error)) func(kernels.Backend, int, any, uint64) (S, error) {
-	return func(b kernels.Backend, dim int, params any, seed uint64) (S, error) {
-		p, ok := params.(*P)
-		if !ok {
-			panic(fmt.Sprintf("solver: %s takes %T parameters, not %T", name, new(P), params))
-		}
+// adapt turns a typed constructor into one over the Params that Spec.Params makes,
+// naming the algorithm in its errors.
+func adapt[P, S any](name string, newFn func(kernels.Backend, int, P, uint64) (S, error)) func(kernels.Backend, int, Params, uint64) (S, error) {
+	return func(b kernels.Backend, dim int, params Params, seed uint64) (S, error) {
+		p := typedParams[P](name, params)
 		s, err := newFn(b, dim, *p, seed)
 		if err != nil {
 			var zero S
@@ -113,16 +110,16 @@ func Names() []string {
 // to a Spec.
 func batch[P any, S Batch](name, doc, ref string, defaults func() P, grid Grid,
 	newFn func(kernels.Backend, int, P, uint64) (S, error)) Spec {
-	s := Spec{Name: name, Doc: doc, Ref: ref, Grid: grid, Params: func() any { p := defaults(); return &p }}
+	s := Spec{Name: name, Doc: doc, Ref: ref, Grid: grid, Params: func() Params { p := defaults(); return paramsOf(&p) }}
 	typed := adapt(name, newFn)
-	s.NewBatch = func(b kernels.Backend, dim int, params any, seed uint64) (Batch, error) {
+	s.NewBatch = func(b kernels.Backend, dim int, params Params, seed uint64) (Batch, error) {
 		return typed(b, dim, params, seed)
 	}
 	return s
 }
 
 // withMulti sets the Spec's shared one-pass grid implementation.
-func withMulti(s Spec, newMulti func(kernels.Backend, int, []any, uint64) (Multi, error)) Spec {
+func withMulti(s Spec, newMulti func(kernels.Backend, int, []Params, uint64) (Multi, error)) Spec {
 	s.NewMulti = newMulti
 	return s
 }
@@ -136,14 +133,18 @@ func rotational(s Spec) Spec {
 // streamLength sets the Spec's SetStreamLength from a setter of its typed parameters.
 func streamLength[P any](s Spec, set func(p *P, n int)) Spec {
 	name := s.Name
-	s.SetStreamLength = func(params any, n int) {
-		p, ok := params.(*P)
-		if !ok {
-			panic(fmt.Sprintf("solver: %s takes %T parameters, not %T", name, new(P), params))
-		}
-		set(p, n)
-	}
+	s.SetStreamLength = func(params Params, n int) { set(typedParams[P](name, params), n) }
 	return s
+}
+
+// typedParams returns the struct params refers to; it panics when that is not a P: a
+// programmer error (params made by another algorithm's Spec, or the zero Params).
+func typedParams[P any](name string, params Params) *P {
+	p, ok := params.ptr.(*P)
+	if !ok {
+		panic(fmt.Sprintf("solver: %s takes %T parameters, not %T", name, new(P), params.ptr))
+	}
+	return p
 }
 
 // unitRows marks the Spec as assuming rows of norm at most 1.

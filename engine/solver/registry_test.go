@@ -13,7 +13,7 @@ func TestSetStreamLength(t *testing.T) {
 	var with []string
 	for _, s := range Registry() {
 		p := s.Params()
-		hasN := slices.Contains(Keys(p), "n")
+		hasN := slices.Contains(p.Keys(), "n")
 		if (s.SetStreamLength != nil) != hasN {
 			t.Errorf("%s: SetStreamLength set %v, parameter n %v", s.Name, s.SetStreamLength != nil, hasN)
 			continue
@@ -23,7 +23,7 @@ func TestSetStreamLength(t *testing.T) {
 		}
 		with = append(with, s.Name)
 		want := s.Params()
-		if err := Set(want, "n", "1234"); err != nil {
+		if err := want.Set("n", "1234"); err != nil {
 			t.Fatal(err)
 		}
 		s.SetStreamLength(p, 1234)

@@ -304,10 +304,10 @@ func TestSOLAMParams(t *testing.T) {
 	if got, want := p.radius(), math.Sqrt(2/p.Lambda); got != want {
 		t.Errorf("radius with R = 0: %v, want √(2/λ) = %v", got, want)
 	}
-	if err := Set(&p, "zeta", "28"); err != nil || p.Zeta != 28 {
+	if err := paramsOf(&p).Set("zeta", "28"); err != nil || p.Zeta != 28 {
 		t.Errorf("Set zeta: %v, %v", err, p.Zeta)
 	}
-	if got := Keys(&p); !slices.Equal(got, []string{"zeta", "R", "lambda", "kappa"}) {
+	if got := paramsOf(&p).Keys(); !slices.Equal(got, []string{"zeta", "R", "lambda", "kappa"}) {
 		t.Errorf("keys %v", got)
 	}
 	if n := len(SOLAMGrid.Points()); n != 12*7 {
@@ -448,7 +448,7 @@ func solamSelect(t *testing.T, train *data.Dataset, inner int, seed uint64) ([]f
 	best, bestAUC := SOLAMParams{}, -1.0
 	for _, pt := range SOLAMGrid.Points() {
 		p := DefaultSOLAMParams()
-		if err := SetAll(&p, pt); err != nil {
+		if err := paramsOf(&p).SetAll(pt); err != nil {
 			t.Fatal(err)
 		}
 		var sum float64

@@ -7,10 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/kernels"
@@ -47,119 +45,6 @@ var (
 	// ErrDiverged: the weights became NaN or infinite.
 	ErrDiverged = errors.New("diverged")
 )
-
-// paramField is one tagged field of a parameter struct.
-type paramField struct {
-	key   string
-	index int
-}
-
-// fields returns the tagged fields of the struct p points to, in declaration order.
-func fields(p any) (reflect.Value, []paramField) {
-	v := reflect.ValueOf(p)
-	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
-		panic(fmt.Sprintf("solver: parameters must be a pointer to a struct, not %T", p))
-	}
-	v = v.Elem()
-	var out []paramField
-	for i := range v.NumField() {
-		if key := v.Type().Field(i).Tag.Get("param"); key != "" {
-			out = append(out, paramField{key, i})
-		}
-	}
-	return v, out
-}
-
-// Keys lists the parameter keys of the struct p points to, in declaration order.
-func Keys(p any) []string {
-	_, fs := fields(p)
-	keys := make([]string, len(fs))
-	for i, f := range fs {
-		keys[i] = f.key
-	}
-	return keys
-}
-
-// Set sets the field tagged key of the struct p points to from value (float64, int,
-// bool or string fields; floats accept forms like 1e-3 and 2^-4). It returns an error
-// wrapping ErrParam that lists the valid keys when key is unknown.
-func Set(p any, key, value string) error {
-	v, fs := fields(p)
-	for _, f := range fs {
-		if f.key != key {
-			continue
-		}
-		fv := v.Field(f.index)
-		switch fv.Kind() {
-		case reflect.Float64:
-			x, err := parseNumber(value)
-			if err != nil {
-				return fmt.Errorf("%w: %s=%q: %v", ErrParam, key, value, err)
-			}
-			fv.SetFloat(x)
-		case reflect.Int:
-			x, err := strconv.Atoi(value)
-			if err != nil {
-				return fmt.Errorf("%w: %s=%q: not an integer", ErrParam, key, value)
-			}
-			fv.SetInt(int64(x))
-		case reflect.Bool:
-			x, err := strconv.ParseBool(value)
-			if err != nil {
-				return fmt.Errorf("%w: %s=%q: not true or false", ErrParam, key, value)
-			}
-			fv.SetBool(x)
-		case reflect.String:
-			fv.SetString(value)
-		default:
-			panic(fmt.Sprintf("solver: parameter %s has unsupported type %s", key, fv.Type()))
-		}
-		return nil
-	}
-	return fmt.Errorf("%w: unknown key %q (valid: %s)", ErrParam, key, strings.Join(Keys(p), ", "))
-}
-
-// SetAll applies key=value assignments in order.
-func SetAll(p any, assignments []string) error {
-	for _, a := range assignments {
-		k, v, ok := strings.Cut(a, "=")
-		if !ok {
-			return fmt.Errorf("%w: %q is not key=value (valid keys: %s)", ErrParam, a, strings.Join(Keys(p), ", "))
-		}
-		if err := Set(p, strings.TrimSpace(k), strings.TrimSpace(v)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// Values returns the parameters of the struct p points to as key → value, for model
-// and result files.
-func Values(p any) map[string]any {
-	v, fs := fields(p)
-	out := make(map[string]any, len(fs))
-	for _, f := range fs {
-		out[f.key] = v.Field(f.index).Interface()
-	}
-	return out
-}
-
-// parseNumber parses a float, also in the papers' power notation b^e (2^-4, 10^3).
-func parseNumber(s string) (float64, error) {
-	if b, e, ok := strings.Cut(s, "^"); ok {
-		base, err1 := strconv.ParseFloat(b, 64)
-		exp, err2 := strconv.ParseFloat(e, 64)
-		if err1 != nil || err2 != nil {
-			return 0, fmt.Errorf("not a number")
-		}
-		return math.Pow(base, exp), nil
-	}
-	x, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(x) {
-		return 0, fmt.Errorf("not a number")
-	}
-	return x, nil
-}
 
 // encodeState is every learner's checkpoint codec: gob of its state struct (a type
 // without methods, so that gob does not call MarshalBinary again).

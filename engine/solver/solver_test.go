@@ -1,46 +1,10 @@
 package solver
 
 import (
-	"errors"
 	"math"
 	"slices"
 	"testing"
 )
-
-type testParams struct {
-	Eta    float64 `param:"eta"`
-	Tau    int     `param:"tau"`
-	Dense  bool    `param:"dense"`
-	Mode   string  `param:"mode"`
-	hidden float64
-}
-
-func TestSet(t *testing.T) {
-	p := &testParams{Eta: 1}
-	for _, kv := range []struct{ k, v string }{{"eta", "2^-4"}, {"tau", "50"}, {"dense", "true"}, {"mode", "pre"}} {
-		if err := Set(p, kv.k, kv.v); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if p.Eta != 1.0/16 || p.Tau != 50 || !p.Dense || p.Mode != "pre" {
-		t.Errorf("Set gave %+v", p)
-	}
-	if err := SetAll(p, []string{"eta=1e-3", " tau = 7 "}); err != nil || p.Eta != 1e-3 || p.Tau != 7 {
-		t.Errorf("SetAll: %+v, %v", p, err)
-	}
-	for _, bad := range []string{"lambda=1", "eta=abc", "tau=1.5", "dense=maybe", "eta", "eta=nan"} {
-		err := SetAll(p, []string{bad})
-		if !errors.Is(err, ErrParam) {
-			t.Errorf("%q: error %v, want ErrParam", bad, err)
-		}
-	}
-	if err := Set(p, "lambda", "1"); err == nil || err.Error() != `bad parameter: unknown key "lambda" (valid: eta, tau, dense, mode)` {
-		t.Errorf("unknown key: %v", err)
-	}
-	if v := Values(p); len(v) != 4 || v["tau"] != 7 {
-		t.Errorf("Values = %v", v)
-	}
-}
 
 func TestGrid(t *testing.T) {
 	g := Grid{Keys: []string{"eta", "lambda"}, Values: [][]float64{Pow2(-1, 0), {3, 4, 5}}}
@@ -65,7 +29,7 @@ func TestRegistryShapes(t *testing.T) {
 		if (spec.NewOnline == nil) == (spec.NewBatch == nil) {
 			t.Errorf("%s: want exactly one of NewOnline and NewBatch", spec.Name)
 		}
-		keys := Keys(spec.Params())
+		keys := spec.Params().Keys()
 		for _, k := range spec.Grid.Keys {
 			if !slices.Contains(keys, k) {
 				t.Errorf("%s: grid key %q is not a parameter (keys %v)", spec.Name, k, keys)

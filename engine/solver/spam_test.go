@@ -150,7 +150,7 @@ func TestSPAMParams(t *testing.T) {
 		t.Error("SetMoments accepted means longer than the dimension")
 	}
 	p := DefaultSPAMParams()
-	if err := Set(&p, "prepass", "yes"); !errors.Is(err, ErrParam) {
+	if err := paramsOf(&p).Set("prepass", "yes"); !errors.Is(err, ErrParam) {
 		t.Errorf("prepass=yes: error %v, want ErrParam", err)
 	}
 	if err := s.SetMoments(make([]float64, 10), make([]float64, 10), 1); err == nil {
@@ -270,9 +270,9 @@ func TestSPAMPrePass(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pg := spec.Params().(*SPAMParams)
-	pg.PrePass = true
-	if _, err := NewMulti(spec, b, d.Dim, []any{pg}, 1, 1); !errors.Is(err, ErrNoPrePass) || !errors.Is(err, ErrParam) {
+	pg := spec.Params()
+	pg.ptr.(*SPAMParams).PrePass = true
+	if _, err := NewMulti(spec, b, d.Dim, []Params{pg}, 1, 1); !errors.Is(err, ErrNoPrePass) || !errors.Is(err, ErrParam) {
 		t.Errorf("NewMulti with prepass=true: error %v, want ErrNoPrePass and ErrParam", err)
 	}
 	defer func() {
