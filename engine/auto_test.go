@@ -225,3 +225,26 @@ func TestSelectionTolerance(t *testing.T) {
 		}
 	}
 }
+
+// TestUnilogGrid checks Uni-Log's grid by the data's shape: 10^[-5..0] up to 10⁶
+// stored values, the portfolio's capped 10^[-3..0] above, 10^[-6..-3] on wide data.
+func TestUnilogGrid(t *testing.T) {
+	if c := autoPortfolio[0]; c.algo != "unilog" || c.grid != "lambda=10^[-3..0];iters=200" {
+		t.Fatalf("portfolio starts with %s %q, want Uni-Log's capped grid", c.algo, c.grid)
+	}
+	tests := []struct {
+		name    string
+		n, d, e float64
+		want    string
+	}{
+		{"small", 241, 5, 241 * 5, "lambda=10^[-5..0]"},
+		{"10⁶ values", 10_000, 100, 1e6, "lambda=10^[-5..0]"},
+		{"dense, large", 34_824, 300, 34_824 * 300, ""},
+		{"wide sparse", 6412, 55_197, 1.05e6, "lambda=10^[-6..-3]"},
+	}
+	for _, tt := range tests {
+		if got, _ := unilogGrid(tt.n, tt.d, tt.e); got != tt.want {
+			t.Errorf("%s: grid %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
