@@ -12,7 +12,7 @@ import (
 )
 
 // budgetUsage is the --budget flag's help text (train and cv).
-const budgetUsage = "with --algo auto: the time the candidates' grid searches may take, by their estimated cost from the rows and features (deterministic; e.g. 30s, 2m)"
+const budgetUsage = "with --algo auto: the time the candidates' grid searches may take, by their estimated cost from the rows and features (deterministic; Uni-Log, the reference, always runs; e.g. 30s, 2m)"
 
 // checkAutoFlags refuses the flags --algo auto cannot honour, and --budget without it.
 func checkAutoFlags(auto bool, changed func(string) bool, flags ...string) error {
@@ -53,6 +53,7 @@ func runAuto(ctx context.Context, cfg engine.AutoConfig, model string, asJSON, q
 	}
 	fmt.Fprintf(stdout, "auto on %s: %d rows, %d features, budget %s, %s, backend %s; %.3fs in all\n",
 		res.Data, res.TrainRows, res.Features, time.Duration(res.Budget*float64(time.Second)), res.Selection, res.Backend, res.AutoSeconds)
+	fmt.Fprintf(stdout, "  winner: the first in portfolio order within %.4f of the best validation AUC\n", res.Tolerance)
 	fmt.Fprintf(stdout, "  %-3s %-8s %-20s %-9s %9s %9s  %s\n", "#", "algo", "grid", "val AUC", "est. s", "seconds", "best point")
 	for i, e := range res.Leaderboard {
 		val, point := "-", entryOutcome(e)
