@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"math"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/fallback"
 )
@@ -27,7 +29,8 @@ func autoGerman(t *testing.T, budget time.Duration) *AutoResult {
 
 // TestAutoDeterministic checks that Auto with one seed and budget runs the same
 // candidates, ranks them the same and refits the same weights, and that its winner is
-// the leaderboard's first entry with the highest validation AUC.
+// the leaderboard's first entry, within the selection tolerance of the highest
+// validation AUC.
 func TestAutoDeterministic(t *testing.T) {
 	a, b := autoGerman(t, 5*time.Second), autoGerman(t, 5*time.Second)
 	if len(a.Leaderboard) != len(autoPortfolio) {
@@ -47,9 +50,13 @@ func TestAutoDeterministic(t *testing.T) {
 	if w.Algo != a.Algo || !reflect.DeepEqual(w.Params, a.Params) {
 		t.Errorf("winner %s %v, leaderboard's first %s %v", a.Algo, a.Params, w.Algo, w.Params)
 	}
+	tol := a.Tolerance
+	if !(tol > 0 && tol < 0.02) {
+		t.Errorf("tolerance %g, want one in (0, 0.02) on 800 rows", tol)
+	}
 	for _, e := range a.Leaderboard[1:] {
-		if e.ValAUC != nil && *e.ValAUC > *w.ValAUC {
-			t.Errorf("%s has validation AUC %v above the winner's %v", e.Algo, *e.ValAUC, *w.ValAUC)
+		if e.ValAUC != nil && *e.ValAUC > *w.ValAUC+tol {
+			t.Errorf("%s has validation AUC %v, more than %.4f above the winner's %v", e.Algo, *e.ValAUC, tol, *w.ValAUC)
 		}
 	}
 	if a.Selection != "5-fold stratified cross-validation" || !(a.TestAUC > 0.7) {
@@ -60,9 +67,9 @@ func TestAutoDeterministic(t *testing.T) {
 	}
 }
 
-// TestAutoBudget checks the budget's cut: the candidates run in portfolio order while
-// their estimates fit what is left, the first always, and the others are listed as
-// skipped.
+// TestAutoBudget checks the budget's cut: the first candidate (the reference) always
+// runs, the others in portfolio order while their estimates fit what is left, and the
+// others are listed as skipped.
 func TestAutoBudget(t *testing.T) {
 	for _, budget := range []time.Duration{time.Nanosecond, 20 * time.Millisecond, DefaultAutoBudget} {
 		r := autoGerman(t, budget)
@@ -71,14 +78,10 @@ func TestAutoBudget(t *testing.T) {
 			byAlgo[e.Algo] = e
 		}
 		left, ran := budget.Seconds(), 0
-		cheapest := autoPortfolio[0].algo
-		for _, c := range autoPortfolio {
+		for i, c := range autoPortfolio {
 			e := byAlgo[c.algo]
-			if e.Estimate < byAlgo[cheapest].Estimate {
-				cheapest = c.algo
-			}
-			wantRun := e.Estimate <= left
-			if gotRun := e.Skipped == ""; gotRun != wantRun && !(budget == time.Nanosecond) {
+			wantRun := i == 0 || e.Estimate <= left
+			if gotRun := e.Skipped == ""; gotRun != wantRun {
 				t.Errorf("budget %s: %s (estimated %g s, %g s left) ran %v, want %v", budget, c.algo, e.Estimate, left, gotRun, wantRun)
 			}
 			if wantRun {
@@ -87,9 +90,9 @@ func TestAutoBudget(t *testing.T) {
 			}
 		}
 		switch budget {
-		case time.Nanosecond: // none fits: the cheapest alone
-			if r.Leaderboard[0].Algo != cheapest || r.Leaderboard[1].Skipped == "" {
-				t.Errorf("budget %s: leaderboard %+v, want %s alone", budget, r.Leaderboard, cheapest)
+		case time.Nanosecond: // none fits: the reference alone
+			if r.Leaderboard[0].Algo != autoPortfolio[0].algo || r.Leaderboard[1].Skipped == "" {
+				t.Errorf("budget %s: leaderboard %+v, want %s alone", budget, r.Leaderboard, autoPortfolio[0].algo)
 			}
 		case DefaultAutoBudget:
 			if ran != len(autoPortfolio) {
@@ -152,6 +155,96 @@ func TestAutoCV(t *testing.T) {
 	for _, r := range res.Runs {
 		if r.Algo == "" || r.Params == nil || r.ValAUC == nil || !(r.AUC > 0.7) {
 			t.Errorf("fold %d: %+v", r.Fold, r)
+		}
+	}
+}
+
+// TestAutoWinner checks the selection rule: the first candidate in portfolio order
+// within the tolerance of the best validation AUC wins; failed and skipped ones never.
+func TestAutoWinner(t *testing.T) {
+	v := func(x float64) *float64 { return &x }
+	tests := []struct {
+		name string
+		vals []*float64
+		tol  float64
+		want int
+	}{
+		{"exact ties to the first", []*float64{v(0.8), v(0.8)}, 0, 0},
+		{"no tolerance: the best", []*float64{v(0.8), v(0.81)}, 0, 1},
+		{"within tolerance: the first", []*float64{v(0.696), v(0.697), v(0.69)}, 0.005, 0},
+		{"beyond tolerance: the best", []*float64{v(0.81), v(0.82)}, 0.005, 1},
+		{"the first within, not the best", []*float64{v(0.70), v(0.813), v(0.816), v(0.82)}, 0.005, 2},
+		{"a failed first is passed over", []*float64{nil, v(0.7), v(0.71)}, 0.02, 1},
+		{"none ran", []*float64{nil, nil}, 0.01, -1},
+	}
+	for _, tt := range tests {
+		entries := make([]AutoEntry, len(tt.vals))
+		for i, x := range tt.vals {
+			entries[i].ValAUC = x
+		}
+		if got := winner(entries, tt.tol); got != tt.want {
+			t.Errorf("%s: winner %d, want %d", tt.name, got, tt.want)
+		}
+		if tt.want >= 0 {
+			if board := rank(entries, tt.want); board[0].ValAUC != tt.vals[tt.want] {
+				t.Errorf("%s: leaderboard starts with %v, want the winner", tt.name, *board[0].ValAUC)
+			}
+		}
+	}
+}
+
+// TestSelectionTolerance checks the tolerance c/√m: m the smaller class's validation
+// rows, all of them under folds, the held-out share's under a hold-out.
+func TestSelectionTolerance(t *testing.T) {
+	ds := func(pos, neg int) *data.Dataset {
+		y := make([]int8, 0, pos+neg)
+		for range pos {
+			y = append(y, 1)
+		}
+		for range neg {
+			y = append(y, -1)
+		}
+		return &data.Dataset{Y: y}
+	}
+	tests := []struct {
+		name     string
+		pos, neg int
+		folds    int
+		holdout  float64
+		want     float64
+	}{
+		{"5 folds: all rows", 100, 141, 5, 0, 0.01},
+		{"5 folds: the smaller class", 400, 100, 5, 0, 0.01},
+		{"default hold-out: 20%", 2500, 5000, 0, 0, 0.1 / math.Sqrt(500)},
+		{"hold-out 50%", 200, 5000, 0, 0.5, 0.01},
+		{"one class: m taken as 1", 0, 50, 5, 0, 0.1},
+	}
+	for _, tt := range tests {
+		if got := selectionTolerance(ds(tt.pos, tt.neg), tt.folds, tt.holdout); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("%s: tolerance %g, want %g", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestUnilogGrid checks Uni-Log's grid by the data's shape: 10^[-5..0] up to 10⁶
+// stored values, the portfolio's capped 10^[-3..0] above, 10^[-6..-3] on wide data.
+func TestUnilogGrid(t *testing.T) {
+	if c := autoPortfolio[0]; c.algo != "unilog" || c.grid != "lambda=10^[-3..0];iters=200" {
+		t.Fatalf("portfolio starts with %s %q, want Uni-Log's capped grid", c.algo, c.grid)
+	}
+	tests := []struct {
+		name    string
+		n, d, e float64
+		want    string
+	}{
+		{"small", 241, 5, 241 * 5, "lambda=10^[-5..0]"},
+		{"10⁶ values", 10_000, 100, 1e6, "lambda=10^[-5..0]"},
+		{"dense, large", 34_824, 300, 34_824 * 300, ""},
+		{"wide sparse", 6412, 55_197, 1.05e6, "lambda=10^[-6..-3]"},
+	}
+	for _, tt := range tests {
+		if got, _ := unilogGrid(tt.n, tt.d, tt.e); got != tt.want {
+			t.Errorf("%s: grid %q, want %q", tt.name, got, tt.want)
 		}
 	}
 }

@@ -43,7 +43,7 @@ func TestTrainAutoCommand(t *testing.T) {
 	if status := run([]string{"train", "--algo", "auto", "--data", "german", "--budget", "1ns"}, &out, &errOut); status != 0 {
 		t.Fatalf("train --algo auto exited %d: %s", status, errOut.String())
 	}
-	for _, want := range []string{"val AUC", "skipped: estimated", "winner "} {
+	for _, want := range []string{"val AUC", "skipped: estimated", "winner ", "first in portfolio order within 0.0"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("text output lacks %q:\n%s", want, out.String())
 		}
