@@ -3,7 +3,6 @@ package engine
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -417,16 +416,8 @@ func formatParams(p map[string]any) string {
 // MarshalJSON writes the winner's fields (TrainResult's JSON) and the search's in one
 // object.
 func (r *AutoResult) MarshalJSON() ([]byte, error) {
-	tb, err := r.TrainResult.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(tb, &m); err != nil {
-		return nil, err
-	}
-	m["leaderboard"], m["selection"], m["tolerance"], m["budget_seconds"], m["auto_seconds"] = r.Leaderboard, r.Selection, r.Tolerance, r.Budget, r.AutoSeconds
-	return json.Marshal(m)
+	return r.TrainResult.marshalWith(map[string]any{"leaderboard": r.Leaderboard, "selection": r.Selection,
+		"tolerance": r.Tolerance, "budget_seconds": r.Budget, "auto_seconds": r.AutoSeconds})
 }
 
 // AutoCVConfig is a cross-validation of Auto: on each fold's training part Auto

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -239,14 +238,6 @@ func GridPoints(spec solver.Spec, grid string) ([]solver.Params, error) {
 // MarshalJSON writes the refitted result's fields (TrainResult's JSON) and the grid's
 // in one object.
 func (r *GridResult) MarshalJSON() ([]byte, error) {
-	tb, err := r.TrainResult.MarshalJSON()
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(tb, &m); err != nil {
-		return nil, err
-	}
-	m["grid"], m["best"], m["edge"], m["selection"], m["shared"], m["grid_seconds"] = r.Points, r.Best, r.Edge, r.Selection, r.Shared, r.GridSeconds
-	return json.Marshal(m)
+	return r.TrainResult.marshalWith(map[string]any{"grid": r.Points, "best": r.Best, "edge": r.Edge,
+		"selection": r.Selection, "shared": r.Shared, "grid_seconds": r.GridSeconds})
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"strconv"
@@ -91,6 +92,21 @@ type TrainResult struct {
 
 // MarshalJSON writes the result with test_auc omitted when there was no test data
 // (encoding/json cannot write the NaN that stands for it).
+// marshalWith writes r's JSON (MarshalJSON) with the fields of a result that embeds
+// it (GridResult, AutoResult) in the same object.
+func (r *TrainResult) marshalWith(fields map[string]any) ([]byte, error) {
+	tb, err := r.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(tb, &m); err != nil {
+		return nil, err
+	}
+	maps.Copy(m, fields)
+	return json.Marshal(m)
+}
+
 func (r *TrainResult) MarshalJSON() ([]byte, error) {
 	type plain TrainResult
 	out := struct {
