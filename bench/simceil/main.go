@@ -1,11 +1,12 @@
-// Command simceil computes what a linear learner can reach on the MBA paper's
+// Command simceil computes what a pairwise linear learner can reach on the MBA paper's
 // simulation (MBA Sec. V-A, Table II) from a training set of a given size: the
-// population AUC of the class-mean difference w = m̂₊ − m̂₋, the maximum-likelihood
-// direction and what every rotation-equivariant learner (MBA-ℓ2, OLR, AdaOAM with an ℓ2
-// term) estimates at best from isotropic Gaussian classes, averaged over 400 simulated
+// population AUC of the class-mean difference w = m̂₊ − m̂₋, averaged over 400 simulated
 // training sets of 200, 2,000 and 20,000 points (SR 1%, 10%, 100%), beside the best
-// linear direction's AUC. The AUC is exact for a given w (each component's score is
-// normal), so only the training sets are sampled.
+// linear direction's AUC. A learner whose loss sees the rows only through differences
+// x⁺ − x⁻ and is rotation-invariant (MBA-ℓ2) can learn no better direction from isotropic
+// Gaussian classes; a pointwise learner (OLR) can also use the origin, about which the
+// simulation's classes are symmetric, and is not bound by it. The AUC is exact for a
+// given w (each component's score is normal), so only the training sets are sampled.
 //
 //	go run ./bench/simceil
 //
