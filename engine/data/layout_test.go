@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/aucopt/aucopt/kernels"
 )
 
 func TestLayouts(t *testing.T) {
@@ -77,5 +79,47 @@ func TestTruncate(t *testing.T) {
 	}
 	if dd := d.ToDense().Truncate(2); !dd.IsDense() || !slices.Equal(dd.DenseRow(0), []float64{1, 0}) {
 		t.Errorf("dense Truncate(2) = %v", dd.Dense)
+	}
+}
+
+// TestCSRBuilder: the builder gives the dataset Append gives, across chunk boundaries,
+// with exact, loose and violated reserved bounds.
+func TestCSRBuilder(t *testing.T) {
+	const rows = 9000 // about 27,000 values: several chunks
+	row := func(i int) (int8, float64, kernels.Sparse) {
+		n := i % 6
+		x := kernels.Sparse{Idx: make([]int32, n), Val: make([]float64, n)}
+		for k := range n {
+			x.Idx[k], x.Val[k] = int32(k*7+i%5), float64(i)+float64(k)/8
+		}
+		return int8(1 - 2*(i%2)), float64(i % 2), x
+	}
+	want := &Dataset{Name: "t", Ptr: []int64{0}}
+	var nnz int64
+	for i := range rows {
+		y, l, x := row(i)
+		want.Append(y, l, x)
+		nnz += int64(len(x.Idx))
+	}
+	for _, tc := range []struct {
+		name string
+		rows int
+		nnz  int64
+	}{{"no bounds", 0, 0}, {"exact bounds", rows, nnz}, {"loose bounds", 2 * rows, 3 * nnz}, {"violated bounds", rows, nnz / 3}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b csrBuilder
+			b.reserve(tc.rows, tc.nnz)
+			for i := range rows {
+				b.add(row(i))
+			}
+			got := b.dataset("t")
+			if got.Dim != want.Dim || !slices.Equal(got.Y, want.Y) || !slices.Equal(got.Labels, want.Labels) ||
+				!slices.Equal(got.Ptr, want.Ptr) || !slices.Equal(got.Idx, want.Idx) || !slices.Equal(got.Val, want.Val) {
+				t.Errorf("dataset differs from Append's: dim %d/%d, %d/%d values", got.Dim, want.Dim, len(got.Val), len(want.Val))
+			}
+		})
+	}
+	if d := new(csrBuilder).dataset("empty"); d.Rows() != 0 || !slices.Equal(d.Ptr, []int64{0}) {
+		t.Errorf("empty builder: %d rows, ptr %v", d.Rows(), d.Ptr)
 	}
 }

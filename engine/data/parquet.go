@@ -131,6 +131,13 @@ func parquetKind(fd parquet.Field) (colKind, string) {
 
 func (s *parquetSource) schema() *Schema { return s.sch }
 
+// sizeHint bounds the rows (the file's metadata) and the stored values: one per
+// feature column and row (a numeric value or a category's bucket), for readAllContext.
+func (s *parquetSource) sizeHint() (rows int, nnz int64) {
+	n := s.f.NumRows()
+	return int(n), n * int64(len(s.sch.Numeric)+len(s.sch.Categorical))
+}
+
 func (s *parquetSource) close() error {
 	if s.rows != nil {
 		return s.rows.Close()
