@@ -34,6 +34,7 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	innerFolds := fs.Int("inner-folds", 0, "hyper-parameter selection: inner k-fold CV (k ≥ 2) or 1 for a held-out share (0: the protocol's)")
 	holdout := fs.Float64("holdout", 0.2, "with --inner-folds 1: the share of each training part held out")
 	maxTrain := fs.Int("max-train", 0, "train on at most this many random rows of each training part (0: all; a reduced protocol)")
+	passes := fs.Int("passes", 0, "passes of every online learner over its training part (0: the papers' one; a departure from the protocol, recorded in the report)")
 	grids := fs.StringArray("grid", nil, "ALGO=SPEC: a grid for ALGO instead of its paper grid, SPEC as in 'aucopt cv --grid' (repeatable)")
 	seed := fs.Uint64("seed", 1, "random seed: class grouping, splits, subsets, shuffling, the learners")
 	workers := fs.Int("workers", 0, "jobs (an algorithm on one split) run at once (0: one per core)")
@@ -70,7 +71,7 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	for _, c := range []struct {
 		flag string
 		v    int
-	}{{"--trials", *trials}, {"--folds", *folds}, {"--runs", *runs}, {"--inner-folds", *innerFolds}, {"--max-train", *maxTrain}, {"--workers", *workers}} {
+	}{{"--trials", *trials}, {"--folds", *folds}, {"--runs", *runs}, {"--inner-folds", *innerFolds}, {"--max-train", *maxTrain}, {"--passes", *passes}, {"--workers", *workers}} {
 		if c.v < 0 {
 			return inputErrorf("%s %d: want 0 (the default) or more", c.flag, c.v)
 		}
@@ -87,7 +88,7 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	defer b.Close()
 	cfg := experiment.Config{Protocol: p, Trials: *trials, Folds: *folds, Runs: *runs, InnerFolds: *innerFolds, Holdout: *holdout,
-		MaxTrain: *maxTrain, Seed: *seed, Workers: *workers, Backend: b}
+		MaxTrain: *maxTrain, Passes: *passes, Seed: *seed, Workers: *workers, Backend: b}
 	if cfg.MaxMemory, err = parseMaxMemory(*maxMemory); err != nil {
 		return err
 	}

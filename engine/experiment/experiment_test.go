@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"regexp"
 	"slices"
@@ -345,5 +346,35 @@ func TestCannotRun(t *testing.T) {
 	}
 	if _, err := layout(p, Config{Datasets: []string{"nope"}}); err == nil {
 		t.Error("layout with an unknown dataset succeeded")
+	}
+}
+
+// TestPasses: Config.Passes changes what the online learner (opauc) learns and leaves
+// the batch one (ls-auc) as it was, is recorded as a departure from the protocol, and
+// is refused by a run without an online learner.
+func TestPasses(t *testing.T) {
+	one, err := Experiment(context.Background(), tiny(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := tiny(1)
+	cfg.Passes = 3
+	three, err := Experiment(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := one.Tables[0].Cells["german"], three.Tables[0].Cells["german"]
+	if a["ls-auc"].Mean != b["ls-auc"].Mean {
+		t.Errorf("ls-auc (batch) %v with 3 passes, %v with one: want equal", b["ls-auc"].Mean, a["ls-auc"].Mean)
+	}
+	if a["opauc"].Mean == b["opauc"].Mean {
+		t.Errorf("opauc (online) %v with 3 passes and with one: want a change", a["opauc"].Mean)
+	}
+	if !slices.Contains(three.Reduced, "online learners make 3 passes instead of one") || slices.ContainsFunc(one.Reduced, func(s string) bool { return strings.Contains(s, "passes") }) {
+		t.Errorf("reduced: %q with 3 passes, %q with one", three.Reduced, one.Reduced)
+	}
+	cfg.Algos = []string{"ls-auc"}
+	if _, err := Experiment(context.Background(), cfg); !errors.Is(err, solver.ErrParam) {
+		t.Errorf("3 passes and only a batch learner: error %v, want solver.ErrParam", err)
 	}
 }

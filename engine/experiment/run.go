@@ -35,6 +35,10 @@ type Config struct {
 	// MaxTrain > 0 trains every algorithm on at most MaxTrain random rows of each
 	// training part (a reduced protocol for the big sets on a small machine).
 	MaxTrain int
+	// Passes > 1 makes every online learner that many shuffled passes over its
+	// training part, in selection and refit (the papers' protocols make one); batch
+	// learners solve to convergence either way. A run with no online learner refuses it.
+	Passes int
 	// Seed drives class grouping, splits, subsets, shuffling and the learners.
 	Seed uint64
 	// Workers bounds the jobs (one algorithm on one split) run at once; default
@@ -104,6 +108,12 @@ func Experiment(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if cfg.MaxTrain > 0 {
 		rep.Reduced = append(rep.Reduced, fmt.Sprintf("every algorithm trains on at most %d random rows of each training part", cfg.MaxTrain))
+	}
+	if cfg.Passes < 0 {
+		return nil, fmt.Errorf("experiment: %w: %d passes", solver.ErrParam, cfg.Passes)
+	}
+	if cfg.Passes > 1 {
+		rep.Reduced = append(rep.Reduced, fmt.Sprintf("online learners make %d passes instead of one", cfg.Passes))
 	}
 	grids := map[string]string{}
 	for k, v := range p.Grids {
@@ -435,6 +445,9 @@ func describeGrid(spec solver.Spec, gspec string) string {
 // reporting each finished job to cfg.Progress. It returns the number of workers used,
 // and ctx's error when ctx ends first. A job's own failure is recorded in its run.
 func runJobs(ctx context.Context, p Protocol, cfg Config, b kernels.Backend, jobs []*job) (int, error) {
+	if cfg.Passes > 1 && !slices.ContainsFunc(jobs, func(j *job) bool { return !j.spec.IsBatch() }) {
+		return 0, fmt.Errorf("experiment: %w: %d passes, but no online learner in this run", solver.ErrParam, cfg.Passes)
+	}
 	workers := engine.Workers(b, cfg.Workers, len(jobs))
 	err := engine.RunJobs(ctx, b, len(jobs), workers, func(ctx context.Context, b kernels.Backend, i int) error {
 		runJob(ctx, p, cfg, b, jobs[i])
@@ -459,7 +472,7 @@ func runJobs(ctx context.Context, p Protocol, cfg Config, b kernels.Backend, job
 // runJob runs j's algorithm on j's split as one engine.Task: the training part
 // subsampled (BatchMaxRows, MaxTrain), the protocol's scaling, its inner selection
 // (folds or a held-out share, seeded by the split's seed), one shuffled pass for an
-// online algorithm, and the test part scored.
+// online algorithm (cfg.Passes when set), and the test part scored.
 func runJob(ctx context.Context, p Protocol, cfg Config, b kernels.Backend, j *job) {
 	start := time.Now()
 	err := func() error {
@@ -479,16 +492,20 @@ func runJob(ctx context.Context, p Protocol, cfg Config, b kernels.Backend, j *j
 			test = test.Subset(j.split.testRows)
 		}
 		j.out.TrainRows = train.Rows()
+		passes := 1
+		if cfg.Passes > 1 && !j.spec.IsBatch() {
+			passes = cfg.Passes
+		}
 		params := j.params
-		if slices.Contains(params[0].Keys(), "n") { // FSAUC: stages sized for one pass
-			params = withN(j.spec, params, train.Rows())
+		if slices.Contains(params[0].Keys(), "n") { // FSAUC: stages sized for the passes made
+			params = withN(j.spec, params, passes*train.Rows())
 		}
 		sel := engine.Selection{Folds: p.InnerFolds, Holdout: p.Holdout, Seed: j.split.seed}
 		if sel.Folds < 2 {
 			sel.Folds = 0
 		}
 		res, err := engine.Run(ctx, b, engine.Task{Spec: j.spec, Points: params, Train: train, Test: test,
-			Scale: scaleKind(p, j.dataset, j.spec, train.Dim), Selection: sel, Passes: 1, Shuffle: !j.spec.IsBatch(),
+			Scale: scaleKind(p, j.dataset, j.spec, train.Dim), Selection: sel, Passes: passes, Shuffle: !j.spec.IsBatch(),
 			Seed: j.split.seed, Workers: 1})
 		if err != nil {
 			return err
