@@ -190,6 +190,7 @@ func Auto(ctx context.Context, cfg AutoConfig) (_ *AutoResult, err error) {
 	}
 	defer os.RemoveAll(dir)
 	base := cfg.TrainConfig
+	base.Passes = 1 // the candidates run one pass: the portfolio's grids and budgets are sized for it
 	base.Positive, base.Table, base.Data, base.Test = "", nil, filepath.Join(dir, "train.cache"), ""
 	if err := data.SaveCache(base.Data, train); err != nil {
 		return nil, fmt.Errorf("auto: %w", err)

@@ -12,7 +12,7 @@ import (
 
 func TestTrainAverage(t *testing.T) {
 	path := writeFile(t, "train.svm", synthText(3000, 20, []string{"+1", "-1"}, 9))
-	cfg := TrainConfig{Algo: "spam-l2", Data: path, Scale: data.ScaleNone, Seed: 3, Backend: fallback.New(), Average: 3}
+	cfg := TrainConfig{Algo: "spam-l2", Data: path, Scale: data.ScaleNone, Seed: 3, Backend: fallback.New(), Average: 3, Passes: 1}
 	res, err := Train(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

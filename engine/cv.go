@@ -193,6 +193,12 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	}
 	// Memory: workers folds at once, each one learner or one grid search.
 	foldRows := ds.Rows() - ds.Rows()/k
+	if !spec.IsBatch() {
+		if cfg.Passes == 0 { // every fold makes the passes of a typical fold's rows
+			cfg.Passes = spec.DefaultPasses(foldRows)
+		}
+		res.Passes = max(cfg.Passes, 1)
+	}
 	need, what := spec.StateBytes(ds.Dim, foldRows, base), featuresOf(ds.Dim)
 	if params != nil {
 		need, what = gridStateBytes(spec, params, ds.Dim, foldRows, inner)

@@ -20,10 +20,20 @@ import (
 var smallSets = []string{"sonar", "heart", "ionosphere", "liver-disorders", "breast-cancer",
 	"australian", "diabetes", "fourclass", "german", "svmguide3", "splice"}
 
-// h3Algorithms are the learners whose defaults issue 14 (SOLAM, SPAM, FSAUC, OAM,
-// UBAUC) owns; TestDefaultsNearUnilog reports their numbers without failing on them.
-var h3Algorithms = []string{"solam", "fsauc", "spam-l2", "spam-net", "oam-seq", "oam-gra", "adaoam",
-	"ubauc-online", "ubauc-batch"}
+// h3Algorithms are the learners whose defaults are not yet settled (issue 14: FSAUC,
+// OAM, UBAUC); TestDefaultsNearUnilog reports their numbers without failing on them.
+var h3Algorithms = []string{"fsauc", "oam-seq", "oam-gra", "ubauc-online", "ubauc-batch"}
+
+// setShortfalls are single datasets on which a learner's default falls more than 0.02
+// below unilog, measured with its default passes (solver.Spec.DefaultPasses), and why;
+// there it is held to 0.15, everywhere else to 0.02.
+var setShortfalls = map[[2]string]string{
+	{"solam", "sonar"}:        "146 rows: 100 passes (the cap) leave the averaged iterate at .79 against .86",
+	{"solam", "ionosphere"}:   "82 passes: .917 against .969",
+	{"spam-l2", "svmguide3"}:  "23 passes at eta=0.003: .750 against .808",
+	{"spam-net", "svmguide3"}: "as spam-l2",
+	{"adaoam", "svmguide3"}:   "23 passes: .773 against .808",
+}
 
 // shortfalls are the learners whose defaults cannot keep within 0.02 of unilog on every
 // small set, and why; they are held to within 0.15 instead (a breakage still fails).
@@ -131,6 +141,9 @@ func TestDefaultsNearUnilog(t *testing.T) {
 			}
 			tol := 0.02
 			if _, ok := shortfalls[a]; ok {
+				tol = 0.15
+			}
+			if _, ok := setShortfalls[[2]string{a, name}]; ok {
 				tol = 0.15
 			}
 			if got := aucs[a]; got < base-tol || math.IsNaN(got) {

@@ -146,6 +146,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	if err != nil {
 		return nil, err
 	}
+	defaultPasses(spec, &cfg.Passes, res) // the same passes in the selection and the refit
 	b, release, err := OpenBackend(cfg.Backend)
 	if err != nil {
 		return nil, err

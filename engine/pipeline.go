@@ -44,9 +44,10 @@ type Task struct {
 	// applied to both; ScaleAuto takes the algorithm's preference (solver.Spec.UnitRows).
 	Scale     string
 	Selection Selection
-	// Passes (default 1) and Shuffle (a random order seeded by Seed+pass) are an online
-	// algorithm's passes over the training rows, in the selection and the refit; a
-	// batch algorithm's refit sees the rows shuffled when Shuffle is set.
+	// Passes (0: the learner's default for Train's rows, solver.Spec.DefaultPasses) and
+	// Shuffle (a random order seeded by Seed+pass) are an online algorithm's passes over
+	// the training rows, in the selection and the refit; a batch algorithm's refit sees
+	// the rows shuffled when Shuffle is set.
 	Passes  int
 	Shuffle bool
 	// Seed seeds the learners and the shuffling.
@@ -86,6 +87,16 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 	spec := t.Spec
 	if len(t.Points) == 0 || (t.Train == nil && t.src == nil) {
 		return nil, fmt.Errorf("%s: a task needs training data and at least one point", spec.Name)
+	}
+	if t.Passes == 0 && !spec.IsBatch() {
+		rows := 0
+		switch {
+		case t.Train != nil:
+			rows = t.Train.Rows()
+		case t.res != nil:
+			rows = t.res.TrainRows
+		}
+		t.Passes = spec.DefaultPasses(rows)
 	}
 	res := &GridResult{TrainResult: t.res}
 	if res.TrainResult == nil {

@@ -110,6 +110,7 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 			}
 		}
 	}
+	defaultPasses(spec, &cfg.Passes, res)
 	if test == nil {
 		return nil, fmt.Errorf("trace %s on %s: no test data (give a test file, or a dataset with a test split)", spec.Name, cfg.Data)
 	}

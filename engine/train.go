@@ -22,7 +22,7 @@ type TrainConfig struct {
 	Params  []string // key=value hyper-parameters over the algorithm's defaults
 	Data    string   // training data: a registry name (data.Sources) or a file
 	Test    string   // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
-	Passes  int      // passes over the training data (default 1)
+	Passes  int      // passes over the training data (0: the learner's default, solver.Spec.DefaultPasses)
 	Shuffle bool     // visit the training rows in a seeded random order each pass
 	Scale   string   // data.ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
 	Seed    uint64   // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
@@ -166,6 +166,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if err != nil {
 		return nil, err
 	}
+	defaultPasses(spec, &cfg.Passes, res)
 	if err := checkMemory(spec, spec.StateBytes(res.Features, res.TrainRows, params), featuresOf(res.Features),
 		res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {
 		return nil, err
@@ -200,6 +201,19 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		sum.wait(res)
 	}
 	return res, nil
+}
+
+// defaultPasses sets *passes, when the caller left it 0, to the online learner's
+// default for the training rows res counts (solver.Spec.DefaultPasses), and records
+// the passes made in res.
+func defaultPasses(spec solver.Spec, passes *int, res *TrainResult) {
+	if spec.IsBatch() {
+		return
+	}
+	if *passes == 0 {
+		*passes = spec.DefaultPasses(res.TrainRows)
+	}
+	res.Passes = max(*passes, 1)
 }
 
 // fit trains one learner of spec on src: the streaming driver for an online algorithm,

@@ -117,3 +117,56 @@ func TestTrainStreamed(t *testing.T) {
 		t.Errorf("streamed run differs from the in-memory one (rows %d, features %d)", streamed.TrainRows, streamed.Features)
 	}
 }
+
+// TestDefaultPassesResolved: with no passes set, Train, Grid and CV make the learner's
+// default passes (solver.Spec.DefaultPasses: SOLAM ⌈20,000/rows⌉, OPAUC one, a batch
+// learner none), streamed or in memory, the same run as those passes given; a caller's
+// passes win.
+func TestDefaultPassesResolved(t *testing.T) {
+	ctx := context.Background()
+	sp, err := data.Load("german", data.LoadOptions{Layout: data.LayoutSparse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "german.cache")
+	if err := data.SaveCache(file, sp.Train); err != nil {
+		t.Fatal(err)
+	}
+	train := func(algo string, passes int, scale string) *TrainResult {
+		t.Helper()
+		res, err := Train(ctx, TrainConfig{Algo: algo, Data: file, Passes: passes, Scale: scale, Seed: 1, Backend: fallback.New()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	for _, scale := range []string{data.ScaleNone, ""} { // streamed, in memory
+		def, twenty, one := train("solam", 0, scale), train("solam", 20, scale), train("solam", 1, scale)
+		if def.Passes != 20 || twenty.Passes != 20 || one.Passes != 1 {
+			t.Errorf("scale %q: solam on 1,000 rows made %d passes by default, %d and %d when given 20 and 1", scale, def.Passes, twenty.Passes, one.Passes)
+		}
+		if !slices.Equal(def.Weights, twenty.Weights) || slices.Equal(def.Weights, one.Weights) {
+			t.Errorf("scale %q: solam's default run differs from 20 given passes, or equals one pass", scale)
+		}
+		if p := train("opauc", 0, scale).Passes; p != 1 {
+			t.Errorf("scale %q: opauc made %d passes by default, want 1", scale, p)
+		}
+	}
+	if p := train("ls-auc", 0, "").Passes; p != 0 {
+		t.Errorf("ls-auc (batch) reports %d passes, want 0", p)
+	}
+	g, err := Grid(ctx, GridConfig{TrainConfig: TrainConfig{Algo: "solam", Data: file, Seed: 1, Backend: fallback.New()}, Grid: "zeta=1,5"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Passes != 20 {
+		t.Errorf("grid: solam made %d passes by default, want 20", g.Passes)
+	}
+	cv, err := CV(ctx, CVConfig{TrainConfig: TrainConfig{Algo: "solam", Data: file, Seed: 1, Backend: fallback.New()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cv.Passes != 25 { // folds of 800 rows
+		t.Errorf("cv: solam made %d passes over 800-row folds by default, want 25", cv.Passes)
+	}
+}

@@ -26,7 +26,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	budget := fs.Duration("budget", 0, budgetUsage+", per fold (default 10s)")
 	dataArg := fs.String("data", "a9a", "data: a file (LIBSVM text, .gz/.bz2/.xz, or an aucopt cache) or a dataset name (aucopt datasets); a dataset with a fixed split is cross-validated on its training part")
 	params := fs.StringArrayP("param", "p", nil, "hyper-parameter key=value, repeatable (keys per algorithm: aucopt train --algo NAME --help-params)")
-	passes := fs.Int("passes", 1, "passes over each training fold (online algorithms)")
+	passes := fs.Int("passes", 0, "passes over each training fold (online algorithms; 0: the learner's default, as in train)")
 	shuffle := fs.Bool("shuffle", true, "visit the training rows in a seeded random order each pass")
 	scale := fs.String("scale", data.ScaleAuto, "feature scaling, fitted on each training fold alone: auto (minmax up to 1000 features, else none), none, minmax, norm")
 	seed := fs.Uint64("seed", 1, "random seed (the folds, shuffling, the algorithm's own randomness; repeat r uses seed+r-1 for its folds)")
@@ -49,8 +49,8 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *passes < 1 {
-		return inputErrorf("--passes %d: want at least 1", *passes)
+	if *passes < 0 {
+		return inputErrorf("--passes %d: want 0 (the learner's default) or more", *passes)
 	}
 	if *folds < 2 {
 		return inputErrorf("--folds %d: want at least 2", *folds)

@@ -972,7 +972,7 @@ func TestEndToEnd(t *testing.T) {
 			{"train -p not key=value", []string{"train", "-p", "eta"}, []string{"eta", "key=value"}},
 			{"cv bad -p value", []string{"cv", "-p", "eta=abc"}, []string{"eta", "abc"}},
 			{"train bad grid", []string{"train", "--grid", "eta=abc"}, []string{"abc"}},
-			{"train bad passes", []string{"train", "--passes", "0"}, []string{"--passes"}},
+			{"train bad passes", []string{"train", "--passes", "-1"}, []string{"--passes"}},
 			{"train unknown backend", []string{"train", "--backend", "tpu"}, []string{`"tpu"`}},
 			{"train unknown scaling", []string{"train", "--scale", "bogus"}, []string{`"bogus"`}},
 			{"cv one fold", []string{"cv", "--folds", "1"}, []string{"--folds"}},

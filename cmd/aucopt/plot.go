@@ -54,7 +54,7 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	dataArg := fs.String("data", "a9a", "training data: a file or a dataset name (aucopt datasets)")
 	test := fs.String("test", "", "test data, file or name (default: the dataset's own test split)")
 	params := fs.StringArrayP("param", "p", nil, "hyper-parameter algo:key=value for one algorithm, or key=value for all of them; repeatable")
-	passes := fs.Int("passes", 1, "passes over the training data (online algorithms; a batch one fits once)")
+	passes := fs.Int("passes", 0, "passes over the training data (online algorithms, 0: the learner's default, as in train; a batch one fits once)")
 	every := fs.Int64("every", 0, "examples between two evaluations of the test AUC (default: about 50 evaluations per run)")
 	shuffle := fs.Bool("shuffle", true, "visit the training rows in a seeded random order each pass")
 	scale := fs.String("scale", data.ScaleAuto, "feature scaling: auto, none, minmax or norm (as in train)")
@@ -83,8 +83,8 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	if *xAxis != "examples" && *xAxis != "seconds" && *xAxis != "both" {
 		return usageError(fs, fmt.Sprintf("--x %q: want examples, seconds or both", *xAxis))
 	}
-	if *passes < 1 {
-		return inputErrorf("--passes %d: want at least 1", *passes)
+	if *passes < 0 {
+		return inputErrorf("--passes %d: want 0 (the learner's default) or more", *passes)
 	}
 	if err := checkSeed(*seed); err != nil {
 		return err

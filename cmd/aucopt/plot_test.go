@@ -124,7 +124,7 @@ func TestPlotConvergenceErrors(t *testing.T) {
 		{"bad extension", []string{"convergence", "--out", filepath.Join(dir, "conv.jpeg")}, 0, `unknown plot format ".jpeg"`},
 		{"missing directory", []string{"convergence", "--out", filepath.Join(dir, "no", "conv.png")}, 0, "does not exist"},
 		{"no test data", []string{"convergence", "--algo", "olr", "--data", "german", "--out", out}, 0, "no test data"},
-		{"passes", []string{"convergence", "--passes", "0", "--out", out}, 0, "--passes 0: want at least 1"},
+		{"passes", []string{"convergence", "--passes", "-1", "--out", out}, 0, "--passes -1: want 0 (the learner's default) or more"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

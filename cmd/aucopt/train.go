@@ -41,7 +41,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	test := fs.String("test", "", "test data: a file, or a dataset name meaning its test part (default: the training dataset's own test split, if any)")
 	params := fs.StringArrayP("param", "p", nil, "hyper-parameter key=value, repeatable (keys per algorithm: aucopt train --algo NAME --help-params)")
 	helpParams := fs.Bool("help-params", false, "list the algorithm's parameters, defaults and paper grid, and exit")
-	passes := fs.Int("passes", 1, "passes over the training data")
+	passes := fs.Int("passes", 0, "passes over the training data (0: the learner's default: one, or for solam, spam-l2, spam-net and adaoam ⌈20,000/rows⌉ up to 100)")
 	shuffle := fs.Bool("shuffle", true, "visit the training rows in a seeded random order each pass")
 	scale := fs.String("scale", data.ScaleAuto, "feature scaling: auto (minmax up to 1000 features, else none; for solam and fsauc, which assume ||x|| <= 1: norm, else unit), none, minmax ([-1,1] fitted on training data), norm ((x-mean)/||x||), unit (x/||x||)")
 	seed := fs.Uint64("seed", 1, "random seed (shuffling, class grouping, the algorithm's own randomness)")
@@ -80,8 +80,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		printParams(stdout, spec)
 		return nil
 	}
-	if *passes < 1 {
-		return inputErrorf("--passes %d: want at least 1", *passes)
+	if *passes < 0 {
+		return inputErrorf("--passes %d: want 0 (the learner's default) or more", *passes)
 	}
 	if err := checkGridFlags(fs); err != nil {
 		return err
@@ -199,6 +199,13 @@ func printParams(w io.Writer, spec solver.Spec) {
 			continue
 		}
 		fmt.Fprintf(w, "  %-8s %v\n", k, vals[k])
+	}
+	switch {
+	case spec.IsBatch():
+	case spec.MinSteps > 0:
+		fmt.Fprintf(w, "\npasses (--passes 0, the default): ⌈%d/rows⌉, at most %d, one from %d rows on\n", spec.MinSteps, solver.MaxDefaultPasses, spec.MinSteps)
+	default:
+		fmt.Fprintln(w, "\npasses (--passes 0, the default): one")
 	}
 	if len(spec.Grid.Keys) > 0 {
 		fmt.Fprintln(w, "\npaper grid:")

@@ -60,7 +60,7 @@ func TestTrainCommandErrors(t *testing.T) {
 		{[]string{"train", "--algo", "olr", "-p", "gamma=1"}, 2, `unknown key "gamma" (valid: eta, lambda)`},
 		{[]string{"train", "--algo", "olr", "-p", "eta"}, 2, `"eta" is not key=value`},
 		{[]string{"train", "--algo", "olr", "-p", "eta=1e300"}, 2, "bad parameter: eta*lambda"},
-		{[]string{"train", "--passes", "0"}, 2, "--passes 0: want at least 1"},
+		{[]string{"train", "--passes", "-1"}, 2, "--passes -1: want 0 (the learner's default) or more"},
 		{[]string{"train", "--algo", "olr", "--data", one, "--model", model}, 2, "only one class"},
 		{[]string{"train", "--algo", "olr", "--data", bad}, 2, "bad.svm:2:4: bad feature index"},
 		{[]string{"train", "--algo", "olr", "--data", filepath.Join(dir, "nowhere.svm")}, 2, "nowhere.svm is neither a file nor a known dataset"},

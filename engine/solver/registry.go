@@ -34,6 +34,11 @@ type Spec struct {
 	// stream (one pass over a training set: its rows) calls it before making the
 	// learner; nil for an algorithm that needs no such number.
 	SetStreamLength func(params Params, n int)
+	// MinSteps > 0 says the learner needs about that many steps before its output (an
+	// averaged iterate, a saddle point) settles, whatever the data: when the caller
+	// sets no passes, it makes DefaultPasses(n) passes over n training rows. Zero for
+	// a learner whose default is one pass (the one-pass learners the papers run so).
+	MinSteps int
 	// NewOnline makes an online learner from params (made by Params); nil for a batch
 	// algorithm.
 	NewOnline func(b kernels.Backend, dim int, params Params, seed uint64) (Online, error)
@@ -57,6 +62,24 @@ type Spec struct {
 
 // IsBatch reports whether the algorithm is a batch one (NewBatch).
 func (s Spec) IsBatch() bool { return s.NewBatch != nil }
+
+// MaxDefaultPasses bounds the passes DefaultPasses gives.
+const MaxDefaultPasses = 100
+
+// DefaultPasses is the passes an online learner makes over rows training rows when
+// the caller sets none: ⌈MinSteps/rows⌉, between 1 and MaxDefaultPasses, so that a
+// learner with MinSteps sees at least that many examples on a small set (as far as
+// the cap allows) and makes one pass on a large one; 1 without MinSteps or when rows
+// is not known (< 1), 0 for a batch algorithm (it fits once).
+func (s Spec) DefaultPasses(rows int) int {
+	switch {
+	case s.IsBatch():
+		return 0
+	case s.MinSteps <= 0 || rows < 1 || rows >= s.MinSteps:
+		return 1 // rows < 1: not known
+	}
+	return min((s.MinSteps+rows-1)/rows, MaxDefaultPasses)
+}
 
 // online adapts a typed constructor NewXxx(b, dim, XxxParams, seed) to a Spec.
 func online[P any, S Online](name, doc, ref string, defaults func() P, grid Grid,
@@ -145,6 +168,12 @@ func typedParams[P any](name string, params Params) *P {
 		panic(fmt.Sprintf("solver: %s takes %T parameters, not %T", name, new(P), params.ptr))
 	}
 	return p
+}
+
+// minSteps sets the Spec's MinSteps.
+func minSteps(s Spec, n int) Spec {
+	s.MinSteps = n
+	return s
 }
 
 // unitRows marks the Spec as assuming rows of norm at most 1.

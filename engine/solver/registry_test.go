@@ -35,3 +35,35 @@ func TestSetStreamLength(t *testing.T) {
 		t.Errorf("algorithms that need the stream length: %v, want [fsauc]", with)
 	}
 }
+
+// TestDefaultPasses: ⌈MinSteps/rows⌉ passes for the learners with MinSteps, capped at
+// MaxDefaultPasses, one on large sets and without MinSteps or rows, none for batch.
+func TestDefaultPasses(t *testing.T) {
+	tests := []struct {
+		algo string
+		rows int
+		want int
+	}{
+		{"solam", 1000, 20},
+		{"solam", 1284, 16},
+		{"spam-l2", 146, MaxDefaultPasses},
+		{"spam-net", 19_999, 2},
+		{"adaoam", 20_000, 1},
+		{"adaoam", 32_561, 1},
+		{"solam", 0, 1},
+		{"opauc", 100, 1},
+		{"oam-seq", 100, 1},
+		{"fsauc", 100, 1},
+		{"ls-auc", 100, 0},
+		{"mba-l2", 100, 0},
+	}
+	for _, tt := range tests {
+		spec, err := Lookup(tt.algo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := spec.DefaultPasses(tt.rows); got != tt.want {
+			t.Errorf("%s.DefaultPasses(%d) = %d, want %d", tt.algo, tt.rows, got, tt.want)
+		}
+	}
+}
