@@ -136,7 +136,11 @@ func fitItem(ctx context.Context, f *fitFn, it WorkItem, ds *data.Dataset) WorkR
 			return fail(err)
 		}
 		src := solver.DatasetSource{D: train, Shuffle: true, Seed: f.Seed}
-		if _, err := solver.Run(ctx, l, src, solver.RunOptions{Passes: max(f.Passes, 1), Algo: spec.Name, Dim: max(train.Dim, 1)}); err != nil {
+		passes := f.Passes
+		if passes == 0 { // the learner's default for these rows, as engine.Train's
+			passes = spec.DefaultPasses(train.Rows())
+		}
+		if _, err := solver.Run(ctx, l, src, solver.RunOptions{Passes: passes, Algo: spec.Name, Dim: max(train.Dim, 1)}); err != nil {
 			return fail(err)
 		}
 		w = l.Weights()
@@ -160,7 +164,7 @@ type GridConfig struct {
 	Algo     string
 	Grid     string // engine.GridPaper ("" too) or a spec as `aucopt train --grid` takes
 	Folds    int    // stratified folds (default 5)
-	Passes   int    // passes of an online algorithm (default 1)
+	Passes   int    // passes of an online algorithm (0: its default for each fit's rows, solver.Spec.DefaultPasses)
 	Scale    string
 	Seed     uint64
 	Positive string
@@ -201,6 +205,9 @@ func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 	}
 	if cfg.Folds < 2 {
 		return nil, fmt.Errorf("grid: %d folds, want at least 2", cfg.Folds)
+	}
+	if cfg.Passes < 0 {
+		return nil, fmt.Errorf("grid: %d passes, want 0 (the learner's default) or more", cfg.Passes)
 	}
 	if spec.IsBatch() && cfg.Passes > 1 {
 		return nil, fmt.Errorf("%s is a batch algorithm: passes do not apply", spec.Name)
@@ -261,9 +268,12 @@ func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 	}
 	params := spec.Params()
 	_ = params.SetAll(points[res.Best])
-	passes := max(cfg.Passes, 1)
-	if spec.IsBatch() {
+	passes := cfg.Passes
+	switch {
+	case spec.IsBatch():
 		passes = 0
+	case passes == 0:
+		passes = spec.DefaultPasses(r.Rows)
 	}
 	res.Refit = &engine.TrainResult{Algo: spec.Name, Params: params.Values(), Backend: accBackend().Name(), Data: cfg.Data,
 		TrainRows: r.Rows, Features: r.Dim, Passes: passes, Scale: r.Scale, Seconds: r.Seconds, TestAUC: math.NaN(),

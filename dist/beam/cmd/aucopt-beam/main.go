@@ -52,7 +52,7 @@ func main() {
 	modelPath := flag.String("model", "", "train, grid: write the model here; eval: the model to evaluate")
 	grid := flag.String("grid", engine.GridPaper, "grid: 'paper' or 'key=v1,v2,b^[lo..hi];…'")
 	folds := flag.Int("folds", 5, "grid: stratified folds")
-	passes := flag.Int("passes", 1, "grid: passes of an online algorithm")
+	passes := flag.Int("passes", 0, "grid: passes of an online algorithm (0: its default, as aucopt train)")
 	results := flag.String("results_dir", "", "where the pipeline leaves its result for this launcher (default: a local temporary directory, for local runners)")
 	asJSON := flag.Bool("json", false, "print the result as JSON")
 	flag.Parse()
