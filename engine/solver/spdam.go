@@ -74,7 +74,8 @@ func (p SPDAMParams) check() error {
 }
 
 // SPDAMMaxElements is the largest n·d for which SPDAM builds the centred data matrix X̄
-// (n×d float64 on the backend: 8·n·d bytes, 16 GiB at this limit).
+// on a device backend (n×d float64 there: 8·n·d bytes, 16 GiB at this limit). A host
+// backend never holds X̄ (spdamRows), so the limit does not apply there.
 const SPDAMMaxElements = 1 << 31
 
 // SPDAMStats describes the last Fit of SPDAM.
@@ -108,9 +109,9 @@ type SPDAMStats struct {
 //	(bbᵀ + (λ + 1/τ)I) w⁺ = w/τ − ū − b           (Sherman–Morrison, O(d))
 //	w̄ = w⁺ + θ(w⁺ − w)
 //
-// from w = w̄ = 0, β = 0, u = 0. X̄ is built once as a dense n×d matrix on the backend
-// (dense even for sparse data, since centring fills it: 8·n·d bytes; Fit refuses
-// n·d > SPDAMMaxElements), and β, u and w live there too: an iteration is
+// from w = w̄ = 0, β = 0, u = 0. On a device backend X̄ is built once as a dense n×d
+// matrix there (dense even for sparse data, since centring fills it: 8·n·d bytes; Fit
+// refuses n·d > SPDAMMaxElements), and β, u and w live there too: an iteration is
 //
 //	Δβ = c·X̄_I w̄ − c·β_I,  c = σ/(σ+1)    (GemvRows, Gather, Axpy)
 //	β_I += Δβ;  Δu = (1/n) X̄_Iᵀ Δβ          (ScatterAdd, GemvRows)
@@ -118,8 +119,9 @@ type SPDAMStats struct {
 // and O(d) vector operations, so only the batch's index list goes to the backend and
 // nothing comes back but the scalar b·q of the w-step (no Download until the
 // once-per-epoch gap check). On a host backend (kernels.Viewer) X̄ is not held: its
-// rows are formed from the dataset 64 at a time where they are used (spdamRows), with
-// the same bits, so that Fit's memory is the dataset's plus O(n + d).
+// rows are formed from the dataset 64 at a time where they are used, with the same bits,
+// or for sparse data never formed, each product costing O(nnz) instead of O(d) a row
+// (spdamRows), so that Fit's memory is the dataset's plus O(n + d).
 //
 // Stopping. The oracle J* is not available for free, so SPDAM stops on the duality gap
 // of the saddle form, checked once per epoch of ⌈n/m⌉ iterations: the primal
@@ -251,13 +253,25 @@ func (mo spdamMoments) centre(ds *data.Dataset, i int, row []float64) float64 {
 	return nrm
 }
 
-// spdamRows forms rows of X̄ on the host when they are used, for a host backend
-// (kernels.Viewer): X̄ is then never held whole, only a block of spdamBlock rows (of a
-// batch, or of the gap check's X̄w) that the backend reads in place while it is in
-// cache. A dense row is formed with the backend's vector kernels, x̄_i = sc·(x_i − m)
-// as copy, Axpy(−1, m) and Scal(sc): the same roundings as centre's loop (−m + x is
-// x − m, exactly as an FMA of −1·m + x rounds it), so either way the rows are bit for
-// bit those of the resident X̄.
+// spdamRows serves the rows of X̄ on the host, for a host backend (kernels.Viewer): X̄
+// is then never held whole.
+//
+// Rows of a dense dataset, or of a sparse one at least data.DenseAuto full (the rule of
+// batchRows), are formed when used, a block of spdamBlock rows (of a batch, or of the gap
+// check's X̄w) that the backend reads in place while it is in cache. A dense row is
+// formed with the backend's vector kernels, x̄_i = sc·(x_i − m) as copy, Axpy(−1, m) and
+// Scal(sc): the same roundings as centre's loop (−m + x is x − m, exactly as an FMA of
+// −1·m + x rounds it), so either way the rows are bit for bit those of the resident X̄.
+//
+// Rows of a sparser dataset are never formed (implicit): centring would fill them, so a
+// row would cost O(d) to form and read instead of O(nnz). Since x̄_i = sc_i(x_i − m_i)
+// with m_i the mean of row i's class,
+//
+//	x̄_i·v = sc_i(x_i·v − m_i·v)                                    (dots)
+//	Σ_k c_k x̄_k = Σ_k c_k sc_k x_k − (Σ_{k∈+} c_k sc_k) m₊ − (Σ_{k∈−} c_k sc_k) m₋   (combine)
+//
+// cost O(nnz) per row by DotSparse and AxpySparse and O(d) per batch for the means. The
+// results agree with the formed rows to rounding, not bit for bit.
 type spdamRows struct {
 	be     kernels.Backend
 	ds     *data.Dataset
@@ -266,9 +280,12 @@ type spdamRows struct {
 	mNeg   kernels.Vec
 	scPos  float64 // 1/√p and 1/√(1−p)
 	scNeg  float64
-	block  []float64     // spdamBlock×d
+	block  []float64     // spdamBlock×d (formed rows only)
 	blockM kernels.Mat   // a view of block
 	blockV []kernels.Vec // its rows, for dense data
+
+	implicit bool      // the rows are sparse and never formed: dots and combine
+	zeros    []float64 // d zeros, to clear a Vec without reading it (implicit only)
 }
 
 // spdamBlock is the number of rows of X̄ formed at a time (half a MiB at d = 1,000): a
@@ -280,10 +297,14 @@ const spdamBlock = 64
 func newSPDAMRows(v kernels.Viewer, ds *data.Dataset, mo spdamMoments) *spdamRows {
 	n, d := ds.Rows(), ds.Dim
 	p := float64(mo.nPos) / float64(n)
-	rows := min(spdamBlock, n)
 	r := &spdamRows{be: v, ds: ds, mo: mo, scPos: 1 / math.Sqrt(p), scNeg: 1 / math.Sqrt(1-p),
-		mPos: v.ViewMat(1, d, mo.meanPos).Row(0), mNeg: v.ViewMat(1, d, mo.meanNeg).Row(0),
-		block: make([]float64, rows*d)}
+		mPos: v.ViewMat(1, d, mo.meanPos).Row(0), mNeg: v.ViewMat(1, d, mo.meanNeg).Row(0)}
+	if !ds.IsDense() && ds.Density() < data.DenseAuto {
+		r.implicit, r.zeros = true, make([]float64, d)
+		return r
+	}
+	rows := min(spdamBlock, n)
+	r.block = make([]float64, rows*d)
 	r.blockM = v.ViewMat(rows, d, r.block)
 	if ds.IsDense() {
 		r.blockV = make([]kernels.Vec, rows)
@@ -294,9 +315,27 @@ func newSPDAMRows(v kernels.Viewer, ds *data.Dataset, mo spdamMoments) *spdamRow
 	return r
 }
 
-// kappa returns κ = max‖x̄_i‖ without keeping the rows.
+// kappa returns κ = max‖x̄_i‖ without keeping the rows; for implicit rows from
+// ‖x̄_i‖² = sc_i²(‖x_i‖² − 2x_i·m_i + ‖m_i‖²) in O(nnz + d) (κ only sets the steps, so
+// the cancellation of that difference does not matter).
 func (r *spdamRows) kappa() float64 {
 	var kappa2 float64
+	if r.implicit {
+		mmPos, mmNeg := r.be.Dot(r.mPos, r.mPos), r.be.Dot(r.mNeg, r.mNeg)
+		for i := range r.ds.Rows() {
+			row := r.ds.Row(i)
+			m, mm, sc := r.mNeg, mmNeg, r.scNeg
+			if r.ds.Y[i] == 1 {
+				m, mm, sc = r.mPos, mmPos, r.scPos
+			}
+			var xx float64
+			for _, v := range row.Val {
+				xx += v * v
+			}
+			kappa2 = max(kappa2, sc*sc*max(0, xx-2*r.be.DotSparse(row, m)+mm))
+		}
+		return math.Sqrt(kappa2)
+	}
 	for i := range r.ds.Rows() {
 		kappa2 = max(kappa2, r.mo.centre(r.ds, i, r.block[:r.ds.Dim]))
 	}
@@ -322,6 +361,44 @@ func (r *spdamRows) form(idx []int32) kernels.Mat {
 		r.be.Scal(sc, r.blockV[k])
 	}
 	return r.blockM.Slice(0, len(idx), 0, d)
+}
+
+// dots sets out[k] = alpha·x̄_{idx[k]}·v for implicit rows (all rows in order when idx
+// is nil).
+func (r *spdamRows) dots(alpha float64, v kernels.Vec, idx []int32, out []float64) {
+	mvPos, mvNeg := r.be.Dot(r.mPos, v), r.be.Dot(r.mNeg, v)
+	for k := range out {
+		i := k
+		if idx != nil {
+			i = int(idx[k])
+		}
+		sc, mv := r.scNeg, mvNeg
+		if r.ds.Y[i] == 1 {
+			sc, mv = r.scPos, mvPos
+		}
+		out[k] = alpha * sc * (r.be.DotSparse(r.ds.Row(i), v) - mv)
+	}
+}
+
+// combine sets g = alpha·Σ_k coef[k]·x̄_{idx[k]} for implicit rows.
+func (r *spdamRows) combine(alpha float64, idx []int32, coef []float64, g kernels.Vec) {
+	r.be.Upload(g, r.zeros)
+	var sPos, sNeg float64
+	for k, i := range idx {
+		a := alpha * coef[k]
+		if r.ds.Y[i] == 1 {
+			a *= r.scPos
+			sPos += a
+		} else {
+			a *= r.scNeg
+			sNeg += a
+		}
+		if a != 0 {
+			r.be.AxpySparse(a, r.ds.Row(int(i)), g)
+		}
+	}
+	r.be.Axpy(-sPos, r.mPos, g)
+	r.be.Axpy(-sNeg, r.mNeg, g)
 }
 
 // steps returns σ, τ, θ: the parameters where set, else Theorem 5.1's.
@@ -360,6 +437,7 @@ type spdamRun struct {
 	u, uBar, du, sc           kernels.Vec
 	beta                      kernels.Vec // the duals β, n
 	dBeta, betaI              kernels.Vec // the batch's Δβ and β_I, m
+	dBetaHost, scHost         []float64   // implicit rows: the storage of dBeta and sc
 	perm                      []int32
 	rng                       *rand.Rand
 }
@@ -384,6 +462,11 @@ func (s *SPDAM) newSPDAMRun(ds *data.Dataset, m int) *spdamRun {
 		u: be.NewVec(d), uBar: be.NewVec(d), du: be.NewVec(d), sc: be.NewVec(n),
 		beta: be.NewVec(n), dBeta: be.NewVec(m), betaI: be.NewVec(m),
 		perm: make([]int32, n), rng: rand.New(rand.NewPCG(s.seed, 0x5bda))}
+	if rows != nil && rows.implicit { // Δβ and X̄w are computed on the host: view them
+		v := be.(kernels.Viewer)
+		r.dBetaHost, r.scHost = make([]float64, m), make([]float64, n)
+		r.dBeta, r.sc = v.ViewMat(1, m, r.dBetaHost).Row(0), v.ViewMat(1, n, r.scHost).Row(0)
+	}
 	bHost := make([]float64, d)
 	for j := range bHost {
 		bHost[j] = mo.meanNeg[j] - mo.meanPos[j]
@@ -410,7 +493,14 @@ func (r *spdamRun) iterate() {
 	// Dual step on the batch, β_i ← (σ w̄·x̄_i + β_i)/(σ + 1), on the backend: with
 	// c = σ/(σ + 1), Δβ = c·X̄_I w̄ − c·β_I and β_I += Δβ.
 	c := r.sigma / (r.sigma + 1)
-	if r.rows != nil {
+	switch {
+	case r.rows != nil && r.rows.implicit:
+		r.rows.dots(c, r.wBar, idx, r.dBetaHost)
+		be.Gather(r.beta, idx, r.betaI)
+		be.Axpy(-c, r.betaI, r.dBeta)
+		be.ScatterAdd(1, r.dBeta, idx, r.beta)
+		r.rows.combine(1/float64(n), idx, r.dBetaHost, r.du)
+	case r.rows != nil:
 		// X̄_I formed on the host a block of rows at a time, each block used for both
 		// products while in cache. The indices are distinct, so a block's Gather sees
 		// the β of before the iteration; Δu accumulates the blocks in row order.
@@ -427,7 +517,7 @@ func (r *spdamRun) iterate() {
 			}
 			be.Gemv(true, 1/float64(n), xI, dB, accumulate, r.du)
 		}
-	} else {
+	default:
 		be.GemvRows(false, c, r.xbar, idx, r.wBar, 0, r.dBeta)
 		be.Gather(r.beta, idx, r.betaI)
 		be.Axpy(-c, r.betaI, r.dBeta)
@@ -461,7 +551,10 @@ func (r *spdamRun) iterate() {
 //	     = −‖β‖²/(2n) − (‖z‖² − (b·z)²/(λ + b·b)) / (2λ)
 func (r *spdamRun) gap() (primal, dual float64) {
 	be, nf, lambda := r.be, float64(r.n), r.lambda
-	if r.rows != nil { // X̄w a block of rows at a time
+	switch {
+	case r.rows != nil && r.rows.implicit:
+		r.rows.dots(1, r.w, nil, r.scHost)
+	case r.rows != nil: // X̄w a block of rows at a time
 		idx := make([]int32, spdamBlock)
 		for i0 := 0; i0 < r.n; i0 += spdamBlock {
 			i1 := min(i0+spdamBlock, r.n)
@@ -470,7 +563,7 @@ func (r *spdamRun) gap() (primal, dual float64) {
 			}
 			be.Gemv(false, 1, r.rows.form(idx[:i1-i0]), r.w, 0, r.sc.Slice(i0, i1))
 		}
-	} else {
+	default:
 		be.Gemv(false, 1, r.xbar, r.w, 0, r.sc)
 	}
 	bw := be.Dot(r.bv, r.w)
@@ -507,7 +600,7 @@ func (s *SPDAM) Fit(ctx context.Context, ds *data.Dataset) error {
 	if err != nil {
 		return fmt.Errorf("spdam: %w", err)
 	}
-	if int64(n)*int64(d) > SPDAMMaxElements {
+	if _, host := s.b.(kernels.Viewer); !host && int64(n)*int64(d) > SPDAMMaxElements {
 		return fmt.Errorf("spdam: the centred data matrix would be %d×%d = %d elements (%d bytes), above the limit of %d elements: use an online method such as spam-l2",
 			n, d, int64(n)*int64(d), 8*int64(n)*int64(d), int64(SPDAMMaxElements))
 	}

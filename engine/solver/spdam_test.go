@@ -143,30 +143,134 @@ func TestSPDAMObjective(t *testing.T) {
 // TestSPDAMOracle fits SPDAM on a well-conditioned problem with several batch sizes and
 // requires the oracle's minimiser, on every backend.
 func TestSPDAMOracle(t *testing.T) {
-	ds := gaussian(1000, 10, 0.3, 1, 7)
 	const lambda = 0.01
-	prob := problem(t, ds)
-	wStar, err := prob.Solve(lambda)
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name string
+		ds   *data.Dataset
+	}{
+		{"dense", gaussian(1000, 10, 0.3, 1, 7)},
+		{"sparse (implicit rows)", blSparse(1000, 40, 4, 0.3, 7)}, // 10% full
+	} {
+		ds := tc.ds
+		prob := problem(t, ds)
+		wStar, err := prob.Solve(lambda)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []float64{0.1, 50, 1000} {
+			for _, be := range testBackends(t) {
+				p := DefaultSPDAMParams()
+				p.Lambda, p.M, p.Tol = lambda, m, 1e-12
+				s, err := NewSPDAM(be, ds.Dim, p, 2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := s.Fit(context.Background(), ds); err != nil {
+					t.Fatalf("%s m=%v/%s: %v", tc.name, m, be.Name(), err)
+				}
+				st := s.Stats()
+				dd := dist(s.Weights(), wStar)
+				t.Logf("%s m=%v/%s: %+v, ‖w − w*‖/‖w*‖ = %.2e", tc.name, m, be.Name(), st, dd)
+				if st.Reason != "tolerance" || dd > 1e-5 {
+					t.Errorf("%s m=%v/%s: stopped on %q with relative distance %.3g to the oracle, want tolerance and ≤ 1e-5", tc.name, m, be.Name(), st.Reason, dd)
+				}
+			}
+		}
 	}
-	for _, m := range []float64{0.1, 50, 1000} {
-		for _, be := range testBackends(t) {
-			p := DefaultSPDAMParams()
-			p.Lambda, p.M, p.Tol = lambda, m, 1e-12
-			s, err := NewSPDAM(be, ds.Dim, p, 2)
+}
+
+// TestSPDAMImplicitRows checks the implicit rows of a sparse dataset (never formed)
+// against the centred matrix X̄ that a device backend would hold: κ, the products
+// x̄_i·v over a batch and over all rows, and the combination Σ_k c_k x̄_k, to rounding;
+// and that a dense dataset's rows are formed instead.
+func TestSPDAMImplicitRows(t *testing.T) {
+	ds := blSparse(300, 40, 4, 0.3, 5) // 10% full
+	n, d := ds.Rows(), ds.Dim
+	rng := rand.New(rand.NewPCG(8, 8))
+	vHost, coef := make([]float64, d), make([]float64, n)
+	for j := range vHost {
+		vHost[j] = rng.NormFloat64()
+	}
+	for i := range coef {
+		coef[i] = rng.NormFloat64()
+	}
+	idx := []int32{7, 0, 299, 150, 3, 42}
+	near := func(got, want, scale float64) bool { return math.Abs(got-want) <= 1e-12*(scale+1) }
+	for _, be := range testBackends(t) {
+		v, ok := be.(kernels.Viewer)
+		if !ok {
+			t.Fatalf("%s: test backends are host backends", be.Name())
+		}
+		mo := classMeans(ds)
+		if r := newSPDAMRows(v, ds.ToDense(), mo); r.implicit {
+			t.Errorf("%s: a dense dataset's rows are implicit, want formed", be.Name())
+		}
+		r := newSPDAMRows(v, ds, mo)
+		if !r.implicit {
+			t.Fatalf("%s: a 10%%-full sparse dataset's rows are formed, want implicit", be.Name())
+		}
+		s, err := NewSPDAM(be, d, DefaultSPDAMParams(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xm, kappa := s.centred(ds, mo)
+		xbar := make([]float64, n*d)
+		be.Download(xbar, xm)
+		if got := r.kappa(); !near(got, kappa, kappa) {
+			t.Errorf("%s: implicit κ = %v, want %v", be.Name(), got, kappa)
+		}
+		vv := v.ViewMat(1, d, vHost).Row(0)
+		row := func(i int) []float64 { return xbar[i*d : (i+1)*d] }
+		dot := func(a, b []float64) (s, abs float64) {
+			for j := range a {
+				s += a[j] * b[j]
+				abs += math.Abs(a[j] * b[j])
+			}
+			return s, abs
+		}
+		got := make([]float64, len(idx))
+		r.dots(2, vv, idx, got)
+		for k, i := range idx {
+			want, abs := dot(row(int(i)), vHost)
+			if !near(got[k], 2*want, 2*abs) {
+				t.Errorf("%s: dots[%d] (row %d) = %v, want 2·x̄·v = %v", be.Name(), k, i, got[k], 2*want)
+			}
+		}
+		all := make([]float64, n)
+		r.dots(1, vv, nil, all)
+		for i := range n {
+			if want, abs := dot(row(i), vHost); !near(all[i], want, abs) {
+				t.Errorf("%s: dots over all rows [%d] = %v, want %v", be.Name(), i, all[i], want)
+			}
+		}
+		gHost := slices.Repeat([]float64{math.NaN()}, d) // combine must not read g
+		r.combine(0.5, idx, coef[:len(idx)], v.ViewMat(1, d, gHost).Row(0))
+		for j := range d {
+			var want, abs float64
+			for k, i := range idx {
+				want += 0.5 * coef[k] * row(int(i))[j]
+				abs += math.Abs(0.5 * coef[k] * row(int(i))[j])
+			}
+			if !near(gHost[j], want, abs) {
+				t.Errorf("%s: combine[%d] = %v, want %v", be.Name(), j, gHost[j], want)
+			}
+		}
+		// 400 iterations with implicit rows against the resident X̄ (hidden hides the
+		// Viewer): the same iterates to rounding.
+		p := DefaultSPDAMParams()
+		p.M, p.Iters, p.Tol = 37, 400, 1e-300
+		fit := func(b kernels.Backend) []float64 {
+			s, err := NewSPDAM(b, d, p, 2)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if err := s.Fit(context.Background(), ds); err != nil {
-				t.Fatalf("m=%v/%s: %v", m, be.Name(), err)
+				t.Fatal(err)
 			}
-			st := s.Stats()
-			dd := dist(s.Weights(), wStar)
-			t.Logf("m=%v/%s: %+v, ‖w − w*‖/‖w*‖ = %.2e", m, be.Name(), st, dd)
-			if st.Reason != "tolerance" || dd > 1e-5 {
-				t.Errorf("m=%v/%s: stopped on %q with relative distance %.3g to the oracle, want tolerance and ≤ 1e-5", m, be.Name(), st.Reason, dd)
-			}
+			return s.Weights()
+		}
+		if dd := dist(fit(be), fit(hidden{be})); dd > 1e-10 {
+			t.Errorf("%s: implicit rows' weights at a relative distance %.2e from the resident X̄'s, want ≤ 1e-10", be.Name(), dd)
 		}
 	}
 }
