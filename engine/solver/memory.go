@@ -5,9 +5,9 @@ import "fmt"
 // stateWords gives, per algorithm, the float64 words a learner holds for d features
 // and n training rows with parameters p (made by its Spec's Params): its
 // vectors and matrices, the scratch blocks it allocates at once, and for the batch
-// learners the working copies they always build (ba-UBAUC's and SPDAM's n×d
-// transformed data). The training data themselves are not counted, nor a batch
-// learner's dense upload of data that are dense already (it is their size again),
+// learners the working copies they always build (ba-UBAUC's n×d transformed data).
+// The training data themselves are not counted, nor a batch learner's dense upload of
+// data that are dense already (it is their size again),
 // nor what grows during a fit (SVM-OR's cutting planes beyond the first 16). These are
 // the allocations of the constructors and Fit in this package, to within a few
 // vectors: Spec.StateBytes is 8 bytes a word.
@@ -38,8 +38,10 @@ var stateWords = map[string]func(d, n float64, p Params) float64{
 	"ubauc-online": vectors(2), "olr": vectors(2), "ftrl": vectors(3), "uniexp": vectors(2),
 	// one d×d accumulator per worker, the merged Σ and its factor, two B×d blocks
 	"mba-l2": mba, "mba-l1": mba, "mba-el": mba,
-	// the centred n×d data and a 256-row block
-	"spdam": func(d, n float64, _ Params) float64 { return n*d + 264*d + 4*n },
+	// on the host: a block of 64 formed rows (none for sparse data), ~10 vectors, β, X̄w,
+	// the batch's duals and the permutation; a device backend holds the centred n×d X̄
+	// in its own memory instead (bounded by SPDAMMaxElements)
+	"spdam": func(d, n float64, _ Params) float64 { return 74*d + 5*n },
 	// Q and its host copy (d×d), the transformed data Z̃ and its product (n×d)
 	"ubauc-batch": func(d, n float64, _ Params) float64 { return 2*d*d + 2*n*d + 256*d + 4*n },
 	// two classes' moments (d×d) and the oracle's system and factor
