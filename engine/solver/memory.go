@@ -39,9 +39,17 @@ var stateWords = map[string]func(d, n float64, p Params) float64{
 	// one d×d accumulator per worker, the merged Σ and its factor, two B×d blocks
 	"mba-l2": mba, "mba-l1": mba, "mba-el": mba,
 	// on the host: a block of 64 formed rows (none for sparse data), ~10 vectors, β, X̄w,
-	// the batch's duals and the permutation; a device backend holds the centred n×d X̄
-	// in its own memory instead (bounded by SPDAMMaxElements)
-	"spdam": func(d, n float64, _ Params) float64 { return 74*d + 5*n },
+	// the batch's duals and the permutation, and X̄ itself up to SPDAMResidentElements
+	// (counted whenever n·d is that small: the density is not known here); a device
+	// backend holds the centred n×d X̄ in its own memory instead (bounded by
+	// SPDAMMaxElements)
+	"spdam": func(d, n float64, _ Params) float64 {
+		w := 74*d + 5*n
+		if n*d <= SPDAMResidentElements {
+			w += n * d
+		}
+		return w
+	},
 	// Q and its host copy (d×d), the transformed data Z̃ and its product (n×d)
 	"ubauc-batch": func(d, n float64, _ Params) float64 { return 2*d*d + 2*n*d + 256*d + 4*n },
 	// two classes' moments (d×d) and the oracle's system and factor

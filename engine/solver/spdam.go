@@ -75,8 +75,20 @@ func (p SPDAMParams) check() error {
 
 // SPDAMMaxElements is the largest n·d for which SPDAM builds the centred data matrix X̄
 // on a device backend (n×d float64 there: 8·n·d bytes, 16 GiB at this limit). A host
-// backend never holds X̄ (spdamRows), so the limit does not apply there.
+// backend holds X̄ only up to SPDAMResidentElements (spdamRows beyond), so the limit
+// does not apply there.
 const SPDAMMaxElements = 1 << 31
+
+// SPDAMResidentElements is the largest n·d for which SPDAM holds X̄ whole on a host
+// backend when its rows would be formed (dense data, or sparse data at least
+// data.DenseAuto full): 128 MiB of float64. Forming a row where it is used costs
+// several passes over its d values for the one pass of each product, and a sparse but
+// full row (a9a after the thesis' centring and normalisation) is formed by a scalar
+// loop: on a9a (32,561 × 123, λ = 10⁻⁴) a fit took 32 s formed against 7.6 s held, the
+// same bits. Above the limit the memory of a copy of the data weighs more (a 50,000 ×
+// 2,000 dense set: 800 MB), and rows are formed. Sparser data keep the implicit rows at
+// any size.
+const SPDAMResidentElements = 1 << 24
 
 // SPDAMStats describes the last Fit of SPDAM.
 type SPDAMStats struct {
@@ -118,10 +130,11 @@ type SPDAMStats struct {
 //
 // and O(d) vector operations, so only the batch's index list goes to the backend and
 // nothing comes back but the scalar b·q of the w-step (no Download until the
-// once-per-epoch gap check). On a host backend (kernels.Viewer) X̄ is not held: its
-// rows are formed from the dataset 64 at a time where they are used, with the same bits,
-// or for sparse data never formed, each product costing O(nnz) instead of O(d) a row
-// (spdamRows), so that Fit's memory is the dataset's plus O(n + d).
+// once-per-epoch gap check). On a host backend (kernels.Viewer) X̄ is held the same way
+// up to SPDAMResidentElements; beyond, its rows are formed from the dataset 64 at a time
+// where they are used, with the same bits, and for sparse data they are never formed,
+// each product costing O(nnz) instead of O(d) a row (spdamRows), so that Fit's memory is
+// the dataset's plus O(n + d) (plus X̄, at most 128 MiB, on small dense data).
 //
 // Stopping. The oracle J* is not available for free, so SPDAM stops on the duality gap
 // of the saddle form, checked once per epoch of ⌈n/m⌉ iterations: the primal
@@ -142,6 +155,9 @@ type SPDAM struct {
 	seed uint64
 	w    []float64 // the fitted weights
 	st   SPDAMStats
+	// resident is the largest n·d whose X̄ a host backend holds whole
+	// (SPDAMResidentElements; the tests lower it to reach the formed rows).
+	resident int64
 
 	// Trace, when set, is called after each epoch's gap check with the statistics so
 	// far; Weights then returns the current iterate w.
@@ -156,7 +172,7 @@ func NewSPDAM(b kernels.Backend, dim int, p SPDAMParams, seed uint64) (*SPDAM, e
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	return &SPDAM{b: b, dim: dim, p: p, seed: seed}, nil
+	return &SPDAM{b: b, dim: dim, p: p, seed: seed, resident: SPDAMResidentElements}, nil
 }
 
 // Params returns the parameters the solver was made with.
@@ -293,13 +309,24 @@ type spdamRows struct {
 // X̄ and give the same bits block by block.
 const spdamBlock = 64
 
+// spdamImplicit reports whether the rows of ds are sparse enough to stay implicit.
+func spdamImplicit(ds *data.Dataset) bool {
+	return !ds.IsDense() && ds.Density() < data.DenseAuto
+}
+
+// spdamResident reports whether a host backend holds ds's X̄ whole: rows that would be
+// formed, n·d at most limit.
+func spdamResident(ds *data.Dataset, limit int64) bool {
+	return !spdamImplicit(ds) && int64(ds.Rows())*int64(ds.Dim) <= limit
+}
+
 // newSPDAMRows sets up the forming of X̄'s rows of ds on v.
 func newSPDAMRows(v kernels.Viewer, ds *data.Dataset, mo spdamMoments) *spdamRows {
 	n, d := ds.Rows(), ds.Dim
 	p := float64(mo.nPos) / float64(n)
 	r := &spdamRows{be: v, ds: ds, mo: mo, scPos: 1 / math.Sqrt(p), scNeg: 1 / math.Sqrt(1-p),
 		mPos: v.ViewMat(1, d, mo.meanPos).Row(0), mNeg: v.ViewMat(1, d, mo.meanNeg).Row(0)}
-	if !ds.IsDense() && ds.Density() < data.DenseAuto {
+	if spdamImplicit(ds) {
 		r.implicit, r.zeros = true, make([]float64, d)
 		return r
 	}
@@ -449,7 +476,7 @@ func (s *SPDAM) newSPDAMRun(ds *data.Dataset, m int) *spdamRun {
 	var xbar kernels.Mat
 	var rows *spdamRows
 	var kappa float64
-	if v, ok := be.(kernels.Viewer); ok {
+	if v, ok := be.(kernels.Viewer); ok && !spdamResident(ds, s.resident) {
 		rows = newSPDAMRows(v, ds, mo)
 		kappa = rows.kappa()
 	} else {

@@ -73,9 +73,10 @@ func TestMBAViewsDenseData(t *testing.T) {
 }
 
 // TestSPDAMFormsRows: on a host backend SPDAM forms X̄'s rows when a batch or the gap
-// check uses them instead of holding X̄, and fits bit for bit the weights, iterations
-// and gap of the resident X̄ (a device backend's path), dense and sparse, with batches
-// of 1, a few, and all rows, and more rows than one gap block.
+// check uses them instead of holding X̄ (above SPDAMResidentElements, lowered here to
+// reach it), and holds X̄ at or below it; either way it fits bit for bit the weights,
+// iterations and gap of the resident X̄ on a device backend, dense and sparse-but-full,
+// with batches of 1, a few, and all rows, and more rows than one gap block.
 func TestSPDAMFormsRows(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -86,29 +87,39 @@ func TestSPDAMFormsRows(t *testing.T) {
 	} {
 		for _, b := range testBackends(t) {
 			for _, m := range []float64{1, 37, float64(tc.ds.Rows())} {
-				t.Run(fmt.Sprintf("%s/%s/m=%g", tc.name, b.Name(), m), func(t *testing.T) {
-					p := DefaultSPDAMParams()
-					p.M, p.Iters = m, 400
-					fit := func(be kernels.Backend) *SPDAM {
-						s, err := NewSPDAM(be, tc.ds.Dim, p, 2)
-						if err != nil {
-							t.Fatal(err)
+				for _, resident := range []bool{false, true} {
+					t.Run(fmt.Sprintf("%s/%s/m=%g/resident=%v", tc.name, b.Name(), m, resident), func(t *testing.T) {
+						p := DefaultSPDAMParams()
+						p.M, p.Iters = m, 400
+						fit := func(be kernels.Backend) *SPDAM {
+							s, err := NewSPDAM(be, tc.ds.Dim, p, 2)
+							if err != nil {
+								t.Fatal(err)
+							}
+							if !resident {
+								s.resident = int64(tc.ds.Rows())*int64(tc.ds.Dim) - 1
+							}
+							if err := s.Fit(context.Background(), tc.ds); err != nil {
+								t.Fatal(err)
+							}
+							return s
 						}
-						if err := s.Fit(context.Background(), tc.ds); err != nil {
-							t.Fatal(err)
+						if r := fit(b).newSPDAMRun(tc.ds, int(m)); (r.xbar != nil) != resident || (r.rows == nil) != resident {
+							t.Fatalf("%s holds X̄: %v, want %v", b.Name(), r.xbar != nil, resident)
 						}
-						return s
-					}
-					if r := fit(b).newSPDAMRun(tc.ds, int(m)); r.xbar != nil || r.rows == nil {
-						t.Fatalf("%s holds X̄ (%v) rather than forming its rows", b.Name(), r.xbar != nil)
-					}
-					got, want := fit(b), fit(hidden{b})
-					if got.Stats() != want.Stats() {
-						t.Errorf("stats %+v, want %+v", got.Stats(), want.Stats())
-					}
-					sameBits(t, "w", got.Weights(), want.Weights())
-				})
+						compareSPDAM(t, fit(b), fit(hidden{b}))
+					})
+				}
 			}
 		}
 	}
+}
+
+// compareSPDAM checks that two fits of SPDAM agree bit for bit.
+func compareSPDAM(t *testing.T, got, want *SPDAM) {
+	t.Helper()
+	if got.Stats() != want.Stats() {
+		t.Errorf("stats %+v, want %+v", got.Stats(), want.Stats())
+	}
+	sameBits(t, "w", got.Weights(), want.Weights())
 }
