@@ -273,8 +273,9 @@ func (mo spdamMoments) centre(ds *data.Dataset, i int, row []float64) float64 {
 // is then never held whole.
 //
 // Rows of a dense dataset, or of a sparse one at least data.DenseAuto full (the rule of
-// batchRows), are formed when used, a block of spdamBlock rows (of a batch, or of the gap
-// check's X̄w) that the backend reads in place while it is in cache. A dense row is
+// batchRows), with n·d above SPDAMResidentElements (below it X̄ is held whole), are
+// formed when used, a block of spdamBlock rows (of a batch, or of the gap check's X̄w)
+// that the backend reads in place while it is in cache. A dense row is
 // formed with the backend's vector kernels, x̄_i = sc·(x_i − m) as copy, Axpy(−1, m) and
 // Scal(sc): the same roundings as centre's loop (−m + x is x − m, exactly as an FMA of
 // −1·m + x rounds it), so either way the rows are bit for bit those of the resident X̄.
