@@ -32,7 +32,7 @@ func TestMemoryGuardCommand(t *testing.T) {
 		{[]string{"train", "--data", wide, "--algo", "opauc", "--max-memory", "8GiB"},
 			"opauc needs 64 TB for 2,000,001 features, more than the 8.6 GB of --max-memory; use opaucr, "},
 		{[]string{"train", "--data", wide, "--algo", "mba-l1", "--max-memory", "8GiB"}, "mba-l1 needs 128 TB"},
-		{[]string{"train", "--data", wide, "--algo", "spdam", "--max-memory", "1MB"}, "spdam needs 1.2 GB for 2,000,001 features, more than the 1.0 MB of --max-memory; no algorithm fits"},
+		{[]string{"train", "--data", wide, "--algo", "spdam", "--max-memory", "1MB"}, "spdam needs 224 MB for 2,000,001 features, more than the 1.0 MB of --max-memory; no algorithm fits"},
 		{[]string{"train", "--data", wide, "--algo", "opauc", "--grid", "eta=1,2", "--max-memory", "8GiB"}, "opauc needs 64 TB for 2 grid points"},
 		{[]string{"cv", "--data", four, "--folds", "2", "--algo", "adaoam", "--max-memory", "8GiB"}, "adaoam needs 128 TB for 2,000,001 features, 2 folds at once"},
 		{[]string{"train", "--max-memory", "lots"}, `--max-memory: memory size "lots"`},

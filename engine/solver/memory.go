@@ -38,13 +38,12 @@ var stateWords = map[string]func(d, n float64, p Params) float64{
 	"ubauc-online": vectors(2), "olr": vectors(2), "ftrl": vectors(3), "uniexp": vectors(2),
 	// one d×d accumulator per worker, the merged Σ and its factor, two B×d blocks
 	"mba-l2": mba, "mba-l1": mba, "mba-el": mba,
-	// on the host: a block of 64 formed rows (none for sparse data), ~10 vectors, β, X̄w,
-	// the batch's duals and the permutation, and X̄ itself up to SPDAMResidentElements
-	// (counted whenever n·d is that small: the density is not known here); a device
-	// backend holds the centred n×d X̄ in its own memory instead (bounded by
-	// SPDAMMaxElements)
+	// on the host: ~10 vectors, β, X̄w, the batch's duals and coefficients and the
+	// permutation, and X̄ itself up to SPDAMResidentElements (counted whenever n·d is
+	// that small: the density is not known here); a device backend holds the centred
+	// n×d X̄ in its own memory instead (bounded by SPDAMMaxElements)
 	"spdam": func(d, n float64, _ Params) float64 {
-		w := 74*d + 5*n
+		w := 12*d + 6*n
 		if n*d <= SPDAMResidentElements {
 			w += n * d
 		}

@@ -80,14 +80,12 @@ func (p SPDAMParams) check() error {
 const SPDAMMaxElements = 1 << 31
 
 // SPDAMResidentElements is the largest n·d for which SPDAM holds X̄ whole on a host
-// backend when its rows would be formed (dense data, or sparse data at least
-// data.DenseAuto full): 128 MiB of float64. Forming a row where it is used costs
-// several passes over its d values for the one pass of each product, and a sparse but
-// full row (a9a after the thesis' centring and normalisation) is formed by a scalar
-// loop: on a9a (32,561 × 123, λ = 10⁻⁴) a fit took 32 s formed against 7.6 s held, the
-// same bits. Above the limit the memory of a copy of the data weighs more (a 50,000 ×
-// 2,000 dense set: 800 MB), and rows are formed. Sparser data keep the implicit rows at
-// any size.
+// backend when its rows are full (dense data, or sparse data at least data.DenseAuto
+// full): 128 MiB of float64. Below it the copy is cheap and its products are those of
+// the device backends bit for bit; above it the memory of a copy weighs more (a
+// 50,000 × 2,000 dense set: 800 MB), and the rows stay implicit (spdamRows): the same
+// products over the dataset's own rows, with the class means subtracted after. Sparser
+// data keep the implicit rows at any size.
 const SPDAMResidentElements = 1 << 24
 
 // SPDAMStats describes the last Fit of SPDAM.
@@ -131,10 +129,10 @@ type SPDAMStats struct {
 // and O(d) vector operations, so only the batch's index list goes to the backend and
 // nothing comes back but the scalar b·q of the w-step (no Download until the
 // once-per-epoch gap check). On a host backend (kernels.Viewer) X̄ is held the same way
-// up to SPDAMResidentElements; beyond, its rows are formed from the dataset 64 at a time
-// where they are used, with the same bits, and for sparse data they are never formed,
-// each product costing O(nnz) instead of O(d) a row (spdamRows), so that Fit's memory is
-// the dataset's plus O(n + d) (plus X̄, at most 128 MiB, on small dense data).
+// up to SPDAMResidentElements; beyond, and for sparse data at any size, its rows stay
+// implicit: each product is taken over the dataset's own rows, O(nnz) a row, and
+// corrected by the class means (spdamRows), so that Fit's memory is the dataset's plus
+// O(n + d) (plus X̄, at most 128 MiB, on small dense data).
 //
 // Stopping. The oracle J* is not available for free, so SPDAM stops on the duality gap
 // of the saddle form, checked once per epoch of ⌈n/m⌉ iterations: the primal
@@ -269,149 +267,122 @@ func (mo spdamMoments) centre(ds *data.Dataset, i int, row []float64) float64 {
 	return nrm
 }
 
-// spdamRows serves the rows of X̄ on the host, for a host backend (kernels.Viewer): X̄
-// is then never held whole.
-//
-// Rows of a dense dataset, or of a sparse one at least data.DenseAuto full (the rule of
-// batchRows), with n·d above SPDAMResidentElements (below it X̄ is held whole), are
-// formed when used, a block of spdamBlock rows (of a batch, or of the gap check's X̄w)
-// that the backend reads in place while it is in cache. A dense row is
-// formed with the backend's vector kernels, x̄_i = sc·(x_i − m) as copy, Axpy(−1, m) and
-// Scal(sc): the same roundings as centre's loop (−m + x is x − m, exactly as an FMA of
-// −1·m + x rounds it), so either way the rows are bit for bit those of the resident X̄.
-//
-// Rows of a sparser dataset are never formed (implicit): centring would fill them, so a
-// row would cost O(d) to form and read instead of O(nnz). Since x̄_i = sc_i(x_i − m_i)
-// with m_i the mean of row i's class,
+// spdamRows serves the rows of X̄ on a host backend (kernels.Viewer) without holding X̄:
+// sparse data at any size (centring would fill the rows, so each would cost O(d) to
+// form and read instead of O(nnz)), and dense data, or sparse data at least
+// data.DenseAuto full, with n·d above SPDAMResidentElements (below it X̄ is held
+// whole). The rows are never formed: since x̄_i = sc_i(x_i − m_i) with m_i the mean of
+// row i's class,
 //
 //	x̄_i·v = sc_i(x_i·v − m_i·v)                                    (dots)
 //	Σ_k c_k x̄_k = Σ_k c_k sc_k x_k − (Σ_{k∈+} c_k sc_k) m₊ − (Σ_{k∈−} c_k sc_k) m₋   (combine)
 //
-// cost O(nnz) per row by DotSparse and AxpySparse and O(d) per batch for the means. The
-// results agree with the formed rows to rounding, not bit for bit.
+// cost one product over the rows themselves and O(d) per batch for the means: for a
+// dense dataset a GemvRows over the dataset's own matrix, read in place (the same
+// kernel and memory traffic as the resident X̄'s, with no copy), for a sparse one
+// DotSparse and AxpySparse, O(nnz) a row. The results agree with the resident X̄'s to
+// rounding, not bit for bit (x_i·v − m_i·v cancels where x̄_i·v is small; the gap
+// check's tolerance, 10⁻⁸ by default, is far above that error).
 type spdamRows struct {
-	be     kernels.Backend
-	ds     *data.Dataset
-	mo     spdamMoments
-	mPos   kernels.Vec // m₊ and m₋, views of mo's means
-	mNeg   kernels.Vec
-	scPos  float64 // 1/√p and 1/√(1−p)
-	scNeg  float64
-	block  []float64     // spdamBlock×d (formed rows only)
-	blockM kernels.Mat   // a view of block
-	blockV []kernels.Vec // its rows, for dense data
-
-	implicit bool      // the rows are sparse and never formed: dots and combine
-	zeros    []float64 // d zeros, to clear a Vec without reading it (implicit only)
+	be    kernels.Viewer
+	ds    *data.Dataset
+	x     kernels.Mat // a view of ds.Dense (dense data only)
+	mPos  kernels.Vec // m₊ and m₋, views of the moments' means
+	mNeg  kernels.Vec
+	scPos float64 // 1/√p and 1/√(1−p)
+	scNeg float64
+	zeros []float64 // d zeros, to clear a Vec without reading it (sparse data)
+	coef  []float64 // combine's coefficients c_k·sc_k (dense data)
 }
 
-// spdamBlock is the number of rows of X̄ formed at a time (half a MiB at d = 1,000): a
-// multiple of 4, so that the backend's mat-vecs group rows as they do on the whole of
-// X̄ and give the same bits block by block.
-const spdamBlock = 64
-
-// spdamImplicit reports whether the rows of ds are sparse enough to stay implicit.
-func spdamImplicit(ds *data.Dataset) bool {
-	return !ds.IsDense() && ds.Density() < data.DenseAuto
-}
-
-// spdamResident reports whether a host backend holds ds's X̄ whole: rows that would be
-// formed, n·d at most limit.
+// spdamResident reports whether a host backend holds ds's X̄ whole: rows that are full
+// (dense, or sparse at least data.DenseAuto full), n·d at most limit.
 func spdamResident(ds *data.Dataset, limit int64) bool {
-	return !spdamImplicit(ds) && int64(ds.Rows())*int64(ds.Dim) <= limit
+	full := ds.IsDense() || ds.Density() >= data.DenseAuto
+	return full && int64(ds.Rows())*int64(ds.Dim) <= limit
 }
 
-// newSPDAMRows sets up the forming of X̄'s rows of ds on v.
+// newSPDAMRows sets up the implicit rows of X̄ for ds on v.
 func newSPDAMRows(v kernels.Viewer, ds *data.Dataset, mo spdamMoments) *spdamRows {
 	n, d := ds.Rows(), ds.Dim
 	p := float64(mo.nPos) / float64(n)
-	r := &spdamRows{be: v, ds: ds, mo: mo, scPos: 1 / math.Sqrt(p), scNeg: 1 / math.Sqrt(1-p),
+	r := &spdamRows{be: v, ds: ds, scPos: 1 / math.Sqrt(p), scNeg: 1 / math.Sqrt(1-p),
 		mPos: v.ViewMat(1, d, mo.meanPos).Row(0), mNeg: v.ViewMat(1, d, mo.meanNeg).Row(0)}
-	if spdamImplicit(ds) {
-		r.implicit, r.zeros = true, make([]float64, d)
-		return r
-	}
-	rows := min(spdamBlock, n)
-	r.block = make([]float64, rows*d)
-	r.blockM = v.ViewMat(rows, d, r.block)
 	if ds.IsDense() {
-		r.blockV = make([]kernels.Vec, rows)
-		for k := range r.blockV {
-			r.blockV[k] = r.blockM.Row(k)
-		}
+		r.x = v.ViewMat(n, d, ds.Dense)
+	} else {
+		r.zeros = make([]float64, d)
 	}
 	return r
 }
 
-// kappa returns κ = max‖x̄_i‖ without keeping the rows; for implicit rows from
-// ‖x̄_i‖² = sc_i²(‖x_i‖² − 2x_i·m_i + ‖m_i‖²) in O(nnz + d) (κ only sets the steps, so
-// the cancellation of that difference does not matter).
+// sc returns row i's class scale and its class mean's product mv₊ or mv₋.
+func (r *spdamRows) sc(i int, mvPos, mvNeg float64) (sc, mv float64) {
+	if r.ds.Y[i] == 1 {
+		return r.scPos, mvPos
+	}
+	return r.scNeg, mvNeg
+}
+
+// kappa returns κ = max‖x̄_i‖ from ‖x̄_i‖² = sc_i²(‖x_i‖² − 2x_i·m_i + ‖m_i‖²) in
+// O(nnz + d) a row (κ only sets the steps, so the cancellation of that difference does
+// not matter).
 func (r *spdamRows) kappa() float64 {
 	var kappa2 float64
-	if r.implicit {
-		mmPos, mmNeg := r.be.Dot(r.mPos, r.mPos), r.be.Dot(r.mNeg, r.mNeg)
-		for i := range r.ds.Rows() {
-			row := r.ds.Row(i)
-			m, mm, sc := r.mNeg, mmNeg, r.scNeg
-			if r.ds.Y[i] == 1 {
-				m, mm, sc = r.mPos, mmPos, r.scPos
-			}
-			var xx float64
-			for _, v := range row.Val {
-				xx += v * v
-			}
-			kappa2 = max(kappa2, sc*sc*max(0, xx-2*r.be.DotSparse(row, m)+mm))
-		}
-		return math.Sqrt(kappa2)
-	}
+	mmPos, mmNeg := r.be.Dot(r.mPos, r.mPos), r.be.Dot(r.mNeg, r.mNeg)
 	for i := range r.ds.Rows() {
-		kappa2 = max(kappa2, r.mo.centre(r.ds, i, r.block[:r.ds.Dim]))
+		row := r.ds.Row(i)
+		m, mm, sc := r.mNeg, mmNeg, r.scNeg
+		if r.ds.Y[i] == 1 {
+			m, mm, sc = r.mPos, mmPos, r.scPos
+		}
+		var xx float64
+		for _, v := range row.Val {
+			xx += v * v
+		}
+		kappa2 = max(kappa2, sc*sc*max(0, xx-2*r.be.DotSparse(row, m)+mm))
 	}
 	return math.Sqrt(kappa2)
 }
 
-// form writes the rows idx of X̄ (at most spdamBlock) into the block and returns the
-// matrix of them.
-func (r *spdamRows) form(idx []int32) kernels.Mat {
-	d := r.ds.Dim
-	for k, i := range idx {
-		row := r.block[k*d : (k+1)*d]
-		if r.blockV == nil {
-			r.mo.centre(r.ds, int(i), row)
-			continue
-		}
-		copy(row, r.ds.DenseRow(int(i)))
-		m, sc := r.mNeg, r.scNeg
-		if r.ds.Y[i] == 1 {
-			m, sc = r.mPos, r.scPos
-		}
-		r.be.Axpy(-1, m, r.blockV[k])
-		r.be.Scal(sc, r.blockV[k])
-	}
-	return r.blockM.Slice(0, len(idx), 0, d)
-}
-
-// dots sets out[k] = alpha·x̄_{idx[k]}·v for implicit rows (all rows in order when idx
-// is nil).
+// dots sets out[k] = alpha·x̄_{idx[k]}·v (all rows in order when idx is nil).
 func (r *spdamRows) dots(alpha float64, v kernels.Vec, idx []int32, out []float64) {
 	mvPos, mvNeg := r.be.Dot(r.mPos, v), r.be.Dot(r.mNeg, v)
+	row := func(k int) int {
+		if idx == nil {
+			return k
+		}
+		return int(idx[k])
+	}
+	if r.x != nil {
+		ov := r.be.ViewMat(1, len(out), out).Row(0)
+		if idx == nil {
+			r.be.Gemv(false, 1, r.x, v, 0, ov)
+		} else {
+			r.be.GemvRows(false, 1, r.x, idx, v, 0, ov)
+		}
+		for k := range out {
+			sc, mv := r.sc(row(k), mvPos, mvNeg)
+			out[k] = alpha * sc * (out[k] - mv)
+		}
+		return
+	}
 	for k := range out {
-		i := k
-		if idx != nil {
-			i = int(idx[k])
-		}
-		sc, mv := r.scNeg, mvNeg
-		if r.ds.Y[i] == 1 {
-			sc, mv = r.scPos, mvPos
-		}
+		i := row(k)
+		sc, mv := r.sc(i, mvPos, mvNeg)
 		out[k] = alpha * sc * (r.be.DotSparse(r.ds.Row(i), v) - mv)
 	}
 }
 
-// combine sets g = alpha·Σ_k coef[k]·x̄_{idx[k]} for implicit rows.
+// combine sets g = alpha·Σ_k coef[k]·x̄_{idx[k]}.
 func (r *spdamRows) combine(alpha float64, idx []int32, coef []float64, g kernels.Vec) {
-	r.be.Upload(g, r.zeros)
 	var sPos, sNeg float64
+	if r.x != nil && cap(r.coef) < len(idx) {
+		r.coef = make([]float64, len(idx))
+	}
+	if r.x == nil {
+		r.be.Upload(g, r.zeros)
+	}
 	for k, i := range idx {
 		a := alpha * coef[k]
 		if r.ds.Y[i] == 1 {
@@ -421,9 +392,15 @@ func (r *spdamRows) combine(alpha float64, idx []int32, coef []float64, g kernel
 			a *= r.scNeg
 			sNeg += a
 		}
-		if a != 0 {
+		switch {
+		case r.x != nil:
+			r.coef[k] = a
+		case a != 0:
 			r.be.AxpySparse(a, r.ds.Row(int(i)), g)
 		}
+	}
+	if r.x != nil {
+		r.be.GemvRows(true, 1, r.x, idx, r.be.ViewMat(1, len(idx), r.coef[:len(idx)]).Row(0), 0, g)
 	}
 	r.be.Axpy(-sPos, r.mPos, g)
 	r.be.Axpy(-sNeg, r.mNeg, g)
@@ -459,8 +436,8 @@ type spdamRun struct {
 	n, m, d                   int
 	lambda, sigma, tau, theta float64
 	c, smDen, bb              float64     // w-step: cI + bbᵀ, c = λ + 1/τ; c(c + b·b); b·b
-	xbar                      kernels.Mat // X̄ on the backend; nil when rows forms its rows
-	rows                      *spdamRows  // on a host backend: X̄'s rows formed when used
+	xbar                      kernels.Mat // X̄ on the backend; nil when rows serves its rows
+	rows                      *spdamRows  // on a host backend above the limit: X̄'s rows implicit
 	bv, w, wPlus, wBar        kernels.Vec
 	u, uBar, du, sc           kernels.Vec
 	beta                      kernels.Vec // the duals β, n
@@ -490,7 +467,7 @@ func (s *SPDAM) newSPDAMRun(ds *data.Dataset, m int) *spdamRun {
 		u: be.NewVec(d), uBar: be.NewVec(d), du: be.NewVec(d), sc: be.NewVec(n),
 		beta: be.NewVec(n), dBeta: be.NewVec(m), betaI: be.NewVec(m),
 		perm: make([]int32, n), rng: rand.New(rand.NewPCG(s.seed, 0x5bda))}
-	if rows != nil && rows.implicit { // Δβ and X̄w are computed on the host: view them
+	if rows != nil { // Δβ and X̄w are computed on the host: view them
 		v := be.(kernels.Viewer)
 		r.dBetaHost, r.scHost = make([]float64, m), make([]float64, n)
 		r.dBeta, r.sc = v.ViewMat(1, m, r.dBetaHost).Row(0), v.ViewMat(1, n, r.scHost).Row(0)
@@ -522,29 +499,12 @@ func (r *spdamRun) iterate() {
 	// c = σ/(σ + 1), Δβ = c·X̄_I w̄ − c·β_I and β_I += Δβ.
 	c := r.sigma / (r.sigma + 1)
 	switch {
-	case r.rows != nil && r.rows.implicit:
+	case r.rows != nil:
 		r.rows.dots(c, r.wBar, idx, r.dBetaHost)
 		be.Gather(r.beta, idx, r.betaI)
 		be.Axpy(-c, r.betaI, r.dBeta)
 		be.ScatterAdd(1, r.dBeta, idx, r.beta)
 		r.rows.combine(1/float64(n), idx, r.dBetaHost, r.du)
-	case r.rows != nil:
-		// X̄_I formed on the host a block of rows at a time, each block used for both
-		// products while in cache. The indices are distinct, so a block's Gather sees
-		// the β of before the iteration; Δu accumulates the blocks in row order.
-		for k0 := 0; k0 < m; k0 += spdamBlock {
-			k1 := min(k0+spdamBlock, m)
-			xI, dB, bI := r.rows.form(idx[k0:k1]), r.dBeta.Slice(k0, k1), r.betaI.Slice(k0, k1)
-			be.Gemv(false, c, xI, r.wBar, 0, dB)
-			be.Gather(r.beta, idx[k0:k1], bI)
-			be.Axpy(-c, bI, dB)
-			be.ScatterAdd(1, dB, idx[k0:k1], r.beta)
-			accumulate := 1.0
-			if k0 == 0 {
-				accumulate = 0
-			}
-			be.Gemv(true, 1/float64(n), xI, dB, accumulate, r.du)
-		}
 	default:
 		be.GemvRows(false, c, r.xbar, idx, r.wBar, 0, r.dBeta)
 		be.Gather(r.beta, idx, r.betaI)
@@ -580,17 +540,8 @@ func (r *spdamRun) iterate() {
 func (r *spdamRun) gap() (primal, dual float64) {
 	be, nf, lambda := r.be, float64(r.n), r.lambda
 	switch {
-	case r.rows != nil && r.rows.implicit:
+	case r.rows != nil:
 		r.rows.dots(1, r.w, nil, r.scHost)
-	case r.rows != nil: // X̄w a block of rows at a time
-		idx := make([]int32, spdamBlock)
-		for i0 := 0; i0 < r.n; i0 += spdamBlock {
-			i1 := min(i0+spdamBlock, r.n)
-			for i := i0; i < i1; i++ {
-				idx[i-i0] = int32(i)
-			}
-			be.Gemv(false, 1, r.rows.form(idx[:i1-i0]), r.w, 0, r.sc.Slice(i0, i1))
-		}
 	default:
 		be.Gemv(false, 1, r.xbar, r.w, 0, r.sc)
 	}

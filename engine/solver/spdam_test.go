@@ -179,12 +179,21 @@ func TestSPDAMOracle(t *testing.T) {
 	}
 }
 
-// TestSPDAMImplicitRows checks the implicit rows of a sparse dataset (never formed)
-// against the centred matrix X̄ that a device backend would hold: κ, the products
-// x̄_i·v over a batch and over all rows, and the combination Σ_k c_k x̄_k, to rounding;
-// and that a dense dataset's rows are formed instead.
+// TestSPDAMImplicitRows checks the implicit rows of a sparse dataset and of a dense
+// one (a view of its matrix) against the centred matrix X̄ that a device backend would
+// hold: κ, the products x̄_i·v over a batch and over all rows, and the combination
+// Σ_k c_k x̄_k, to rounding; and 400 iterations against the resident X̄.
 func TestSPDAMImplicitRows(t *testing.T) {
-	ds := blSparse(300, 40, 4, 0.3, 5) // 10% full
+	sparse := blSparse(300, 40, 4, 0.3, 5) // 10% full
+	for _, ds := range []*data.Dataset{sparse, sparse.ToDense()} {
+		for _, be := range testBackends(t) {
+			t.Run(fmt.Sprintf("dense=%v/%s", ds.IsDense(), be.Name()), func(t *testing.T) { checkImplicitRows(t, be, ds) })
+		}
+	}
+}
+
+// checkImplicitRows is TestSPDAMImplicitRows on one dataset and backend.
+func checkImplicitRows(t *testing.T, be kernels.Backend, ds *data.Dataset) {
 	n, d := ds.Rows(), ds.Dim
 	rng := rand.New(rand.NewPCG(8, 8))
 	vHost, coef := make([]float64, d), make([]float64, n)
@@ -196,82 +205,78 @@ func TestSPDAMImplicitRows(t *testing.T) {
 	}
 	idx := []int32{7, 0, 299, 150, 3, 42}
 	near := func(got, want, scale float64) bool { return math.Abs(got-want) <= 1e-12*(scale+1) }
-	for _, be := range testBackends(t) {
-		v, ok := be.(kernels.Viewer)
-		if !ok {
-			t.Fatalf("%s: test backends are host backends", be.Name())
+	v, ok := be.(kernels.Viewer)
+	if !ok {
+		t.Fatalf("%s: test backends are host backends", be.Name())
+	}
+	mo := classMeans(ds)
+	r := newSPDAMRows(v, ds, mo)
+	if (r.x != nil) != ds.IsDense() {
+		t.Errorf("the rows read a dense matrix: %v, want %v", r.x != nil, ds.IsDense())
+	}
+	s, err := NewSPDAM(be, d, DefaultSPDAMParams(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xm, kappa := s.centred(ds, mo)
+	xbar := make([]float64, n*d)
+	be.Download(xbar, xm)
+	if got := r.kappa(); !near(got, kappa, kappa) {
+		t.Errorf("%s: implicit κ = %v, want %v", be.Name(), got, kappa)
+	}
+	vv := v.ViewMat(1, d, vHost).Row(0)
+	row := func(i int) []float64 { return xbar[i*d : (i+1)*d] }
+	dot := func(a, b []float64) (s, abs float64) {
+		for j := range a {
+			s += a[j] * b[j]
+			abs += math.Abs(a[j] * b[j])
 		}
-		mo := classMeans(ds)
-		if r := newSPDAMRows(v, ds.ToDense(), mo); r.implicit {
-			t.Errorf("%s: a dense dataset's rows are implicit, want formed", be.Name())
+		return s, abs
+	}
+	got := make([]float64, len(idx))
+	r.dots(2, vv, idx, got)
+	for k, i := range idx {
+		want, abs := dot(row(int(i)), vHost)
+		if !near(got[k], 2*want, 2*abs) {
+			t.Errorf("%s: dots[%d] (row %d) = %v, want 2·x̄·v = %v", be.Name(), k, i, got[k], 2*want)
 		}
-		r := newSPDAMRows(v, ds, mo)
-		if !r.implicit {
-			t.Fatalf("%s: a 10%%-full sparse dataset's rows are formed, want implicit", be.Name())
+	}
+	all := make([]float64, n)
+	r.dots(1, vv, nil, all)
+	for i := range n {
+		if want, abs := dot(row(i), vHost); !near(all[i], want, abs) {
+			t.Errorf("%s: dots over all rows [%d] = %v, want %v", be.Name(), i, all[i], want)
 		}
-		s, err := NewSPDAM(be, d, DefaultSPDAMParams(), 1)
+	}
+	gHost := slices.Repeat([]float64{math.NaN()}, d) // combine must not read g
+	r.combine(0.5, idx, coef[:len(idx)], v.ViewMat(1, d, gHost).Row(0))
+	for j := range d {
+		var want, abs float64
+		for k, i := range idx {
+			want += 0.5 * coef[k] * row(int(i))[j]
+			abs += math.Abs(0.5 * coef[k] * row(int(i))[j])
+		}
+		if !near(gHost[j], want, abs) {
+			t.Errorf("%s: combine[%d] = %v, want %v", be.Name(), j, gHost[j], want)
+		}
+	}
+	// 400 iterations with implicit rows against the resident X̄ (hidden hides the
+	// Viewer, and with it the rows): the same iterates to rounding.
+	p := DefaultSPDAMParams()
+	p.M, p.Iters, p.Tol = 37, 400, 1e-300
+	fit := func(b kernels.Backend) []float64 {
+		s, err := NewSPDAM(b, d, p, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
-		xm, kappa := s.centred(ds, mo)
-		xbar := make([]float64, n*d)
-		be.Download(xbar, xm)
-		if got := r.kappa(); !near(got, kappa, kappa) {
-			t.Errorf("%s: implicit κ = %v, want %v", be.Name(), got, kappa)
+		s.resident = -1 // implicit rows on be whatever the size
+		if err := s.Fit(context.Background(), ds); err != nil {
+			t.Fatal(err)
 		}
-		vv := v.ViewMat(1, d, vHost).Row(0)
-		row := func(i int) []float64 { return xbar[i*d : (i+1)*d] }
-		dot := func(a, b []float64) (s, abs float64) {
-			for j := range a {
-				s += a[j] * b[j]
-				abs += math.Abs(a[j] * b[j])
-			}
-			return s, abs
-		}
-		got := make([]float64, len(idx))
-		r.dots(2, vv, idx, got)
-		for k, i := range idx {
-			want, abs := dot(row(int(i)), vHost)
-			if !near(got[k], 2*want, 2*abs) {
-				t.Errorf("%s: dots[%d] (row %d) = %v, want 2·x̄·v = %v", be.Name(), k, i, got[k], 2*want)
-			}
-		}
-		all := make([]float64, n)
-		r.dots(1, vv, nil, all)
-		for i := range n {
-			if want, abs := dot(row(i), vHost); !near(all[i], want, abs) {
-				t.Errorf("%s: dots over all rows [%d] = %v, want %v", be.Name(), i, all[i], want)
-			}
-		}
-		gHost := slices.Repeat([]float64{math.NaN()}, d) // combine must not read g
-		r.combine(0.5, idx, coef[:len(idx)], v.ViewMat(1, d, gHost).Row(0))
-		for j := range d {
-			var want, abs float64
-			for k, i := range idx {
-				want += 0.5 * coef[k] * row(int(i))[j]
-				abs += math.Abs(0.5 * coef[k] * row(int(i))[j])
-			}
-			if !near(gHost[j], want, abs) {
-				t.Errorf("%s: combine[%d] = %v, want %v", be.Name(), j, gHost[j], want)
-			}
-		}
-		// 400 iterations with implicit rows against the resident X̄ (hidden hides the
-		// Viewer): the same iterates to rounding.
-		p := DefaultSPDAMParams()
-		p.M, p.Iters, p.Tol = 37, 400, 1e-300
-		fit := func(b kernels.Backend) []float64 {
-			s, err := NewSPDAM(b, d, p, 2)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := s.Fit(context.Background(), ds); err != nil {
-				t.Fatal(err)
-			}
-			return s.Weights()
-		}
-		if dd := dist(fit(be), fit(hidden{be})); dd > 1e-10 {
-			t.Errorf("%s: implicit rows' weights at a relative distance %.2e from the resident X̄'s, want ≤ 1e-10", be.Name(), dd)
-		}
+		return s.Weights()
+	}
+	if dd := dist(fit(be), fit(hidden{be})); dd > 1e-10 {
+		t.Errorf("%s: implicit rows' weights at a relative distance %.2e from the resident X̄'s, want ≤ 1e-10", be.Name(), dd)
 	}
 }
 
