@@ -70,3 +70,14 @@ type device interface {
 	gather(y, idx dptr, n int, out dptr) error
 	scatter(alpha float64, val, idx dptr, n int, y dptr) error
 }
+
+// Large uploads (realDevice.htodLinear) are staged through two pinned buffers of
+// stagingChunk bytes: the host fills one (in parallel) while the other's asynchronous
+// copy runs. A pageable copy (cuMemcpyHtoD from Go memory) goes through the driver's
+// own small staging buffers at a few GB/s; on an H200 host, uploading epsilon's 6.4 GB
+// took most of MBA's time on the GPU (2026-11-26). Uploads of fewer than stagingMin
+// bytes stay pageable.
+const (
+	stagingChunk = 32 << 20
+	stagingMin   = 4 << 20
+)

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"runtime"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/ebitengine/purego"
@@ -35,6 +36,13 @@ type cuFuncs struct {
 	cuMemcpyHtoD_v2              func(dst uint64, src unsafe.Pointer, n uint64) int32
 	cuMemcpyDtoH_v2              func(dst unsafe.Pointer, src uint64, n uint64) int32
 	cuMemsetD8_v2                func(p uint64, v uint8, n uint64) int32
+	cuMemAllocHost_v2            func(p *unsafe.Pointer, bytes uint64) int32
+	cuMemFreeHost                func(p unsafe.Pointer) int32
+	cuMemcpyHtoDAsync_v2         func(dst uint64, src unsafe.Pointer, n uint64, stream uintptr) int32
+	cuEventCreate                func(e *uintptr, flags uint32) int32
+	cuEventRecord                func(e, stream uintptr) int32
+	cuEventSynchronize           func(e uintptr) int32
+	cuEventDestroy_v2            func(e uintptr) int32
 	cuStreamCreate               func(s *uintptr, flags uint32) int32
 	cuStreamSynchronize          func(s uintptr) int32
 	cuStreamDestroy_v2           func(s uintptr) int32
@@ -160,6 +168,14 @@ type realDevice struct {
 	funcs    map[string]uintptr
 	detail   string
 	pitchMax int64
+	stage    staging
+}
+
+// staging is the pair of pinned host buffers large uploads go through (htodLinear).
+type staging struct {
+	buf [2]unsafe.Pointer // stagingChunk bytes each, from cuMemAllocHost; nil until used
+	ev  [2]uintptr        // recorded after each buffer's copy, to know it is free again
+	off bool              // the buffers could not be had: uploads stay pageable
 }
 
 // multiarch is the machine part of Debian's multiarch directory for GOARCH.
@@ -530,10 +546,97 @@ func (d *realDevice) dtoh(dst unsafe.Pointer, dpitch int64, src dptr, spitch, wi
 	})
 }
 
-// htodLinear is a synchronous cuMemcpyHtoD (ordered as copy2D is).
+// htodLinear is a synchronous cuMemcpyHtoD (ordered as copy2D is); from stagingMin
+// bytes on, it is staged through pinned buffers (htodStaged).
 func (d *realDevice) htodLinear(dst dptr, src unsafe.Pointer, bytes int64) error {
 	defer d.enter()()
+	if bytes >= stagingMin && d.stagingReady() {
+		return d.htodStaged(dst, src, bytes)
+	}
 	return d.check("cuMemcpyHtoD_v2", d.cu.cuMemcpyHtoD_v2(uint64(dst), src, uint64(bytes)))
+}
+
+// stagingReady allocates the pinned buffers and their events on first use; where that
+// fails (pinned memory is limited), it frees what it got and uploads stay pageable.
+func (d *realDevice) stagingReady() bool {
+	st := &d.stage
+	if st.off || st.buf[1] != nil {
+		return !st.off
+	}
+	for k := range st.buf {
+		if d.cu.cuMemAllocHost_v2(&st.buf[k], stagingChunk) != 0 || d.cu.cuEventCreate(&st.ev[k], eventDisableTiming) != 0 {
+			d.freeStaging()
+			st.off = true
+			return false
+		}
+	}
+	return true
+}
+
+// eventDisableTiming is CU_EVENT_DISABLE_TIMING.
+const eventDisableTiming = 0x2
+
+// htodStaged copies bytes bytes from src to dst through the two pinned buffers: while
+// one buffer's asynchronous copy runs on the stream the host fills the other, waiting
+// for a buffer's event before refilling it, and returns when the last copy is done.
+func (d *realDevice) htodStaged(dst dptr, src unsafe.Pointer, bytes int64) (err error) {
+	st := &d.stage
+	defer func() {
+		if e := d.check("cuStreamSynchronize", d.cu.cuStreamSynchronize(d.stream)); err == nil {
+			err = e
+		}
+	}()
+	var pending [2]bool
+	for off, k := int64(0), 0; off < bytes; off, k = off+stagingChunk, 1-k {
+		n := min(stagingChunk, bytes-off)
+		if pending[k] {
+			if err := d.check("cuEventSynchronize", d.cu.cuEventSynchronize(st.ev[k])); err != nil {
+				return err
+			}
+		}
+		parallelCopy(unsafe.Slice((*byte)(st.buf[k]), n), unsafe.Slice((*byte)(unsafe.Add(src, off)), n))
+		if err := d.check("cuMemcpyHtoDAsync_v2", d.cu.cuMemcpyHtoDAsync_v2(uint64(dst)+uint64(off), st.buf[k], uint64(n), d.stream)); err != nil {
+			return err
+		}
+		if err := d.check("cuEventRecord", d.cu.cuEventRecord(st.ev[k], d.stream)); err != nil {
+			return err
+		}
+		pending[k] = true
+	}
+	return nil
+}
+
+// parallelCopy copies src into dst (of the same length) in up to 4 parts at once: one
+// core's copy into pinned memory is slower than the copy engine's transfer.
+func parallelCopy(dst, src []byte) {
+	parts := min(4, runtime.GOMAXPROCS(0), len(src)>>20)
+	if parts <= 1 {
+		copy(dst, src)
+		return
+	}
+	step := (len(src)/parts + 63) &^ 63
+	var wg sync.WaitGroup
+	for a := 0; a < len(src); a += step {
+		b := min(a+step, len(src))
+		wg.Go(func() { copy(dst[a:b], src[a:b]) })
+	}
+	wg.Wait()
+}
+
+// freeStaging frees the pinned buffers and their events (with the context current).
+func (d *realDevice) freeStaging() (errs []error) {
+	st := &d.stage
+	for k := range st.buf {
+		if st.buf[k] != nil {
+			errs = append(errs, d.check("cuMemFreeHost", d.cu.cuMemFreeHost(st.buf[k])))
+			st.buf[k] = nil
+		}
+		if st.ev[k] != 0 {
+			errs = append(errs, d.check("cuEventDestroy_v2", d.cu.cuEventDestroy_v2(st.ev[k])))
+			st.ev[k] = 0
+		}
+	}
+	return errs
 }
 
 // dtohLinear is a synchronous cuMemcpyDtoH (ordered as copy2D is).
@@ -564,6 +667,9 @@ func (d *realDevice) close() error {
 		if d.stream != 0 {
 			errs = append(errs, d.check("cuStreamSynchronize", d.cu.cuStreamSynchronize(d.stream)))
 		}
+	}
+	if d.ctx != 0 {
+		errs = append(errs, d.freeStaging()...)
 	}
 	if d.blas != 0 {
 		errs = append(errs, d.blasCheck("cublasDestroy_v2", d.bl.cublasDestroy_v2(d.blas)))

@@ -46,7 +46,9 @@ var driverSymbols = []string{
 	"cuInit", "cuDriverGetVersion", "cuDeviceGetCount", "cuDeviceGet", "cuDeviceGetName",
 	"cuDeviceTotalMem_v2", "cuDeviceGetAttribute", "cuDevicePrimaryCtxRetain", "cuDevicePrimaryCtxRelease_v2",
 	"cuCtxSetCurrent", "cuMemAlloc_v2", "cuMemFree_v2", "cuMemGetInfo_v2", "cuMemcpy2D_v2",
-	"cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemsetD8_v2", "cuStreamCreate", "cuStreamSynchronize", "cuStreamDestroy_v2",
+	"cuMemcpyHtoD_v2", "cuMemcpyDtoH_v2", "cuMemsetD8_v2",
+	"cuMemAllocHost_v2", "cuMemFreeHost", "cuMemcpyHtoDAsync_v2", "cuEventCreate", "cuEventRecord",
+	"cuEventSynchronize", "cuEventDestroy_v2", "cuStreamCreate", "cuStreamSynchronize", "cuStreamDestroy_v2",
 	"cuModuleLoadDataEx", "cuModuleUnload", "cuModuleGetFunction", "cuLaunchKernel",
 	"cuGetErrorString", "cuGetErrorName",
 }

@@ -572,7 +572,7 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset) error {
 // residentX returns ds's dense matrix on the backend, for RowDiff to gather each
 // round's differences from, when it is dense with the learner's dimension: a view of
 // ds's own rows on a host backend (kernels.Viewer: no copy, whatever its size), else a
-// copy uploaded a block of rows at a time when n·d is within the resident limit. It
+// copy uploaded in one call when n·d is within the resident limit. It
 // returns nil otherwise, and when the limit is negative.
 func (m *MBA) residentX(ds *data.Dataset) kernels.Mat {
 	limit := m.resident
@@ -590,16 +590,7 @@ func (m *MBA) residentX(ds *data.Dataset) kernels.Mat {
 		return nil
 	}
 	x := m.b.NewMat(n, d)
-	const block = 1024
-	buf := make([]float64, 0, block*d)
-	for i0 := 0; i0 < n; i0 += block {
-		i1 := min(i0+block, n)
-		buf = buf[:0]
-		for i := i0; i < i1; i++ {
-			buf = append(buf, ds.DenseRow(i)...)
-		}
-		m.b.Upload(x.Slice(i0, i1, 0, d), buf)
-	}
+	m.b.Upload(x, ds.Dense[:n*d]) // one upload: a device backend stages and overlaps it
 	return x
 }
 

@@ -5,6 +5,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/kernels"
@@ -225,22 +229,52 @@ func classMeans(ds *data.Dataset) spdamMoments {
 	return mo
 }
 
-// centred builds X̄ on the backend, a block of rows at a time, and returns it with
-// κ = max‖x̄_i‖.
+// centred builds X̄ on the backend and returns it with κ = max‖x̄_i‖: on a host backend
+// (kernels.Viewer) centred in place, else centred a block of rows (32 MiB) at a time on
+// the host and uploaded.
 func (s *SPDAM) centred(ds *data.Dataset, mo spdamMoments) (kernels.Mat, float64) {
 	n, d := ds.Rows(), ds.Dim
+	if v, ok := s.b.(kernels.Viewer); ok {
+		x := make([]float64, n*d)
+		return v.ViewMat(n, d, x), math.Sqrt(mo.centreRows(ds, 0, n, x))
+	}
 	xbar := s.b.NewMat(n, d)
-	const block = 256
+	block := min(n, max(256, (4<<20)/max(d, 1)))
 	buf := make([]float64, block*d)
 	var kappa2 float64
 	for i0 := 0; i0 < n; i0 += block {
 		i1 := min(i0+block, n)
-		for i := i0; i < i1; i++ {
-			kappa2 = max(kappa2, mo.centre(ds, i, buf[(i-i0)*d:(i-i0+1)*d]))
-		}
+		kappa2 = max(kappa2, mo.centreRows(ds, i0, i1, buf))
 		s.b.Upload(xbar.Slice(i0, i1, 0, d), buf[:(i1-i0)*d])
 	}
 	return xbar, math.Sqrt(kappa2)
+}
+
+// centreRows writes rows [i0, i1) of X̄ into out (row i at (i−i0)·d), in parallel over
+// groups of rows, and returns max ‖x̄_i‖² over them.
+func (mo spdamMoments) centreRows(ds *data.Dataset, i0, i1 int, out []float64) float64 {
+	d := ds.Dim
+	const group = 64
+	workers := min(runtime.GOMAXPROCS(0), (i1-i0+group-1)/group)
+	kappa2 := make([]float64, max(workers, 1))
+	var next atomic.Int64
+	next.Store(int64(i0))
+	var wg sync.WaitGroup
+	for w := range kappa2 {
+		wg.Go(func() {
+			for {
+				a := int(next.Add(group)) - group
+				if a >= i1 {
+					return
+				}
+				for i := a; i < min(a+group, i1); i++ {
+					kappa2[w] = max(kappa2[w], mo.centre(ds, i, out[(i-i0)*d:(i-i0+1)*d]))
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return slices.Max(kappa2)
 }
 
 // centre writes x̄_i, row i of ds centred by its class mean and scaled by 1/√p or
