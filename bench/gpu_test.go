@@ -3,12 +3,16 @@ package bench
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/aucopt/aucopt/cuda"
 	"github.com/aucopt/aucopt/cuda/cudatest"
 	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/solver"
 )
 
 // TestGPUSmall runs the GPU benchmark's workloads on small data with the CPU
@@ -65,5 +69,59 @@ func TestGPUCUDA(t *testing.T) {
 		if math.Abs(r.Check[0]-r.Check[1]) > 1e-9*math.Abs(r.Check[0]) || r.Check[0] <= 0 {
 			t.Errorf("%s: generic and cuda disagree: %v", r.Op, r.Check)
 		}
+	}
+}
+
+// BenchmarkGPUMBA splits the GPU benchmark's MBA Σ_S workload on the CUDA backend
+// (400,000 × 2,000 unless -short: 100,000 × 2,000) into its parts: uploading X,
+// and the whole FitPath (upload, B·T = 1000·100 pairs gathered, Syrk and Gemv a round,
+// the shards merged), with 1 and 4 shard workers. It skips without a GPU.
+func BenchmarkGPUMBA(b *testing.B) {
+	if ok, why := cuda.Available(); !ok {
+		b.Skip(why)
+	}
+	be, err := engine.Backend("cuda")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer be.Close()
+	rows, dim := 400_000, 2_000
+	if testing.Short() {
+		rows = 100_000
+	}
+	s := data.EpsilonLike(0.3, 1)
+	s.Rows, s.Dim = rows, dim
+	ds := (&data.Dataset{Name: "epsilon-like", Dim: dim, Ptr: []int64{0}}).ToDense()
+	ds.Dense = make([]float64, 0, rows*dim)
+	var ex data.Example
+	for i := range rows {
+		s.Row(i, &ex)
+		ds.Append(ex.Y, float64(ex.Y), ex.X)
+	}
+	b.Run("upload", func(b *testing.B) {
+		b.SetBytes(8 * int64(rows) * int64(dim))
+		for b.Loop() {
+			x := be.NewMat(rows, dim)
+			be.Upload(x, ds.Dense)
+			x = nil
+			runtime.GC()
+		}
+	})
+	for _, workers := range []int{1, 4} {
+		b.Run(fmt.Sprintf("fitpath/workers=%d", workers), func(b *testing.B) {
+			for b.Loop() {
+				m, err := solver.NewMBAL2(be, dim, solver.DefaultMBAL2Params(), 1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				m.SetResidentElements(int64(rows) * int64(dim))
+				m.SetWorkers(workers)
+				if _, err := m.FitPath(context.Background(), ds, nil); err != nil {
+					b.Fatal(err)
+				}
+				m = nil
+				runtime.GC()
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ package cuda
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -107,5 +108,39 @@ func TestJITOptionsOnHeap(t *testing.T) {
 	if j.vals[0] != uintptr(unsafe.Pointer(&j.info[0])) || j.vals[2] != uintptr(unsafe.Pointer(&j.elog[0])) ||
 		j.vals[1] != jitLogBytes || j.vals[3] != jitLogBytes || j.opts != [4]int32{3, 4, 5, 6} {
 		t.Errorf("options %v / %v do not describe the two pinned buffers", j.opts, j.vals)
+	}
+}
+
+// BenchmarkDeviceUpload times a 1 GiB upload from Go memory on the device: pageable
+// (cuMemcpyHtoD, staging off) and staged through the pinned buffers with 1 to 16
+// goroutines filling them. It skips without a device.
+func BenchmarkDeviceUpload(b *testing.B) {
+	be, err := New()
+	if err != nil {
+		b.Skip(err)
+	}
+	defer be.Close()
+	d, ok := be.dev.(*realDevice)
+	if !ok {
+		b.Fatalf("the backend's device is a %T", be.dev)
+	}
+	x := make([]float64, 1<<27)
+	for i := range x {
+		x[i] = float64(i)
+	}
+	v := be.NewVec(len(x))
+	for _, fillers := range []int{0, 1, 2, 4, 8, 16} {
+		name := fmt.Sprintf("staged/fillers=%d", fillers)
+		if fillers == 0 {
+			name = "pageable"
+		}
+		b.Run(name, func(b *testing.B) {
+			d.stage.off, d.stage.fillers = fillers == 0, fillers
+			defer func() { d.stage.off, d.stage.fillers = false, 0 }()
+			b.SetBytes(8 * int64(len(x)))
+			for b.Loop() {
+				be.Upload(v, x)
+			}
+		})
 	}
 }

@@ -1,8 +1,16 @@
 package cuda
 
 import (
+	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
 	"unsafe"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/kernels"
 )
 
 // fakeDevice is a device whose memory is host memory and whose BLAS is a transcription
@@ -460,4 +468,105 @@ func (f *fakeDevice) scatter(alpha float64, val, idx dptr, n int, y dptr) error 
 		f.f64(y+dptr(8*int(i)), 1)[0] += alpha * vs[k]
 	}
 	return nil
+}
+
+// TestFakeFlat checks Flat on the fake device: a whole matrix and a view of whole
+// rows flatten to their elements in row-major order, sharing the storage (an Axpy on
+// the flat vector is the elementwise sum), and a view of part of the columns does not.
+func TestFakeFlat(t *testing.T) {
+	b := newBackend(newFakeDevice())
+	defer b.Close()
+	const r, c = 6, 4
+	vals := make([]float64, r*c)
+	for i := range vals {
+		vals[i] = float64(i) + 0.25
+	}
+	m := b.NewMat(r, c)
+	b.Upload(m, vals)
+	for _, tc := range []struct {
+		name   string
+		m      kernels.Mat
+		i0, i1 int // the rows of m it views, all columns
+		ok     bool
+	}{
+		{"whole", m, 0, r, true},
+		{"rows 2–5", m.Slice(2, 5, 0, c), 2, 5, true},
+		{"one row, part of it", m.Slice(3, 4, 1, 3), 3, 4, true},
+		{"columns 1–3", m.Slice(0, r, 1, 3), 0, 0, false},
+	} {
+		v, ok := b.Flat(tc.m)
+		if ok != tc.ok {
+			t.Errorf("%s: Flat ok = %v, want %v", tc.name, ok, tc.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if v.Len() != tc.m.Len() {
+			t.Errorf("%s: Flat has %d elements, want %d", tc.name, v.Len(), tc.m.Len())
+		}
+		got := make([]float64, v.Len())
+		b.Download(got, v)
+		want := make([]float64, tc.m.Len())
+		b.Download(want, tc.m)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("%s: Flat = %v, want the matrix's %v", tc.name, got, want)
+		}
+	}
+	// shared storage: doubling the flat vector doubles the matrix
+	v, _ := b.Flat(m)
+	b.Axpy(1, v, v)
+	got := make([]float64, r*c)
+	b.Download(got, m)
+	for i := range got {
+		if got[i] != 2*vals[i] {
+			t.Fatalf("after Axpy on Flat(m), m[%d] = %v, want %v", i, got[i], 2*vals[i])
+		}
+	}
+}
+
+// TestFakeMBAMerge fits MBA-ℓ2's Σ_S on the fake device with its shards merged flat
+// (kernels.Flattener) and row by row (the Flattener hidden): the same bits.
+func TestFakeMBAMerge(t *testing.T) {
+	const n, d = 300, 7
+	ds := (&data.Dataset{Name: "merge", Dim: d, Ptr: []int64{0}}).ToDense()
+	rng := rand.New(rand.NewPCG(4, 4))
+	for i := range n {
+		x := make([]float64, d)
+		for j := range x {
+			x[j] = rng.NormFloat64()
+		}
+		y := int8(1)
+		if i%3 != 0 {
+			y = -1
+		}
+		ds.Append(y, float64(y), kernels.Sparse{Idx: []int32{0, 1, 2, 3, 4, 5, 6}, Val: x})
+	}
+	fit := func(be kernels.Backend) []float64 {
+		p := solver.DefaultMBAL2Params()
+		p.B, p.T = 20, 100 // 64 shards
+		m, err := solver.NewMBAL2(be, d, p, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.FitPath(context.Background(), ds, nil); err != nil {
+			t.Fatal(err)
+		}
+		_, sigma := m.Statistics()
+		return sigma
+	}
+	dev := newFakeDevice()
+	b := newBackend(dev)
+	defer b.Close()
+	flat := fit(b)
+	axpys := dev.calls["daxpy"]
+	rows := fit(struct{ kernels.Backend }{b})
+	if got := dev.calls["daxpy"] - axpys; got <= axpys {
+		t.Errorf("row-by-row merges made %d Axpy calls, the flat ones %d: want more", got, axpys)
+	}
+	for i := range flat {
+		if math.Float64bits(flat[i]) != math.Float64bits(rows[i]) {
+			t.Fatalf("Σ_S[%d]: flat merge %v, row by row %v", i, flat[i], rows[i])
+		}
+	}
 }

@@ -86,3 +86,15 @@ func (b *Backend) mat(m kernels.Mat) *Mat {
 	}
 	return dm
 }
+
+var _ kernels.Flattener = (*Backend)(nil)
+
+// Flat returns m's elements as one Vec sharing its storage when m's rows are adjacent
+// (ld = cols, or a single row), for kernels.Flattener.
+func (b *Backend) Flat(m kernels.Mat) (kernels.Vec, bool) {
+	mm := b.mat(m)
+	if mm.rows > 1 && mm.ld != mm.cols {
+		return nil, false
+	}
+	return &Vec{buf: mm.buf, off: mm.off, n: mm.rows * mm.cols}, true
+}

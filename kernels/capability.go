@@ -91,3 +91,16 @@ func ViewOrUpload(b Backend, rows, cols int, data []float64) Mat {
 	b.Upload(m, data)
 	return m
 }
+
+// Flattener is implemented by backends where each call has a fixed cost that dwarfs
+// small operations (a GPU's kernel launch and the host round trip): a whole contiguous
+// matrix can be taken as one vector, so that, e.g., adding two d×d matrices is one Axpy
+// instead of d. The CPU backends do not implement it: there a row-by-row operation
+// costs no more, and can skip a triangle that a flat one would have to read.
+type Flattener interface {
+	Backend
+	// Flat returns the rows·cols elements of m, in row-major order, as a vector that
+	// shares m's storage, when m is contiguous (its rows are adjacent: a whole matrix
+	// from NewMat, or a view of whole rows of one); ok is false otherwise.
+	Flat(m Mat) (v Vec, ok bool)
+}
