@@ -309,3 +309,27 @@ func TestUBAUCBatchDeterminism(t *testing.T) {
 		t.Errorf("same seed: %v and %v", a, b)
 	}
 }
+
+// TestUBAUCBatchZeroModel: where β is so small that (8) is minimised at w = 0, the fit
+// returns exactly w = 0 (and λ = 0), not the rounding residue of the dual's sum; with
+// β = 1 on the same data it does not.
+func TestUBAUCBatchZeroModel(t *testing.T) {
+	ds := gaussian(400, 6, 0.3, 1, 11)
+	for _, be := range testBackends(t) {
+		for _, beta := range []float64{1e-3, 1} {
+			p := DefaultUBAUCBatchParams()
+			p.Beta = beta
+			u, err := NewUBAUCBatch(be, ds.Dim, p, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := u.Fit(context.Background(), ds); err != nil {
+				t.Fatal(err)
+			}
+			zero := !slices.ContainsFunc(u.Weights(), func(w float64) bool { return w != 0 })
+			if zero != (beta < 1) || zero && u.Threshold() != 0 {
+				t.Errorf("%s β=%g: weights %v, threshold %v; want zero: %v", be.Name(), beta, u.Weights(), u.Threshold(), beta < 1)
+			}
+		}
+	}
+}
