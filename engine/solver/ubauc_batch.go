@@ -31,8 +31,9 @@ type UBAUCBatchParams struct {
 	// Iters caps the block-coordinate-descent iterations (λ-step plus w-step), ≥ 1.
 	// Default 100.
 	Iters int `param:"iters"`
-	// Tol, > 0, stops the descent when an iteration lowers (8) by at most Tol·|F|; each
-	// w-step is solved to a relative duality gap of Tol/100. Default 10⁻⁹.
+	// Tol, > 0, stops the descent when an iteration whose w-step was solved to a
+	// relative duality gap of Tol/100 lowers (8) by at most Tol·|F| (earlier w-steps
+	// are solved less tightly, see UBAUCBatch). Default 10⁻⁹.
 	Tol float64 `param:"tol"`
 }
 
@@ -118,8 +119,16 @@ type UBAUCBatchStats struct {
 // α_i ← clip(α_i − (z̃_i·v − y_iλ + ρy_is)/(‖z̃_i‖² + ρ), 0, 1), then v += Δα_i z̃_i and
 // s += y_iΔα_i: O(d) on the host (inherently sequential, so a backend call per
 // coordinate would cost more than its arithmetic). Sweeps go in a seeded random order;
-// the step ends when the duality gap is at most Tol/100 of the primal. Finally
+// the step ends when the duality gap is at most tol_k of the primal. Finally
 // w = Q^(−1/2) v by the backend's Symv.
+//
+// Inexact steps. tol_k starts at 10⁻⁶ and follows the descent: a hundredth of the
+// relative decrease of (8) that the previous iteration made, never looser than before
+// and never below Tol/100, the final steps' tolerance (an inexact proximal-point
+// method; the descent stops only after a step solved to Tol/100). Solving every step
+// to Tol/100 spent most sweeps on steps centred far from the final λ: on 24,875 rows of
+// w8a (β = 10⁻³, γ = 10³) 1,171,000 sweeps and 301 s became 326,000 and 97 s, at
+// γ = 10⁻² 45 → 23 s, on a9a (β = γ = 1) 311 → 58 sweeps, to the same (8) within Tol.
 //
 // The descent starts from α = 0, the least-squares w = Q⁻¹q, and its λ-step; it stops
 // when an iteration lowers (8) by at most Tol relative, or after Iters iterations.
@@ -440,6 +449,9 @@ func (s *ubaucDCD) solve(ctx context.Context, lamK, tol float64) (float64, int, 
 	}
 }
 
+// ubaucFirstTol is the relative duality gap the descent's first w-step is solved to.
+const ubaucFirstTol = 1e-6
+
 // Fit runs ba-UBAUC on ds from the least-squares w (α = 0). It returns an error
 // wrapping ErrOneClass for a single class and ErrDiverged on non-finite weights.
 func (u *UBAUCBatch) Fit(ctx context.Context, ds *data.Dataset) error {
@@ -493,8 +505,15 @@ func (u *UBAUCBatch) Fit(ctx context.Context, ds *data.Dataset) error {
 	lambda = ubaucLambda(scores, nNeg)
 	prev := objective(lambda)
 	u.st.Objective = append(u.st.Objective, prev)
+	// The w-steps start inexact and tighten with the descent (an inexact proximal-point
+	// method): the first is solved to a relative gap of ubaucFirstTol, each later one to
+	// a hundredth of the relative decrease of (8) the previous iteration made (never
+	// looser than before, never tighter than Tol/100), and the descent stops only after
+	// a step solved to Tol/100 changed (8) by at most Tol.
+	exact := u.p.Tol / 100
+	tol := max(exact, ubaucFirstTol)
 	for u.st.Reason == "" {
-		lam, sweeps, err := s.solve(ctx, lambda, u.p.Tol/100)
+		lam, sweeps, err := s.solve(ctx, lambda, tol)
 		u.st.Epochs += sweeps
 		if err != nil {
 			return fmt.Errorf("ubauc-batch: iteration %d: %w", u.st.Iters+1, err)
@@ -505,11 +524,16 @@ func (u *UBAUCBatch) Fit(ctx context.Context, ds *data.Dataset) error {
 		lambda = ubaucLambda(scores, nNeg)
 		f := objective(lambda)
 		u.st.Objective = append(u.st.Objective, f)
+		small := prev-f <= u.p.Tol*math.Abs(f)
 		switch {
-		case prev-f <= u.p.Tol*math.Abs(f):
+		case small && tol <= exact:
 			u.st.Reason = "tolerance"
 		case u.st.Iters >= u.p.Iters:
 			u.st.Reason = "iteration cap"
+		case small:
+			tol = exact
+		default: // prev − f > Tol·|f| ≥ 0: the ratio is positive (+Inf for f = 0)
+			tol = max(exact, min(tol, (prev-f)/math.Abs(f)/100))
 		}
 		prev = f
 	}
