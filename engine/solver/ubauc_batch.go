@@ -131,7 +131,9 @@ type UBAUCBatchStats struct {
 // γ = 10⁻² 45 → 23 s, on a9a (β = γ = 1) 311 → 58 sweeps, to the same (8) within Tol.
 //
 // The descent starts from α = 0, the least-squares w = Q⁻¹q, and its λ-step; it stops
-// when an iteration lowers (8) by at most Tol relative, or after Iters iterations.
+// when an iteration lowers (8) by at most Tol relative, or after Iters iterations. A fit
+// that does not beat w = 0 by more than Tol returns w = 0 (small β, where the minimiser
+// is w = 0 and what the solver leaves is rounding residue with a random direction).
 type UBAUCBatch struct {
 	b    kernels.Backend
 	dim  int
