@@ -47,7 +47,8 @@ table() {
 	mba-a9a) ARGS="--protocol mba --datasets a9a $MBA_GRIDS --grid 'adaoam=eta=2^[-8..-2];lambda=0.0001'" ;;
 	ubauc-a9a) ARGS="--protocol ubauc --datasets a9a" ;;
 	# ubauc-w8a stays reduced: one model with ubauc-batch's full 30-point grid took 774
-	# CPU-s on w8a (2026-11-26; 78 on a9a), so the paper's 25 would take 5.4 CPU-hours.
+	# CPU-s on w8a (2026-11-26; 78 on a9a), 320 with inexact w-steps (43 on a9a), so the
+	# paper's 25 would take 2.2 CPU-hours.
 	ubauc-w8a) ARGS="--protocol ubauc --datasets w8a --runs 5 $UBAUC_BATCH6" ;;
 	# Fashion-MNIST (for the papers' MNIST) and sector: reduced to fit the machine.
 	opauc-fmnist) ARGS="--protocol opauc --datasets fashion-mnist --trials 1 --inner-folds 1 --max-train 8000 \
