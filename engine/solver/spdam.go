@@ -343,7 +343,7 @@ func newSPDAMRows(v kernels.Viewer, ds *data.Dataset, mo spdamMoments) *spdamRow
 	r := &spdamRows{be: v, ds: ds, scPos: 1 / math.Sqrt(p), scNeg: 1 / math.Sqrt(1-p),
 		mPos: v.ViewMat(1, d, mo.meanPos).Row(0), mNeg: v.ViewMat(1, d, mo.meanNeg).Row(0)}
 	if ds.IsDense() {
-		r.x = v.ViewMat(n, d, ds.Dense)
+		r.x = v.ViewMat(n, d, ds.Dense[:n*d])
 	} else {
 		r.zeros = make([]float64, d)
 	}
