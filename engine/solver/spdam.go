@@ -158,7 +158,7 @@ type SPDAM struct {
 	w    []float64 // the fitted weights
 	st   SPDAMStats
 	// resident is the largest n·d whose X̄ a host backend holds whole
-	// (SPDAMResidentElements; the tests lower it to reach the formed rows).
+	// (SPDAMResidentElements; the tests lower it to reach the implicit rows).
 	resident int64
 
 	// Trace, when set, is called after each epoch's gap check with the statistics so
@@ -278,8 +278,8 @@ func (mo spdamMoments) centreRows(ds *data.Dataset, i0, i1 int, out []float64) f
 }
 
 // centre writes x̄_i, row i of ds centred by its class mean and scaled by 1/√p or
-// 1/√(1−p), into row, and returns ‖x̄_i‖². Every row of X̄, whether built once or formed
-// when a batch uses it, comes from here, so the two agree bit for bit.
+// 1/√(1−p), into row, and returns ‖x̄_i‖². Every row of the resident X̄, on a host or a
+// device backend, comes from here, so the two agree bit for bit.
 func (mo spdamMoments) centre(ds *data.Dataset, i int, row []float64) float64 {
 	p := float64(mo.nPos) / float64(mo.n)
 	m, sc := mo.meanNeg, 1/math.Sqrt(1-p)
@@ -498,13 +498,14 @@ func (s *SPDAM) newSPDAMRun(ds *data.Dataset, m int) *spdamRun {
 	s.st = SPDAMStats{M: m, Sigma: sigma, Tau: tau, Theta: theta, Kappa: kappa}
 	r := &spdamRun{be: be, n: n, m: m, d: d, lambda: s.p.Lambda, sigma: sigma, tau: tau, theta: theta,
 		xbar: xbar, rows: rows, bv: be.NewVec(d), w: be.NewVec(d), wPlus: be.NewVec(d), wBar: be.NewVec(d),
-		u: be.NewVec(d), uBar: be.NewVec(d), du: be.NewVec(d), sc: be.NewVec(n),
-		beta: be.NewVec(n), dBeta: be.NewVec(m), betaI: be.NewVec(m),
+		u: be.NewVec(d), uBar: be.NewVec(d), du: be.NewVec(d),
+		beta: be.NewVec(n), betaI: be.NewVec(m),
 		perm: make([]int32, n), rng: rand.New(rand.NewPCG(s.seed, 0x5bda))}
 	if rows != nil { // Δβ and X̄w are computed on the host: view them
-		v := be.(kernels.Viewer)
 		r.dBetaHost, r.scHost = make([]float64, m), make([]float64, n)
-		r.dBeta, r.sc = v.ViewMat(1, m, r.dBetaHost).Row(0), v.ViewMat(1, n, r.scHost).Row(0)
+		r.dBeta, r.sc = rows.be.ViewMat(1, m, r.dBetaHost).Row(0), rows.be.ViewMat(1, n, r.scHost).Row(0)
+	} else {
+		r.dBeta, r.sc = be.NewVec(m), be.NewVec(n)
 	}
 	bHost := make([]float64, d)
 	for j := range bHost {
