@@ -13,6 +13,7 @@ import (
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/kernels"
 )
 
 // TestGPUSmall runs the GPU benchmark's workloads on small data with the CPU
@@ -77,27 +78,13 @@ func TestGPUCUDA(t *testing.T) {
 // and the whole FitPath (upload, B·T = 1000·100 pairs gathered, Syrk and Gemv a round,
 // the shards merged), with 1 and 4 shard workers. It skips without a GPU.
 func BenchmarkGPUMBA(b *testing.B) {
-	if ok, why := cuda.Available(); !ok {
-		b.Skip(why)
-	}
-	be, err := engine.Backend("cuda")
-	if err != nil {
-		b.Fatal(err)
-	}
+	be := cudaBackend(b)
 	defer be.Close()
 	rows, dim := 400_000, 2_000
 	if testing.Short() {
 		rows = 100_000
 	}
-	s := data.EpsilonLike(0.3, 1)
-	s.Rows, s.Dim = rows, dim
-	ds := (&data.Dataset{Name: "epsilon-like", Dim: dim, Ptr: []int64{0}}).ToDense()
-	ds.Dense = make([]float64, 0, rows*dim)
-	var ex data.Example
-	for i := range rows {
-		s.Row(i, &ex)
-		ds.Append(ex.Y, float64(ex.Y), ex.X)
-	}
+	ds := epsilonDense(rows, dim)
 	b.Run("upload", func(b *testing.B) {
 		b.SetBytes(8 * int64(rows) * int64(dim))
 		for b.Loop() {
@@ -124,4 +111,76 @@ func BenchmarkGPUMBA(b *testing.B) {
 			}
 		})
 	}
+}
+
+// epsilonDense returns rows×dim epsilon-like dense data (seed 1), as the GPU benchmark
+// builds it.
+func epsilonDense(rows, dim int) *data.Dataset {
+	s := data.EpsilonLike(0.3, 1)
+	s.Rows, s.Dim = rows, dim
+	ds := (&data.Dataset{Name: "epsilon-like", Dim: dim, Ptr: []int64{0}}).ToDense()
+	ds.Dense = make([]float64, 0, rows*dim)
+	var ex data.Example
+	for i := range rows {
+		s.Row(i, &ex)
+		ds.Append(ex.Y, float64(ex.Y), ex.X)
+	}
+	return ds
+}
+
+// BenchmarkGPUOPAUC times one OPAUC pass over 4,000 epsilon-like rows of 2,000 features
+// on the CUDA backend (the GPU benchmark's OPAUC pass, shorter), for a CPU profile of
+// the host's share. It skips without a GPU.
+func BenchmarkGPUOPAUC(b *testing.B) {
+	be := cudaBackend(b)
+	defer be.Close()
+	const dim = 2_000
+	ds := epsilonDense(4_000, dim)
+	for b.Loop() {
+		l, err := solver.NewOPAUC(be, dim, solver.DefaultOPAUCParams(), 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := solver.Run(context.Background(), l, solver.DatasetSource{D: ds}, solver.RunOptions{Passes: 1, Algo: "opauc", Dim: dim}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkGPUSPDAM times one SPDAM epoch (ten mini-batches of 10 %, X̄ built on the
+// device) on 100,000 × 2,000 epsilon-like rows on the CUDA backend (400,000 rows unless
+// -short), for a CPU profile of the host's share. It skips without a GPU.
+func BenchmarkGPUSPDAM(b *testing.B) {
+	be := cudaBackend(b)
+	defer be.Close()
+	rows, dim := 400_000, 2_000
+	if testing.Short() {
+		rows = 100_000
+	}
+	ds := epsilonDense(rows, dim)
+	for b.Loop() {
+		p := solver.DefaultSPDAMParams()
+		p.Iters, p.Tol = 10, 1e-300
+		l, err := solver.NewSPDAM(be, dim, p, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := l.Fit(context.Background(), ds); err != nil {
+			b.Fatal(err)
+		}
+		l = nil
+		runtime.GC()
+	}
+}
+
+// cudaBackend returns the CUDA backend, or skips b without a GPU.
+func cudaBackend(b *testing.B) kernels.Backend {
+	if ok, why := cuda.Available(); !ok {
+		b.Skip(why)
+	}
+	be, err := engine.Backend("cuda")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return be
 }

@@ -570,3 +570,86 @@ func TestFakeMBAMerge(t *testing.T) {
 		}
 	}
 }
+
+// TestFakeOPAUCFusedDots runs the OPAUC family on the fake device with a step's three
+// dot products fused into one Gemv (the backend a kernels.Flattener) and one by one (the
+// Flattener hidden): the same scores and weights to rounding, and on dense rows no Dot
+// round trip once both classes have a row.
+func TestFakeOPAUCFusedDots(t *testing.T) {
+	const n, d = 200, 9
+	type learner interface {
+		Observe(x kernels.Sparse, y int8) float64
+		Weights() []float64
+	}
+	cases := []struct {
+		name  string
+		dense bool
+		extra int // Dot calls per step outside the core (AdaOAM's ‖w‖² for its ball)
+		make  func(b kernels.Backend) (learner, error)
+	}{
+		{"opauc dense", true, 0, func(b kernels.Backend) (learner, error) {
+			return solver.NewOPAUC(b, d, solver.OPAUCParams{Eta: 0.05, Lambda: 0.01}, 1)
+		}},
+		{"opauc sparse", false, 0, func(b kernels.Backend) (learner, error) {
+			return solver.NewOPAUC(b, d, solver.OPAUCParams{Eta: 0.05, Lambda: 0.01}, 1)
+		}},
+		{"adaoam dense", true, 1, func(b kernels.Backend) (learner, error) {
+			return solver.NewAdaOAM(b, d, solver.DefaultAdaOAMParams(), 1)
+		}},
+		{"opaucrp dense", true, 0, func(b kernels.Backend) (learner, error) {
+			p := solver.DefaultOPAUCrpParams()
+			p.Dims = 5
+			return solver.NewOPAUCrp(b, d, p, 1)
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(7, 7))
+			xs := make([]kernels.Sparse, n)
+			ys := make([]int8, n)
+			for i := range xs {
+				for j := range d {
+					if tc.dense || rng.IntN(3) == 0 {
+						xs[i].Idx = append(xs[i].Idx, int32(j))
+						xs[i].Val = append(xs[i].Val, rng.NormFloat64()+float64(i%2))
+					}
+				}
+				ys[i] = int8(2*(i%2) - 1)
+				if i%5 == 0 {
+					ys[i] = -ys[i]
+				}
+			}
+			run := func(b kernels.Backend, dev *fakeDevice) (scores, w []float64, dots int) {
+				l, err := tc.make(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				before := dev.calls["ddot"]
+				for i := range xs {
+					scores = append(scores, l.Observe(xs[i], ys[i]))
+				}
+				return scores, l.Weights(), dev.calls["ddot"] - before
+			}
+			dev := newFakeDevice()
+			b := newBackend(dev)
+			defer b.Close()
+			fs, fw, fdots := run(b, dev)
+			us, uw, udots := run(struct{ kernels.Backend }{b}, dev)
+			close := func(what string, got, want []float64) {
+				for i := range want {
+					if diff := math.Abs(got[i] - want[i]); diff > 1e-9*(1+math.Abs(want[i])) || math.IsNaN(got[i]) {
+						t.Fatalf("%s[%d]: fused %v, one by one %v", what, i, got[i], want[i])
+					}
+				}
+			}
+			close("score", fs, us)
+			close("w", fw, uw)
+			if tc.dense && fdots > 2+tc.extra*n {
+				t.Errorf("fused: %d Dot calls (one by one %d), want at most %d per step and the 2 before both classes have a row", fdots, udots, tc.extra)
+			}
+			if fdots >= udots {
+				t.Errorf("fused: %d Dot calls, one by one %d: want fewer", fdots, udots)
+			}
+		})
+	}
+}

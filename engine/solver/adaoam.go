@@ -60,7 +60,8 @@ func NewAdaOAM(b kernels.Backend, dim int, p AdaOAMParams, seed uint64) (*AdaOAM
 	if err := checkDim(dim); err != nil {
 		return nil, err
 	}
-	return &AdaOAM{p: p, core: newOPAUCCore(b, dim, opaucBlock, p.Lambda), row: newOPAUCRow(b, dim),
+	core := newOPAUCCore(b, dim, opaucBlock, p.Lambda)
+	return &AdaOAM{p: p, core: core, row: newOPAUCRow(core),
 		sq: make([]float64, dim), gh: make([]float64, dim), step: b.NewVec(dim)}, nil
 }
 

@@ -99,6 +99,24 @@ type opaucCore struct {
 	v      kernels.Vec   // x − c of the other class
 	g      kernels.Vec   // the gradient
 	t      []kernels.Vec // t[k]: U w, length k
+	fused  *opaucFused   // non-nil on a backend whose calls have a fixed cost
+}
+
+// opaucFused takes a step's three dot products (x·w, m0·w and su·w of the other class)
+// in one Gemv and one download, on a backend where each call has a fixed cost that
+// dwarfs the arithmetic (a kernels.Flattener: a GPU, where a Dot is a host round trip
+// of about 28 µs at any size). The vectors are rows of one 5×d matrix,
+//
+//	[m0₋, su₋, x, m0₊, su₊],
+//
+// so that for either class the three rows are adjacent: rows 0–2 when the other class
+// is the negatives, 2–4 when it is the positives (without a dense x, rows 0–1 and
+// 3–4). A dense x is uploaded (or computed) straight into row 2, the slot.
+type opaucFused struct {
+	stk  kernels.Mat
+	slot kernels.Vec // stk.Row(2)
+	out  kernels.Vec // the Gemv's result, 3 elements
+	host [3]float64
 }
 
 func newOPAUCCore(b kernels.Backend, d, block int, lambda float64) *opaucCore {
@@ -108,9 +126,18 @@ func newOPAUCCore(b kernels.Backend, d, block int, lambda float64) *opaucCore {
 	for k := range c.t {
 		c.t[k] = tt.Slice(0, k)
 	}
+	if _, ok := b.(kernels.Flattener); ok {
+		f := &opaucFused{stk: b.NewMat(5, d), out: b.NewVec(3)}
+		f.slot = f.stk.Row(2)
+		c.fused = f
+	}
 	for i := range c.cls {
 		cl := &c.cls[i]
-		cl.m0, cl.su = b.NewVec(d), b.NewVec(d)
+		if f := c.fused; f != nil {
+			cl.m0, cl.su = f.stk.Row(3*i), f.stk.Row(3*i+1)
+		} else {
+			cl.m0, cl.su = b.NewVec(d), b.NewVec(d)
+		}
 		cl.scatter, cl.pend = b.NewMat(d, d), b.NewMat(block, d)
 		cl.rows = make([]kernels.Vec, block)
 		for r := range cl.rows {
@@ -127,8 +154,19 @@ func newOPAUCCore(b kernels.Backend, d, block int, lambda float64) *opaucCore {
 // opaucX is an example as the core sees it: a dense backend Vec when xv is non-nil,
 // else the host Sparse x (O(nnz) gathers and scatters).
 type opaucX struct {
-	x  kernels.Sparse
-	xv kernels.Vec
+	x    kernels.Sparse
+	xv   kernels.Vec
+	slot bool // xv is the fused dots' slot (see opaucFused)
+}
+
+// xvec returns a backend vector of the core's dimension to hold a dense x: the fused
+// dots' slot when there is one, so that an x put there is marked with slot, else a new
+// vector.
+func (c *opaucCore) xvec() (v kernels.Vec, slot bool) {
+	if c.fused != nil {
+		return c.fused.slot, true
+	}
+	return c.b.NewVec(c.d), false
 }
 
 func (c *opaucCore) dotX(x opaucX, y kernels.Vec) float64 {
@@ -214,16 +252,52 @@ func (c *opaucCore) prepare(x opaucX, y int8) (score float64, own, oth *opaucCla
 	if y < 0 {
 		own, oth = oth, own
 	}
-	score = c.dotX(x, c.w)
 	if oth.n() == 0 {
-		return score, own, nil, 0, 0, 0
+		return c.dotX(x, c.w), own, nil, 0, 0, 0
 	}
 	n = float64(oth.n())
-	if oth.k > 0 {
-		suw = b.Dot(oth.su, c.w)
+	var m0w float64
+	if f := c.fused; f != nil {
+		score, m0w, suw = c.fusedDots(x, y)
+	} else {
+		score = c.dotX(x, c.w)
+		m0w = b.Dot(oth.m0, c.w)
+		if oth.k > 0 {
+			suw = b.Dot(oth.su, c.w)
+		}
 	}
-	e = score - b.Dot(oth.m0, c.w) - suw/n - float64(y)
+	if oth.k == 0 {
+		suw = 0 // su is 0 then; a fused dot of it with a non-finite w is not
+	}
+	e = score - m0w - suw/n - float64(y)
 	return score, own, oth, n, suw, e
+}
+
+// fusedDots returns x·w, m0·w and su·w of the class other than y's from one Gemv over
+// adjacent rows of the fused matrix and one download (see opaucFused).
+func (c *opaucCore) fusedDots(x opaucX, y int8) (xw, m0w, suw float64) {
+	b, f := c.b, c.fused
+	i := 0 // the other class's first row: 0 for the negatives, 3 for the positives
+	if y < 0 {
+		i = 3
+	}
+	if x.xv != nil && x.slot {
+		j := i // rows [m0₋, su₋, x] or [x, m0₊, su₊]
+		if y < 0 {
+			j = 2
+		}
+		out := f.out
+		b.Gemv(false, 1, f.stk.Slice(j, j+3, 0, c.d), c.w, 0, out)
+		b.Download(f.host[:], out)
+		if y < 0 {
+			return f.host[0], f.host[1], f.host[2]
+		}
+		return f.host[2], f.host[0], f.host[1]
+	}
+	out := f.out.Slice(0, 2)
+	b.Gemv(false, 1, f.stk.Slice(i, i+2, 0, c.d), c.w, 0, out)
+	b.Download(f.host[:2], out)
+	return c.dotX(x, c.w), f.host[0], f.host[1]
 }
 
 // add adds x to the class's statistics, committing a full block.
@@ -315,19 +389,23 @@ func (c *opaucCore) restore(s *opaucCoreState) error {
 }
 
 // opaucRow gives the core a host row: a dense one (all dim indices) is uploaded to a
-// backend Vec, a sparse one is passed as it is.
+// backend Vec (the core's fused slot where it has one), a sparse one is passed as it is.
 type opaucRow struct {
-	b  kernels.Backend
-	d  int
-	xd kernels.Vec
+	b    kernels.Backend
+	d    int
+	xd   kernels.Vec
+	slot bool
 }
 
-func newOPAUCRow(b kernels.Backend, d int) opaucRow { return opaucRow{b: b, d: d, xd: b.NewVec(d)} }
+func newOPAUCRow(c *opaucCore) opaucRow {
+	xd, slot := c.xvec()
+	return opaucRow{b: c.b, d: c.d, xd: xd, slot: slot}
+}
 
 func (r *opaucRow) load(x kernels.Sparse) opaucX {
 	if len(x.Idx) == r.d {
 		r.b.Upload(r.xd, x.Val)
-		return opaucX{xv: r.xd}
+		return opaucX{xv: r.xd, slot: r.slot}
 	}
 	return opaucX{x: x}
 }
@@ -356,7 +434,8 @@ func newOPAUCBlock(b kernels.Backend, dim int, p OPAUCParams, block int) (*OPAUC
 	if err := checkDim(dim); err != nil {
 		return nil, err
 	}
-	return &OPAUC{p: p, core: newOPAUCCore(b, dim, block, p.Lambda), row: newOPAUCRow(b, dim)}, nil
+	core := newOPAUCCore(b, dim, block, p.Lambda)
+	return &OPAUC{p: p, core: core, row: newOPAUCRow(core)}, nil
 }
 
 // Observe learns from (x, y) by one step w ← w − η g of Algorithm 1 (none while the
@@ -459,7 +538,8 @@ func NewOPAUCf(b kernels.Backend, dim int, p OPAUCfParams, seed uint64) (*OPAUCf
 	}
 	feat := perm[:k:k]
 	slices.Sort(feat)
-	s := &OPAUCf{p: p, d: dim, feat: feat, core: newOPAUCCore(b, k, opaucBlock, p.Lambda), row: newOPAUCRow(b, k)}
+	core := newOPAUCCore(b, k, opaucBlock, p.Lambda)
+	s := &OPAUCf{p: p, d: dim, feat: feat, core: core, row: newOPAUCRow(core)}
 	s.pos = slices.Repeat([]int32{-1}, dim)
 	for i, j := range feat {
 		s.pos[j] = int32(i)
@@ -579,6 +659,7 @@ type OPAUCrp struct {
 	r    kernels.Mat   // R, d×k
 	xd   kernels.Vec   // a dense x
 	xh   kernels.Vec   // x̂ = Rᵀx
+	slot bool          // xh is the core's fused slot
 	wd   kernels.Vec   // R ŵ
 	vals []kernels.Vec // vals[n]: a length-n view for a sparse row's values
 	core *opaucCore
@@ -596,8 +677,10 @@ func NewOPAUCrp(b kernels.Backend, dim int, p OPAUCrpParams, seed uint64) (*OPAU
 		return nil, err
 	}
 	k := min(p.Dims, dim)
-	s := &OPAUCrp{p: p, d: dim, k: k, r: b.NewMat(dim, k), xd: b.NewVec(dim), xh: b.NewVec(k),
-		wd: b.NewVec(dim), vals: make([]kernels.Vec, dim+1), core: newOPAUCCore(b, k, opaucBlock, p.Lambda)}
+	core := newOPAUCCore(b, k, opaucBlock, p.Lambda)
+	xh, slot := core.xvec()
+	s := &OPAUCrp{p: p, d: dim, k: k, r: b.NewMat(dim, k), xd: b.NewVec(dim), xh: xh, slot: slot,
+		wd: b.NewVec(dim), vals: make([]kernels.Vec, dim+1), core: core}
 	s.project(seed)
 	return s, nil
 }
@@ -636,7 +719,7 @@ func (s *OPAUCrp) Observe(x kernels.Sparse, y int8) float64 {
 		b.Upload(s.vals[n], x.Val)
 		b.GemvRows(true, 1, s.r, x.Idx, s.vals[n], 0, s.xh)
 	}
-	return c.descend(opaucX{xv: s.xh}, y, s.p.Eta)
+	return c.descend(opaucX{xv: s.xh, slot: s.slot}, y, s.p.Eta)
 }
 
 // Weights returns a copy of w = R ŵ in the full dimension.
