@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -582,6 +583,25 @@ func BenchmarkSPDAMEpochSparse(b *testing.B) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestClassMeansParallel checks that the class means of a dense dataset, summed on
+// several cores by column ranges, have the same bits as the one-core sums over the same
+// rows in sparse layout.
+func TestClassMeansParallel(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	ds := gaussian(1100, 1030, 0.3, 1, 5) // n·d above the parallel threshold, 4 column ranges
+	par, seq := classMeans(ds), classMeans(ds.ToSparse())
+	if par.n != seq.n || par.nPos != seq.nPos || par.nPos == 0 {
+		t.Fatalf("counts %d/%d, want %d/%d (and positives)", par.nPos, par.n, seq.nPos, seq.n)
+	}
+	for j := range seq.meanPos {
+		if math.Float64bits(par.meanPos[j]) != math.Float64bits(seq.meanPos[j]) ||
+			math.Float64bits(par.meanNeg[j]) != math.Float64bits(seq.meanNeg[j]) {
+			t.Fatalf("feature %d: means %v/%v in parallel, %v/%v on one core", j,
+				par.meanPos[j], par.meanNeg[j], seq.meanPos[j], seq.meanNeg[j])
 		}
 	}
 }
