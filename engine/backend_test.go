@@ -9,6 +9,7 @@ import (
 
 	"github.com/aucopt/aucopt/asm"
 	"github.com/aucopt/aucopt/cuda"
+	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -102,13 +103,28 @@ func TestBackends(t *testing.T) {
 		}
 		if s.Auto {
 			autos++
-			if b, _ := Backend("auto"); b == nil || b.Name() != s.Name {
-				t.Errorf("Backends marks %s as auto's choice, Backend(\"auto\") disagrees", s.Name)
+			if s.AutoFor == "" {
+				t.Errorf("%s: marked as auto's choice for no stated workloads", s.Name)
+			}
+			device := Workload{Spec: solver.Spec{DeviceValues: 1e6}, Rows: 1e5, Dim: 1e4, Density: 1}
+			host := Workload{Spec: solver.Spec{DeviceValues: 1e6}, Rows: 1e5, Dim: 1e4, Density: 0.01}
+			want := map[bool]bool{true: true, false: true} // whether s is chosen for a device or a host workload
+			if s.Name == "cuda" {
+				want[false] = false
+			} else if st[0].Available {
+				want[true] = false
+			}
+			for onDevice, w := range map[bool]Workload{true: device, false: host} {
+				b := AutoBackend(w)
+				if got := b.Name() == s.Name; got != want[onDevice] {
+					t.Errorf("Backends marks %s as auto's choice for %s; AutoBackend(%+v) chose %s", s.Name, s.AutoFor, w, b.Name())
+				}
+				b.Close()
 			}
 		}
 	}
-	if autos != 1 {
-		t.Errorf("%d backends marked as auto's choice, want 1", autos)
+	if want := 1 + map[bool]int{true: 1}[st[0].Available]; autos != want {
+		t.Errorf("%d backends marked as auto's choice, want %d", autos, want)
 	}
 	if !st[2].Available {
 		t.Error("generic must always be available")
@@ -191,5 +207,46 @@ func TestAutoSkipsUnavailableCUDA(t *testing.T) {
 		if s.Name == "cuda" && (s.Available || s.Auto || s.Reason == "") {
 			t.Errorf("cuda status %+v: want unavailable with a reason", s)
 		}
+	}
+}
+
+// TestWorkloadOnDevice checks automatic selection's rule: a GPU for an algorithm with
+// DeviceValues on dense, wide data of at least that many values only.
+func TestWorkloadOnDevice(t *testing.T) {
+	spec := func(name string) solver.Spec {
+		s, err := solver.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	spdam, mba, solam := spec("spdam"), spec("mba-l2"), spec("solam")
+	v := int(spdam.DeviceValues)
+	for _, tc := range []struct {
+		name string
+		w    Workload
+		want bool
+	}{
+		{"spdam, epsilon-sized", Workload{spdam, 400_000, 2_000, 1}, true},
+		{"spdam, at the limits", Workload{spdam, v / AutoDeviceDim, AutoDeviceDim, 0.5}, true},
+		{"spdam, too few features", Workload{spdam, 1_000_000, AutoDeviceDim - 1, 1}, false},
+		{"spdam, too few values", Workload{spdam, v/AutoDeviceDim - 1, AutoDeviceDim, 1}, false},
+		{"mba-l2, where spdam has too few values", Workload{mba, v/AutoDeviceDim - 1, AutoDeviceDim, 1}, true},
+		{"spdam, sparse (news20)", Workload{spdam, 19_996, 1_355_191, 0.00034}, false},
+		{"spdam, density unknown", Workload{spdam, 400_000, 2_000, 0}, false},
+		{"solam, epsilon-sized", Workload{solam, 400_000, 2_000, 1}, false},
+		{"no workload", Workload{}, false},
+	} {
+		if got := tc.w.OnDevice(); got != tc.want {
+			t.Errorf("%s: OnDevice = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	for _, name := range []string{"opauc", "ls-auc", "mba-l2", "mba-l1", "mba-el", "spdam"} {
+		if s := spec(name); s.DeviceValues <= 0 {
+			t.Errorf("%s: DeviceValues = %d, want > 0", name, s.DeviceValues)
+		}
+	}
+	if r := AutoDeviceRule(); !strings.Contains(r, "spdam from 2e+07") || !strings.Contains(r, "1000 features") {
+		t.Errorf("AutoDeviceRule() = %q, want the algorithms and the limits", r)
 	}
 }

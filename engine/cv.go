@@ -171,7 +171,8 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 		return nil, inputErrorf("cross-validation on %s: %w", cfg.Data, err)
 	}
 
-	b, release, err := OpenBackend(cfg.Backend)
+	w := Workload{Spec: spec, Rows: ds.Rows() - ds.Rows()/k, Dim: ds.Dim, Density: ds.Density()} // a fold's training part
+	b, release, err := OpenBackendFor(cfg.Backend, w)
 	if err != nil {
 		return nil, err
 	}

@@ -119,10 +119,7 @@ func accBackend(b kernels.Backend) (kernels.Backend, func()) {
 		jb := s.WithWorkers(1)
 		return jb, func() { _ = jb.Close() }
 	}
-	cpu, err := Backend("avx2")
-	if err != nil {
-		cpu, _ = Backend("generic")
-	}
+	cpu := cpuBackend()
 	if s, ok := cpu.(kernels.Splitter); ok {
 		jb := s.WithWorkers(1)
 		_ = cpu.Close()

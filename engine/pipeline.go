@@ -485,17 +485,26 @@ func gridBatch(ctx context.Context, spec solver.Spec, b kernels.Backend, part *d
 	return ws, false, nil
 }
 
-// OpenBackend returns b with a no-op release when b is not nil (its caller owns it),
-// else the default selection (BackendFromEnv(""): $AUCOPT_BACKEND, else auto) with the
-// function that closes it. It is how the entry points' configurations let nil mean
-// the default.
+// OpenBackend is OpenBackendFor with no workload known: given nil, the backend
+// $AUCOPT_BACKEND names, else the best CPU backend.
 func OpenBackend(b kernels.Backend) (kernels.Backend, func(), error) {
+	return OpenBackendFor(b, Workload{})
+}
+
+// OpenBackendFor returns b with a no-op release when b is not nil (its caller owns it),
+// else the default selection with the function that closes it: the backend
+// $AUCOPT_BACKEND names, else automatic selection's for w (AutoBackend). It is how the
+// entry points' configurations let nil mean the default.
+func OpenBackendFor(b kernels.Backend, w Workload) (kernels.Backend, func(), error) {
 	if b != nil {
 		return b, func() {}, nil
 	}
-	d, err := BackendFromEnv("")
+	d, err := SelectBackend("")
 	if err != nil {
 		return nil, nil, err
+	}
+	if d == nil {
+		d = AutoBackend(w)
 	}
 	return d, func() { _ = d.Close() }, nil
 }

@@ -119,7 +119,7 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 		return nil, err
 	}
 	res.TestRows = test.Rows()
-	b, release, err := OpenBackend(cfg.Backend)
+	b, release, err := OpenBackendFor(cfg.Backend, res.workload(spec))
 	if err != nil {
 		return nil, err
 	}

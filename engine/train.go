@@ -88,6 +88,14 @@ type TrainResult struct {
 
 	// Schema is how the training table's columns became features; nil for LIBSVM data.
 	Schema *data.Schema `json:"table,omitempty"`
+
+	density float64 // the training data's share of values stored (0 when not known)
+}
+
+// workload is the automatic backend selection's view of training spec on the data res
+// describes.
+func (res *TrainResult) workload(spec solver.Spec) Workload {
+	return Workload{Spec: spec, Rows: res.TrainRows, Dim: res.Features, Density: res.density}
 }
 
 // MarshalJSON writes the result with test_auc omitted when there was no test data
@@ -171,7 +179,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {
 		return nil, err
 	}
-	b, release, err := OpenBackend(cfg.Backend)
+	b, release, err := OpenBackendFor(cfg.Backend, res.workload(spec))
 	if err != nil {
 		return nil, err
 	}
@@ -309,6 +317,9 @@ func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResu
 			}
 			dim, rows = info.Dim, info.Rows
 			res.TrainSHA256 = info.SHA256
+			if dim > 0 {
+				res.density = float64(info.Nnz) / (float64(rows) * float64(dim))
+			}
 		}
 		if cfg.Test != "" {
 			var err error
@@ -329,7 +340,7 @@ func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResu
 		return nil, nil, err
 	}
 	res.Schema = sch
-	res.TrainRows, res.Features = train.Rows(), train.Dim
+	res.TrainRows, res.Features, res.density = train.Rows(), train.Dim, train.Density()
 	noteWiderTest(res, test)
 	return solver.DatasetSource{D: train, Shuffle: cfg.Shuffle, Seed: cfg.Seed}, test, nil
 }

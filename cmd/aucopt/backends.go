@@ -31,11 +31,25 @@ func runBackends(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if requested == "" {
 		requested = os.Getenv(engine.EnvBackend)
 	}
-	b, selErr := engine.BackendFromEnv(*name)
-	selected := ""
+	// selected is the named backend, or for auto the one it picks for a workload that
+	// does not run on a device; device (auto only) the one for those that do.
+	b, selErr := engine.SelectBackend(*name)
+	selected, device, deviceFor := "", "", ""
 	if selErr == nil {
-		selected = b.Name()
-		b.Close()
+		if b == nil {
+			for _, s := range statuses {
+				switch {
+				case !s.Auto:
+				case s.Name == "cuda":
+					device, deviceFor = s.Name, s.AutoFor
+				default:
+					selected = s.Name
+				}
+			}
+		} else {
+			selected = b.Name()
+			b.Close()
+		}
 	}
 	libs := engine.CUDALibraries()
 	if *asJSON {
@@ -46,9 +60,10 @@ func runBackends(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			CPU       engine.CPU             `json:"cpu"`
 			Requested string                 `json:"requested"`
 			Selected  string                 `json:"selected,omitempty"`
+			Device    string                 `json:"selected_on_device,omitempty"` // auto: the backend of device workloads
 			Error     string                 `json:"error,omitempty"`
 			CUDALibs  any                    `json:"cuda_libraries"`
-		}{statuses, cpu, requested, selected, "", libs}
+		}{statuses, cpu, requested, selected, device, "", libs}
 		if selErr != nil {
 			report.Error = selErr.Error()
 		}
@@ -65,7 +80,7 @@ func runBackends(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			status, detail = "unavailable", s.Reason
 		}
 		if s.Auto {
-			status += " (auto)"
+			status += " (auto: " + s.AutoFor + ")"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", s.Name, status, detail)
 	}
@@ -77,6 +92,9 @@ func runBackends(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	if selErr != nil {
 		return selErr
+	}
+	if device != "" {
+		selected += ", and " + device + " for " + deviceFor
 	}
 	fmt.Fprintf(stdout, "selected: %s (asked for %s)\n", selected, requested)
 	return nil

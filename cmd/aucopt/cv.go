@@ -71,11 +71,13 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	b, err := engine.BackendFromEnv(*backend)
+	b, err := engine.SelectBackend(*backend) // nil for auto: chosen per workload
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	if b != nil {
+		defer b.Close()
+	}
 	cfg := engine.CVConfig{
 		TrainConfig: engine.TrainConfig{Algo: *algo, Params: *params, Data: *dataArg, Passes: *passes, Shuffle: *shuffle,
 			Scale: *scale, Seed: *seed, Backend: b, MaxMemory: maxBytes, Positive: positive, Table: table},

@@ -82,11 +82,13 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !(*holdout > 0 && *holdout < 1) {
 		return inputErrorf("--holdout %g: want a share in (0, 1)", *holdout)
 	}
-	b, err := engine.BackendFromEnv(*backend)
+	b, err := engine.SelectBackend(*backend) // nil for auto: chosen per workload
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	if b != nil {
+		defer b.Close()
+	}
 	cfg := experiment.Config{Protocol: p, Trials: *trials, Folds: *folds, Runs: *runs, InnerFolds: *innerFolds, Holdout: *holdout,
 		MaxTrain: *maxTrain, Passes: *passes, Seed: *seed, Workers: *workers, Backend: b}
 	if cfg.MaxMemory, err = parseMaxMemory(*maxMemory); err != nil {

@@ -121,11 +121,13 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	b, err := engine.BackendFromEnv(*backend)
+	b, err := engine.SelectBackend(*backend) // nil for auto: chosen per workload
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	if b != nil {
+		defer b.Close()
+	}
 	traces := make([]*engine.TraceResult, 0, len(*algos))
 	for _, a := range *algos {
 		cfg := engine.TraceConfig{Every: *every, TrainConfig: engine.TrainConfig{

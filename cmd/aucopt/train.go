@@ -105,11 +105,13 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkNotInput("--checkpoint", *ckpt, *dataArg, *test); err != nil {
 		return err
 	}
-	b, err := engine.BackendFromEnv(*backend)
+	b, err := engine.SelectBackend(*backend) // nil for auto: chosen per workload
 	if err != nil {
 		return err
 	}
-	defer b.Close()
+	if b != nil {
+		defer b.Close()
+	}
 	cfg := engine.TrainConfig{
 		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
 		Scale: *scale, Seed: *seed, Backend: b, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table,

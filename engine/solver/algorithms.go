@@ -6,8 +6,8 @@ package solver
 // DefaultXxxParams (SPAM-NET: SPAM's with β₁ = 10⁻⁴).
 func Registry() []Spec {
 	return withDefaults(withStateBytes([]Spec{
-		rotational(withMulti(online("opauc", "one-pass AUC, square loss, full covariances (Gao et al. 2013)", "ICML 2013, Alg. 1",
-			DefaultOPAUCParams, OPAUCGrid, NewOPAUC), newOPAUCGrid)),
+		device(rotational(withMulti(online("opauc", "one-pass AUC, square loss, full covariances (Gao et al. 2013)", "ICML 2013, Alg. 1",
+			DefaultOPAUCParams, OPAUCGrid, NewOPAUC), newOPAUCGrid)), deviceOPAUC),
 		online("opaucr", "OPAUC with rank-τ randomized covariances, for high dimensions", "ICML 2013, Sec. 4",
 			DefaultOPAUCrParams, OPAUCrGrid, NewOPAUCr),
 		online("opauc-f", "OPAUC on a random subset of the features (the paper's comparison)", "ICML 2013, Sec. 5",
@@ -39,20 +39,20 @@ func Registry() []Spec {
 
 		// Batch algorithms (Fit on the whole training set).
 		// batch: mba
-		batch("mba-l2", "mini-batch AUC via U-statistics of sampled pairs, ridge (Cholesky)", "Gultekin et al., Alg. 1",
-			DefaultMBAL2Params, MBAL2Grid, NewMBAL2),
-		batch("mba-l1", "mini-batch AUC via U-statistics of sampled pairs, lasso (coordinate descent)", "Gultekin et al., Alg. 1",
-			DefaultMBAL1Params, MBAL1Grid, NewMBA),
-		batch("mba-el", "mini-batch AUC via U-statistics of sampled pairs, elastic net (coordinate descent)", "Gultekin et al., Alg. 1",
-			DefaultMBAELParams, MBAELGrid, NewMBA),
+		device(batch("mba-l2", "mini-batch AUC via U-statistics of sampled pairs, ridge (Cholesky)", "Gultekin et al., Alg. 1",
+			DefaultMBAL2Params, MBAL2Grid, NewMBAL2), deviceMBA),
+		device(batch("mba-l1", "mini-batch AUC via U-statistics of sampled pairs, lasso (coordinate descent)", "Gultekin et al., Alg. 1",
+			DefaultMBAL1Params, MBAL1Grid, NewMBA), deviceMBA),
+		device(batch("mba-el", "mini-batch AUC via U-statistics of sampled pairs, elastic net (coordinate descent)", "Gultekin et al., Alg. 1",
+			DefaultMBAELParams, MBAELGrid, NewMBA), deviceMBA),
 		// batch: spdam, ubauc-batch
-		batch("spdam", "stochastic primal-dual AUC maximisation, square loss, mini-batches (batch)", "thesis ch. 5, Alg. 21",
-			DefaultSPDAMParams, SPDAMGrid, NewSPDAM),
+		device(batch("spdam", "stochastic primal-dual AUC maximisation, square loss, mini-batches (batch)", "thesis ch. 5, Alg. 21",
+			DefaultSPDAMParams, SPDAMGrid, NewSPDAM), deviceSPDAM),
 		batch("ubauc-batch", "univariate bound of AUC, batch: block coordinate descent, exact w-steps", "Lyu and Ying, eq. 8, Sec. 5.2.1",
 			DefaultUBAUCBatchParams, UBAUCBatchGrid, NewUBAUCBatch),
 		// batch: unilog, mb-psl, mb-phl, svm-or
-		batch("ls-auc", "B-LS-SVM: the exact pairwise square-loss minimiser (the oracle), batch", "ICML 2013, Sec. 5; ALGORITHMS.md ORACLE",
-			DefaultLSAUCParams, LSAUCGrid, NewLSAUC),
+		device(batch("ls-auc", "B-LS-SVM: the exact pairwise square-loss minimiser (the oracle), batch", "ICML 2013, Sec. 5; ALGORITHMS.md ORACLE",
+			DefaultLSAUCParams, LSAUCGrid, NewLSAUC), deviceLSAUC),
 		batch("unilog", "batch Uni-Log: class-weighted logistic regression by L-BFGS (baseline)", "Kotlowski et al. 2011; ICML 2013, Sec. 5",
 			DefaultUniLogParams, UniLogGrid, NewUniLog),
 		batch("mb-psl", "mini-batch gradient descent on sampled pairs, pairwise square loss (baseline)", "MBA paper, Sec. V",
@@ -63,6 +63,21 @@ func Registry() []Spec {
 			DefaultSVMORParams, SVMORGrid, NewSVMOR),
 	}))
 }
+
+// The training values n·d of dense data from which a GPU trains an algorithm faster than
+// the CPU (Spec.DeviceValues), from whole `aucopt train` processes on an NVIDIA H200
+// against avx2 on its host's 16 cores (bench/gpu-auto.sh; bench/README.md, 2026-11-26),
+// at n × d = 20,000×500, 10,000×1,000, 20,000×1,000 and 20,000×2,000, in seconds:
+// MBA-ℓ2 0.76/0.87, 1.20/0.94, 1.46/1.37, 2.41/1.44 (avx2/cuda); OPAUC 1.37/3.58,
+// 2.09/2.20, 3.26/3.19, 7.97/3.68; SPDAM 2.24/1.54, 1.56/1.70, 3.17/2.01, 15.4/3.86;
+// LS-AUC 0.47/0.97, 0.69/1.14, 0.88/1.37, 1.52/1.57 (its n·d² Syrk, the part a GPU
+// speeds up, outgrows the rest only on larger data). Fewer cores favour the GPU sooner.
+const (
+	deviceMBA   = 10_000_000
+	deviceOPAUC = 20_000_000
+	deviceSPDAM = 20_000_000
+	deviceLSAUC = 50_000_000
+)
 
 // defaultMinSteps is the MinSteps of the learners whose one pass over a small set is
 // far from their optimum: SOLAM (an averaged saddle-point iterate), SPAM and AdaOAM

@@ -28,6 +28,12 @@ type Spec struct {
 	// scores up to a constant: a grid search may train it on fewer coordinates when
 	// the rows are linearly dependent (one-hot groups).
 	Rotational bool
+	// DeviceValues > 0 says the algorithm's time goes to large dense kernels that a
+	// device backend runs fast (OPAUC's and LS-AUC's covariances, MBA's Σ_S, SPDAM's
+	// dense batches), not to a host round trip per example, and from how many training
+	// values n·d on (of dense data) a GPU trains it faster than the CPU: automatic
+	// backend selection runs it on a GPU from there (engine.Workload). 0: never.
+	DeviceValues int64
 	// SetStreamLength, when set, says the algorithm sizes its schedule from the number
 	// of examples n ≥ 1 it will see, known in advance (FSAUC: the number and length of
 	// its stages), and sets n in params (made by Params). A caller that knows the
@@ -173,6 +179,13 @@ func typedParams[P any](name string, params Params) *P {
 // minSteps sets the Spec's MinSteps.
 func minSteps(s Spec, n int) Spec {
 	s.MinSteps = n
+	return s
+}
+
+// device marks the Spec as worth a device backend on dense data of at least values
+// values (Spec.DeviceValues).
+func device(s Spec, values int64) Spec {
+	s.DeviceValues = values
 	return s
 }
 
