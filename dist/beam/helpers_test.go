@@ -2,6 +2,7 @@ package aucbeam
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,8 +13,20 @@ import (
 )
 
 // TestMain runs the pipelines on Beam's local runner, prism, unless --runner says
-// otherwise.
-func TestMain(m *testing.M) { ptest.MainWithDefault(m, "prism") }
+// otherwise, with $TMPDIR a directory of its own that it removes after: Beam's loopback
+// mode leaves an empty beamloopbackworker-* file in the temporary directory for every
+// pipeline run (runnerlib.Execute), 14 a test run.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "aucopt-beam-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("TMPDIR", dir)
+	code := ptest.MainRetWithDefault(m, "prism")
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
 
 // format renders rows [lo, hi) of d as LIBSVM text.
 func format(d *data.Dataset, lo, hi int) []byte {

@@ -57,12 +57,23 @@ func main() {
 	asJSON := flag.Bool("json", false, "print the result as JSON")
 	flag.Parse()
 	beam.Init()
+	// Beam's loopback mode (prism's, in this process) leaves an empty
+	// beamloopbackworker-* file in the temporary directory for every pipeline it runs;
+	// they go into a directory of this run's, removed at the end.
+	tmp, err := os.MkdirTemp("", "aucopt-beam-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "aucopt-beam:", err)
+		os.Exit(1)
+	}
+	os.Setenv("TMPDIR", tmp)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	err := run(ctx, os.Stdout, *job, *dataGlob, *algo, ps, *scale, *seed, *positive, *modelPath, *grid, *folds, *passes, *results, *asJSON)
+	err = run(ctx, os.Stdout, *job, *dataGlob, *algo, ps, *scale, *seed, *positive, *modelPath, *grid, *folds, *passes, *results, *asJSON)
+	interrupted := ctx.Err() != nil // before stop, which cancels ctx
+	stop()
+	os.RemoveAll(tmp)
 	switch {
 	case err == nil:
-	case ctx.Err() != nil:
+	case interrupted:
 		fmt.Fprintln(os.Stderr, "aucopt-beam: interrupted")
 		os.Exit(130)
 	case errors.As(err, new(usageError)) || errors.Is(err, engine.ErrInput):
