@@ -166,6 +166,10 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		return trainOutOfCore(ctx, spec, params, cfg, res)
 	}
 	inMemory := spec.IsBatch() || cfg.Average > 1
+	// A small text file that would stream is loaded instead (smallText), with the
+	// stream's hyper-parameters: the static defaults, not the data-scaled ones.
+	loadedStream := !inMemory && streamable(cfg) && smallText(cfg.Data)
+	inMemory = inMemory || loadedStream
 	var sum pendingSum // a streamed file's fingerprint comes from prepare's scan
 	if inMemory || !streamable(cfg) {
 		sum = fingerprint(cfg.Data)
@@ -194,7 +198,10 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	t := Task{Spec: spec, Points: []solver.Params{params}, Test: test, Scale: cfg.Scale, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
 		Seed: cfg.Seed, Progress: cfg.Progress, cfg: &cfg, res: res, owned: true}
 	if ds, ok := src.(solver.DatasetSource); ok {
-		t.Train, t.Settings = ds.D, [][]string{cfg.Params} // data-scaled defaults, on the scaled rows
+		t.Train = ds.D
+		if !loadedStream {
+			t.Settings = [][]string{cfg.Params} // data-scaled defaults, on the scaled rows
+		}
 	} else {
 		t.src = src // streamed as read
 	}
@@ -529,6 +536,37 @@ func scale(kind string, unitRows bool, train, test *data.Dataset, res *TrainResu
 		test = s.Apply(test)
 	}
 	return s.Apply(train), test, nil
+}
+
+// Text files that a streamable run loads instead, parsed on all cores: up to
+// smallTextBytes of plain LIBSVM text, or smallCompressedBytes of a compressed file.
+// Streamed, a pass would parse the file again, on one core, after a scan for its
+// dimension; held, it costs memory of the order of the text's size. Training on the
+// rows in memory, in file order and unscaled, sees the same examples as the stream.
+const (
+	smallTextBytes       = 64 << 20
+	smallCompressedBytes = 8 << 20
+)
+
+// smallText reports whether path is a LIBSVM text file (not a table, not a binary
+// cache) small enough to load rather than stream (smallTextBytes).
+func smallText(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > smallTextBytes || data.IsTableFile(path, data.Options{}) {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 8)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	if data.IsCache(head) {
+		return false
+	}
+	return !compressedOrCache(head) || st.Size() <= smallCompressedBytes
 }
 
 // streamable reports whether the run can stream its training file from disk instead of

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -168,5 +170,42 @@ func TestDefaultPassesResolved(t *testing.T) {
 	}
 	if cv.Passes != 25 { // folds of 800 rows
 		t.Errorf("cv: solam made %d passes over 800-row folds by default, want 25", cv.Passes)
+	}
+}
+
+// TestSmallTextLoaded: a small text file that would stream is loaded instead
+// (smallText), and trains exactly as the stream does: the same weights as the same rows
+// streamed from a binary cache, with the stream's static defaults (OPAUC's step is
+// data-scaled in memory otherwise) and the stream length FSAUC sizes its stages by.
+func TestSmallTextLoaded(t *testing.T) {
+	t.Setenv(data.EnvData, t.TempDir())
+	sp, err := data.Load("german", data.LoadOptions{Layout: data.LayoutSparse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	text, cache := filepath.Join(dir, "german.svm"), filepath.Join(dir, "german.cache")
+	if err := data.WriteAtomic(text, func(w io.Writer) error { return data.WriteLibSVM(w, sp.Train) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := data.SaveCache(cache, sp.Train); err != nil {
+		t.Fatal(err)
+	}
+	if !smallText(text) || smallText(cache) {
+		t.Fatalf("smallText: text %v, cache %v; want true, false", smallText(text), smallText(cache))
+	}
+	for _, algo := range []string{"opauc", "fsauc", "spam-l2", "oam-seq"} {
+		run := func(file string) *TrainResult {
+			res, err := Train(context.Background(), TrainConfig{Algo: algo, Data: file, Scale: data.ScaleNone, Passes: 2, Backend: fallback.New()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return res
+		}
+		loaded, streamed := run(text), run(cache)
+		if !slices.Equal(loaded.Weights, streamed.Weights) || !maps.Equal(loaded.Params, streamed.Params) || loaded.TrainRows != streamed.TrainRows {
+			t.Errorf("%s: loaded text and streamed cache differ: params %v and %v, rows %d and %d", algo,
+				loaded.Params, streamed.Params, loaded.TrainRows, streamed.TrainRows)
+		}
 	}
 }
