@@ -32,13 +32,47 @@ import (
 //	Val      [nnz]float64     (sparse layout only)
 //	crc      uint32  CRC-32C (Castagnoli) of every byte before it
 //
-// Reading it back is one sequential read into the dataset's arrays and a checksum.
+// In version 2 every array starts at a multiple of 8 bytes from the file's start (zero
+// bytes pad the name, Y and Idx), so that on a little-endian machine the arrays of a
+// file mapped into memory are the dataset's arrays: ReadCache maps the file (copy on
+// write) instead of copying it, checks the checksum and the values, and is done.
+// Version 1 files (no padding) are still read, by one sequential read into the
+// dataset's arrays.
 const (
 	flagDense    = 1
 	cacheMagic   = "AUCOPTDS"
-	cacheVersion = 1
+	cacheVersion = 2
 	cacheHeader  = 8 + 4 + 4 + 8 + 8 + 8 + 4
 )
+
+// cacheLayout is where a cache's parts lie: the byte offset of each array (Ptr's is
+// Dense's in the dense layout) and of the checksum.
+type cacheLayout struct {
+	y, labels, ptr, idx, val, crc uint64
+}
+
+// layoutOf computes the layout of a version-v cache with the given header fields; the
+// counts must be checked (below 2⁴⁰) before, so that nothing overflows.
+func layoutOf(v uint32, nameLen, rows, nnz uint64, dense bool) cacheLayout {
+	align := func(off uint64) uint64 {
+		if v >= 2 {
+			return (off + 7) &^ 7
+		}
+		return off
+	}
+	var l cacheLayout
+	l.y = align(cacheHeader + nameLen)
+	l.labels = align(l.y + rows)
+	l.ptr = l.labels + 8*rows
+	if dense {
+		l.crc = l.ptr + 8*nnz
+		return l
+	}
+	l.idx = l.ptr + 8*(rows+1)
+	l.val = align(l.idx + 4*nnz)
+	l.crc = l.val + 8*nnz
+	return l
+}
 
 // ErrCache is wrapped by every error about a malformed cache file.
 var ErrCache = errors.New("bad cache file")
@@ -63,9 +97,19 @@ func WriteCache(w io.Writer, d *Dataset) error {
 	binary.LittleEndian.PutUint64(hdr[24:], uint64(d.Dim))
 	binary.LittleEndian.PutUint64(hdr[32:], uint64(d.Nnz()))
 	binary.LittleEndian.PutUint32(hdr[40:], uint32(len(d.Name)))
+	l := layoutOf(cacheVersion, uint64(len(d.Name)), uint64(d.Rows()), uint64(d.Nnz()), d.Dense != nil)
+	var off uint64
+	pad := func(to uint64) { // zero bytes up to offset to
+		bw.write(make([]byte, to-off))
+		off = to
+	}
 	bw.write(hdr[:])
 	bw.write([]byte(d.Name))
+	off = cacheHeader + uint64(len(d.Name))
+	pad(l.y)
 	writeLE(bw, d.Y)
+	off += uint64(len(d.Y))
+	pad(l.labels)
 	writeLE(bw, d.Labels)
 	if d.Dense != nil {
 		writeLE(bw, d.Dense)
@@ -76,6 +120,8 @@ func WriteCache(w io.Writer, d *Dataset) error {
 		}
 		writeLE(bw, ptr)
 		writeLE(bw, d.Idx)
+		off = l.idx + 4*uint64(len(d.Idx))
+		pad(l.val)
 		writeLE(bw, d.Val)
 	}
 	if bw.err != nil {
@@ -201,28 +247,85 @@ func SaveCache(path string, d *Dataset) error {
 	return WriteAtomic(path, func(w io.Writer) error { return WriteCache(w, d) })
 }
 
-// ReadCache reads a binary cache file, verifying its checksum: one sequential read
-// straight into the dataset's arrays (no copy of the file in memory).
+// ReadCache reads a binary cache file, verifying its checksum and values: a version-2
+// cache is mapped into memory (mapCache: no copy), where the system can; otherwise one
+// sequential read goes straight into the dataset's arrays.
 func ReadCache(path string) (*Dataset, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	d, err := readCache(bufio.NewReaderSize(f, 1<<16), st.Size())
+	d, err := readCacheFile(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return d, nil
 }
 
+// readCacheFile reads the cache f from its start, wherever f's offset is: mapped where
+// it can be, else read.
+func readCacheFile(f *os.File) (*Dataset, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Mode().IsRegular() {
+		if d, ok, err := mapCache(f, st.Size()); ok {
+			return d, err
+		}
+	}
+	return readCache(bufio.NewReaderSize(io.NewSectionReader(f, 0, st.Size()), 1<<16), st.Size())
+}
+
 // DecodeCache decodes a binary cache held in memory.
 func DecodeCache(b []byte) (*Dataset, error) {
 	return readCache(bytes.NewReader(b), int64(len(b)))
+}
+
+// cacheHead is a cache's header, checked against the file's size.
+type cacheHead struct {
+	version             uint32
+	dense               bool
+	rows, dim, nnz, nam uint64
+	layout              cacheLayout
+}
+
+// parseCacheHead checks hdr (the first cacheHeader bytes) against the file's size:
+// nothing is allocated for a header that the size contradicts.
+func parseCacheHead(hdr []byte, size int64) (cacheHead, error) {
+	if size < cacheHeader+4 || len(hdr) < cacheHeader || !IsCache(hdr) {
+		return cacheHead{}, fmt.Errorf("%w: not an aucopt cache (too short or wrong magic)", ErrCache)
+	}
+	h := cacheHead{version: binary.LittleEndian.Uint32(hdr[8:]), dense: binary.LittleEndian.Uint32(hdr[12:])&flagDense != 0,
+		rows: binary.LittleEndian.Uint64(hdr[16:]), dim: binary.LittleEndian.Uint64(hdr[24:]),
+		nnz: binary.LittleEndian.Uint64(hdr[32:]), nam: uint64(binary.LittleEndian.Uint32(hdr[40:]))}
+	v := h.version
+	if v != 1 && v != 2 {
+		v = cacheVersion // judged by the size as this version; the checksum speaks first
+	}
+	if h.rows > 1<<40 || h.nnz > 1<<40 || h.dim > math.MaxInt32 || h.dense && h.nnz != h.rows*h.dim {
+		return cacheHead{}, h.sizeError(size)
+	}
+	h.layout = layoutOf(v, h.nam, h.rows, h.nnz, h.dense)
+	if h.layout.crc+4 != uint64(size) {
+		return cacheHead{}, h.sizeError(size)
+	}
+	return h, nil
+}
+
+func (h cacheHead) sizeError(size int64) error {
+	return fmt.Errorf("%w: header (%d rows, %d features, %d values) does not match the file size %d "+
+		"(the file is corrupt or truncated)", ErrCache, h.rows, h.dim, h.nnz, size)
+}
+
+// checkVersion is the error for a version this aucopt does not read (after the
+// checksum, so that a corrupt file is called corrupt).
+func (h cacheHead) checkVersion() error {
+	if h.version != 1 && h.version != 2 {
+		return fmt.Errorf("%w: format version %d, this aucopt reads versions 1 and %d", ErrCache, h.version, cacheVersion)
+	}
+	return nil
 }
 
 // readCache reads a cache of size bytes from r into a new dataset. The header is
@@ -232,45 +335,51 @@ func readCache(r io.Reader, size int64) (*Dataset, error) {
 	if size < cacheHeader+4 {
 		return nil, fmt.Errorf("%w: not an aucopt cache (too short or wrong magic)", ErrCache)
 	}
-	if _, err := io.ReadFull(r, hdr[:]); err != nil || !IsCache(hdr[:]) {
+	if _, err := io.ReadFull(r, hdr[:]); err != nil {
 		return nil, fmt.Errorf("%w: not an aucopt cache (too short or wrong magic)", ErrCache)
 	}
-	rows := binary.LittleEndian.Uint64(hdr[16:])
-	dim := binary.LittleEndian.Uint64(hdr[24:])
-	nnz := binary.LittleEndian.Uint64(hdr[32:])
-	nameLen := uint64(binary.LittleEndian.Uint32(hdr[40:]))
-	dense := binary.LittleEndian.Uint32(hdr[12:])&flagDense != 0
-	want := uint64(cacheHeader) + nameLen + rows*(1+8+8) + 8 + nnz*(4+8)
-	if dense {
-		want = uint64(cacheHeader) + nameLen + rows*(1+8) + nnz*8
+	ch, err := parseCacheHead(hdr[:], size)
+	if err != nil {
+		return nil, err
 	}
-	if rows > 1<<40 || nnz > 1<<40 || dim > math.MaxInt32 || dense && nnz != rows*dim || want+4 != uint64(size) {
-		return nil, fmt.Errorf("%w: header (%d rows, %d features, %d values) does not match the file size %d "+
-			"(the file is corrupt or truncated)", ErrCache, rows, dim, nnz, size)
-	}
+	l := ch.layout
 	h := crc32.New(castagnoli)
 	h.Write(hdr[:])
-	if v := binary.LittleEndian.Uint32(hdr[8:]); v != cacheVersion {
-		return nil, fmt.Errorf("%w: format version %d, this aucopt reads version %d", ErrCache, v, cacheVersion)
-	}
-	name := make([]byte, nameLen)
+	name := make([]byte, ch.nam)
 	if _, err := io.ReadFull(r, name); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCache, err)
 	}
 	h.Write(name)
-	d := &Dataset{Name: string(name), Dim: int(dim), Y: make([]int8, rows), Labels: make([]float64, rows)}
+	off := cacheHeader + ch.nam
+	skip := func(to uint64) error { // the padding, into the checksum
+		if to == off {
+			return nil
+		}
+		pad := make([]byte, to-off)
+		off = to
+		if _, err := io.ReadFull(r, pad); err != nil {
+			return err
+		}
+		h.Write(pad)
+		return nil
+	}
+	rows, nnz := int(ch.rows), int(ch.nnz)
+	d := &Dataset{Name: string(name), Dim: int(ch.dim), Y: make([]int8, rows), Labels: make([]float64, rows)}
 	arrays := []func() error{
+		func() error { return skip(l.y) },
 		func() error { return readLE(r, h, d.Y) },
+		func() error { off += uint64(rows); return skip(l.labels) },
 		func() error { return readLE(r, h, d.Labels) },
 	}
-	if dense {
-		d.Dense = makeFloats(int(nnz))
+	if ch.dense {
+		d.Dense = makeFloats(nnz)
 		arrays = append(arrays, func() error { return readLE(r, h, d.Dense) })
 	} else {
-		d.Ptr, d.Idx, d.Val = make([]int64, rows+1), make([]int32, nnz), makeFloats(int(nnz))
+		d.Ptr, d.Idx, d.Val = make([]int64, rows+1), make([]int32, nnz), makeFloats(nnz)
 		arrays = append(arrays,
 			func() error { return readLE(r, h, d.Ptr) },
 			func() error { return readLE(r, h, d.Idx) },
+			func() error { off = l.idx + 4*uint64(nnz); return skip(l.val) },
 			func() error { return readLE(r, h, d.Val) })
 	}
 	for _, read := range arrays {
@@ -283,15 +392,78 @@ func readCache(r io.Reader, size int64) (*Dataset, error) {
 		return nil, fmt.Errorf("%w: %v", ErrCache, err)
 	}
 	if got, stored := h.Sum32(), binary.LittleEndian.Uint32(sum[:]); got != stored {
-		return nil, fmt.Errorf("%w: checksum mismatch (stored %08x, computed %08x): the file is corrupt or truncated", ErrCache, stored, got)
+		return nil, checksumError(stored, got)
 	}
-	if dense {
+	if err := ch.checkVersion(); err != nil {
+		return nil, err
+	}
+	return finishCache(d)
+}
+
+func checksumError(stored, got uint32) error {
+	return fmt.Errorf("%w: checksum mismatch (stored %08x, computed %08x): the file is corrupt or truncated", ErrCache, stored, got)
+}
+
+// finishCache validates a dataset read from a cache and completes it.
+func finishCache(d *Dataset) (*Dataset, error) {
+	if d.Dense != nil {
 		d.setIndices()
 	}
 	if err := d.validate(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCache, err)
 	}
 	return d, nil
+}
+
+// mapCache is ReadCache's fast path for a version-2 cache on a little-endian machine
+// that can map files: f's bytes mapped copy on write, the dataset's arrays slices of
+// the mapping, checked by the checksum and validate. ok is false (and the error nil)
+// when the file cannot be mapped; then the caller reads it. The mapping is never
+// unmapped: the arrays may be referenced for as long as the process runs (its pages
+// are the page cache's, which the kernel reclaims as it needs; a write copies a page).
+func mapCache(f *os.File, size int64) (d *Dataset, ok bool, err error) {
+	if !littleEndian() || size < cacheHeader+4 || int64(int(size)) != size {
+		return nil, false, nil
+	}
+	var hdr [cacheHeader]byte
+	if _, err := f.ReadAt(hdr[:], 0); err != nil {
+		return nil, false, nil
+	}
+	ch, err := parseCacheHead(hdr[:], size)
+	if err != nil || ch.version != 2 {
+		return nil, false, nil // the reader says what is wrong, or reads version 1
+	}
+	m, err := mapFile(f, int(size))
+	if err != nil || m == nil {
+		return nil, false, nil
+	}
+	l := ch.layout
+	if got, stored := checksum(m[:l.crc]), binary.LittleEndian.Uint32(m[l.crc:]); got != stored {
+		unmapFile(m)
+		return nil, true, checksumError(stored, got)
+	}
+	rows, nnz := int(ch.rows), int(ch.nnz)
+	d = &Dataset{Name: string(m[cacheHeader : cacheHeader+ch.nam]), Dim: int(ch.dim),
+		Y: mapped[int8](m, l.y, rows), Labels: mapped[float64](m, l.labels, rows)}
+	if ch.dense {
+		d.Dense = mapped[float64](m, l.ptr, nnz)
+	} else {
+		d.Ptr, d.Idx, d.Val = mapped[int64](m, l.ptr, rows+1), mapped[int32](m, l.idx, nnz), mapped[float64](m, l.val, nnz)
+	}
+	if d, err = finishCache(d); err != nil {
+		unmapFile(m)
+		return nil, true, err
+	}
+	return d, true, nil
+}
+
+// mapped is the n elements of type T at byte offset off of m (8-byte aligned in a
+// version-2 cache, as is m).
+func mapped[T cacheElem](m []byte, off uint64, n int) []T {
+	if n == 0 {
+		return []T{}
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&m[off])), n)
 }
 
 // validate checks the invariants a cache promises, those the LIBSVM reader enforces:

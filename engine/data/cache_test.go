@@ -2,10 +2,13 @@ package data
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -169,5 +172,116 @@ func TestFirstNonFinite(t *testing.T) {
 		if got := firstNonFinite(v); got != tt.want {
 			t.Errorf("%s: firstNonFinite = %d, want %d", tt.name, got, tt.want)
 		}
+	}
+}
+
+// writeCacheV1 writes d in version 1 of the cache format (no padding), as aucopt
+// wrote it before version 2.
+func writeCacheV1(t *testing.T, path string, d *Dataset) {
+	t.Helper()
+	var b []byte
+	b = append(b, cacheMagic...)
+	b = binary.LittleEndian.AppendUint32(b, 1)
+	flags := uint32(0)
+	if d.Dense != nil {
+		flags = flagDense
+	}
+	b = binary.LittleEndian.AppendUint32(b, flags)
+	b = binary.LittleEndian.AppendUint64(b, uint64(d.Rows()))
+	b = binary.LittleEndian.AppendUint64(b, uint64(d.Dim))
+	b = binary.LittleEndian.AppendUint64(b, uint64(d.Nnz()))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(d.Name)))
+	b = append(b, d.Name...)
+	for _, y := range d.Y {
+		b = append(b, byte(y))
+	}
+	for _, v := range d.Labels {
+		b = appendLE(b, v)
+	}
+	if d.Dense != nil {
+		for _, v := range d.Dense {
+			b = appendLE(b, v)
+		}
+	} else {
+		for _, v := range d.Ptr {
+			b = appendLE(b, v)
+		}
+		for _, v := range d.Idx {
+			b = appendLE(b, v)
+		}
+		for _, v := range d.Val {
+			b = appendLE(b, v)
+		}
+	}
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCacheMapped: a version-2 cache (names of odd lengths, so that padding is needed)
+// is mapped, not read (where files can be mapped): the same dataset, sparse and dense;
+// its arrays can be written without changing the file; a version-1 file is still read.
+func TestCacheMapped(t *testing.T) {
+	base, err := readString(t, small, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, d := range []*Dataset{base, base.ToDense()} {
+		d.Name = "odd" + strings.Repeat("x", d.Rows()%5)
+		if d.Dense != nil {
+			d.Name += "-dense"
+		}
+		p := filepath.Join(dir, d.Name+".cache")
+		if err := SaveCache(p, d); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _ := f.Stat()
+		got, ok, err := mapCache(f, st.Size())
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if runtime.GOOS == "linux" && !ok {
+			t.Fatalf("%s: a version-2 cache was not mapped", d.Name)
+		}
+		if !ok {
+			continue
+		}
+		equalDatasets(t, got, d)
+		if !slices.Equal(got.Dense, d.Dense) {
+			t.Fatalf("%s: dense values differ", d.Name)
+		}
+		before, _ := os.ReadFile(p)
+		if got.Dense != nil {
+			got.Dense[0] = 42
+		} else {
+			got.Val[0] = 42
+		}
+		if after, _ := os.ReadFile(p); !bytes.Equal(before, after) {
+			t.Fatalf("%s: a write to the mapped dataset changed the file", d.Name)
+		}
+		v1 := filepath.Join(dir, d.Name+".v1.cache")
+		writeCacheV1(t, v1, d)
+		old, err := ReadCache(v1)
+		if err != nil {
+			t.Fatalf("version 1: %v", err)
+		}
+		equalDatasets(t, old, d)
+	}
+	// A mapped cache is checked like a read one: a NaN under a valid checksum.
+	bad := base.Subset([]int{0, 1})
+	bad.Val[1] = math.NaN()
+	p := filepath.Join(dir, "nan.cache")
+	if err := SaveCache(p, bad); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadCache(p); !errors.Is(err, ErrCache) || !strings.Contains(err.Error(), "value NaN") {
+		t.Errorf("mapped cache with a NaN: error %v, want ErrCache naming the value", err)
 	}
 }

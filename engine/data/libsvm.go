@@ -114,6 +114,7 @@ func NewReader(r io.Reader, path string, opts Options) (*Reader, error) {
 		}
 		rd.pos = v
 	}
+	_, serr := statOf(r) // before the buffer moves the file's offset
 	br := bufio.NewReaderSize(r, 1<<16)
 	head, _ := br.Peek(len(cacheMagic))
 	if IsCache(head) {
@@ -121,8 +122,8 @@ func NewReader(r io.Reader, path string, opts Options) (*Reader, error) {
 		// from memory; labels are as stored, Options do not apply.
 		var d *Dataset
 		var err error
-		if st, serr := statOf(r); serr == nil {
-			d, err = readCache(br, st.Size())
+		if serr == nil {
+			d, err = readCacheFile(r.(*os.File))
 		} else {
 			var b []byte
 			if b, err = io.ReadAll(br); err != nil {

@@ -1,0 +1,14 @@
+//go:build !unix
+
+package data
+
+import "os"
+
+// mapFile is not available here: caches are read (nil, nil).
+func mapFile(*os.File, int) ([]byte, error) { return nil, nil }
+
+// unmapFile is never called here.
+func unmapFile([]byte) {}
+
+// mapFileRead is not available here: files are read (nil, nil).
+func mapFileRead(*os.File, int) ([]byte, error) { return nil, nil }
