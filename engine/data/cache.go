@@ -421,6 +421,8 @@ func finishCache(d *Dataset) (*Dataset, error) {
 // when the file cannot be mapped; then the caller reads it. The mapping is never
 // unmapped: the arrays may be referenced for as long as the process runs (its pages
 // are the page cache's, which the kernel reclaims as it needs; a write copies a page).
+// A file replaced by rename, as WriteAtomic and SaveCache replace files, leaves the
+// mapping as it was; one truncated in place while mapped would fault on access.
 func mapCache(f *os.File, size int64) (d *Dataset, ok bool, err error) {
 	if !littleEndian() || size < cacheHeader+4 || int64(int(size)) != size {
 		return nil, false, nil
