@@ -78,13 +78,9 @@ func TestGPUCUDA(t *testing.T) {
 // and the whole FitPath (upload, B·T = 1000·100 pairs gathered, Syrk and Gemv a round,
 // the shards merged), with 1 and 4 shard workers. It skips without a GPU.
 func BenchmarkGPUMBA(b *testing.B) {
-	be := cudaBackend(b)
+	be, ds := gpuWorkload(b)
 	defer be.Close()
-	rows, dim := 400_000, 2_000
-	if testing.Short() {
-		rows = 100_000
-	}
-	ds := epsilonDense(rows, dim)
+	rows, dim := ds.Rows(), ds.Dim
 	b.Run("upload", func(b *testing.B) {
 		b.SetBytes(8 * int64(rows) * int64(dim))
 		for b.Loop() {
@@ -148,20 +144,15 @@ func BenchmarkGPUOPAUC(b *testing.B) {
 }
 
 // BenchmarkGPUSPDAM times one SPDAM epoch (ten mini-batches of 10 %, X̄ built on the
-// device) on 100,000 × 2,000 epsilon-like rows on the CUDA backend (400,000 rows unless
+// device) on 400,000 × 2,000 epsilon-like rows on the CUDA backend (100,000 with
 // -short), for a CPU profile of the host's share. It skips without a GPU.
 func BenchmarkGPUSPDAM(b *testing.B) {
-	be := cudaBackend(b)
+	be, ds := gpuWorkload(b)
 	defer be.Close()
-	rows, dim := 400_000, 2_000
-	if testing.Short() {
-		rows = 100_000
-	}
-	ds := epsilonDense(rows, dim)
 	for b.Loop() {
 		p := solver.DefaultSPDAMParams()
 		p.Iters, p.Tol = 10, 1e-300
-		l, err := solver.NewSPDAM(be, dim, p, 1)
+		l, err := solver.NewSPDAM(be, ds.Dim, p, 1)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -171,6 +162,17 @@ func BenchmarkGPUSPDAM(b *testing.B) {
 		l = nil
 		runtime.GC()
 	}
+}
+
+// gpuWorkload returns the CUDA backend (or skips b without a GPU) and the GPU
+// benchmark's epsilon-like data: 400,000 × 2,000, or 100,000 × 2,000 with -short.
+func gpuWorkload(b *testing.B) (kernels.Backend, *data.Dataset) {
+	be := cudaBackend(b)
+	rows := 400_000
+	if testing.Short() {
+		rows = 100_000
+	}
+	return be, epsilonDense(rows, 2_000)
 }
 
 // cudaBackend returns the CUDA backend, or skips b without a GPU.
