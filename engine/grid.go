@@ -160,7 +160,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	g, err := Run(ctx, b, Task{Spec: spec, Points: params, Train: src.(solver.DatasetSource).D, Test: test, Scale: cfg.Scale,
 		Selection: Selection{Folds: cfg.Folds, Holdout: cfg.Holdout, Seed: cfg.Seed}, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
 		Seed: cfg.Seed, Workers: cfg.Workers, Progress: cfg.Progress, Settings: pointSettings(cfg.Params, points),
-		cfg: &cfg.TrainConfig, res: res, owned: true})
+		cfg: &cfg.TrainConfig, res: res, owned: true, sized: true})
 	if err != nil {
 		return nil, err
 	}

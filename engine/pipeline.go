@@ -69,6 +69,10 @@ type Task struct {
 	res   *TrainResult  // filled in place of a fresh result when set
 	owned bool          // Train may be permuted in place
 	src   solver.Source // a file streamed as read (no scaling, one point): replaces Train
+	// sized: the entry point leaves the stream length (solver.Spec.SetStreamLength:
+	// FSAUC's n) to the run, which sets it to the examples each fit sees where the user
+	// did not set it (Train, Grid and CV; an experiment sets it itself).
+	sized bool
 }
 
 // Run runs task t on backend b: it fits t.Scale on the training data and applies it to
@@ -112,6 +116,9 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 	}
 	cfg.Passes, cfg.Shuffle, cfg.Seed, cfg.Progress = t.Passes, t.Shuffle, t.Seed, t.Progress
 	src, test := t.src, t.Test
+	if src != nil {
+		t.Points = t.streamLengths(t.Points, res.TrainRows)
+	}
 	if src == nil {
 		// prepareTask takes the rows as read: once scaled, they can go.
 		train := t.Train
@@ -163,6 +170,7 @@ func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *d
 		}
 		t.Points = points
 	}
+	t.Points = t.streamLengths(t.Points, train.Rows())
 	owned := t.owned || train != read // a scaled copy is this run's alone
 	if len(t.Points) > 1 {
 		if err := search(ctx, b, train, *t, res); err != nil {
@@ -218,6 +226,41 @@ func ScoreAUC(w []float64, d *data.Dataset) (float64, error) {
 	return auc, nil
 }
 
+// streamLengths returns points with the stream length (solver.Spec.SetStreamLength:
+// FSAUC's n) set, in clones, to the examples a fit on rows rows sees, t.Passes × rows,
+// where t is sized and the user did not set it (its key is not among the point's
+// Settings, or the configuration's parameters without them); points itself otherwise.
+func (t *Task) streamLengths(points []solver.Params, rows int) []solver.Params {
+	spec := t.Spec
+	if !t.sized || spec.SetStreamLength == nil || spec.IsBatch() {
+		return points
+	}
+	userSet := func(g int) bool {
+		kvs := []string(nil)
+		switch {
+		case t.Settings != nil:
+			kvs = t.Settings[g]
+		case t.cfg != nil:
+			kvs = t.cfg.Params
+		}
+		for _, kv := range kvs {
+			if k, _, _ := strings.Cut(kv, "="); strings.TrimSpace(k) == spec.StreamLengthKey {
+				return true
+			}
+		}
+		return false
+	}
+	out := make([]solver.Params, len(points))
+	for g, p := range points {
+		out[g] = p
+		if !userSet(g) {
+			out[g] = p.Clone()
+			spec.SetStreamLength(out[g], max(t.Passes, 1)*max(rows, 1))
+		}
+	}
+	return out
+}
+
 // search trains every point of t on the selection folds of the (scaled) training data
 // train and fills res's Points, Best, Edge, Selection, Shared and GridSeconds. It does
 // not refit.
@@ -264,9 +307,10 @@ func search(ctx context.Context, b kernels.Backend, train *data.Dataset, t Task,
 	never := func(int) int64 { return 0 }
 	rest := folds // a hold-out, several passes or a batch algorithm: fold by fold
 	if !spec.IsBatch() && len(folds) >= 2 && t.Passes <= 1 {
-		// One pass per fold: the folds share their prefixes.
+		// One pass per fold: the folds share their prefixes (and their stream length,
+		// their training parts' mean).
 		rest = nil
-		err = onlineFolds(ctx, spec, b, train, folds, params, t.Seed, t.Shuffle, workers,
+		err = onlineFolds(ctx, spec, b, train, folds, t.streamLengths(params, meanTrainRows(folds)), t.Seed, t.Shuffle, workers,
 			func(fi int, m solver.Multi, val *data.Dataset) error {
 				ws := make([][]float64, len(params))
 				for g := range params {
@@ -288,7 +332,7 @@ func search(ctx context.Context, b kernels.Backend, train *data.Dataset, t Task,
 			res.Shared = res.Shared || shared
 		} else {
 			var m solver.Multi
-			m, err = gridOnline(ctx, spec, b, part, params, t, workers)
+			m, err = gridOnline(ctx, spec, b, part, t.streamLengths(params, part.Rows()), t, workers)
 			if err == nil {
 				ws, diverged = make([][]float64, len(params)), m.Diverged
 				for g := range params {
@@ -323,6 +367,15 @@ func search(ctx context.Context, b kernels.Backend, train *data.Dataset, t Task,
 	}
 	res.Edge = edges(res.Points, res.Best)
 	return nil
+}
+
+// meanTrainRows is the mean size of the folds' training parts, rounded.
+func meanTrainRows(folds []data.Fold) int {
+	n := 0
+	for _, f := range folds {
+		n += len(f.Train)
+	}
+	return (n + len(folds)/2) / max(len(folds), 1)
 }
 
 // edges lists (sorted) the numeric grid keys whose value at point best is the smallest

@@ -144,6 +144,8 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 		return tr, nil
 	}
 
+	t := Task{Spec: spec, Passes: cfg.Passes, cfg: &cfg.TrainConfig, sized: true}
+	params = t.streamLengths([]solver.Params{params}, res.TrainRows)[0]
 	learner, err := spec.NewOnline(b, res.Features, params, cfg.Seed)
 	if err != nil {
 		return nil, err

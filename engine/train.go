@@ -196,7 +196,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		sum.wait(res) // the checkpoint records the training data's fingerprint
 	}
 	t := Task{Spec: spec, Points: []solver.Params{params}, Test: test, Scale: cfg.Scale, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
-		Seed: cfg.Seed, Progress: cfg.Progress, cfg: &cfg, res: res, owned: true}
+		Seed: cfg.Seed, Progress: cfg.Progress, cfg: &cfg, res: res, owned: true, sized: true}
 	if ds, ok := src.(solver.DatasetSource); ok {
 		t.Train = ds.D
 		if !loadedStream {

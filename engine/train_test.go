@@ -209,3 +209,53 @@ func TestSmallTextLoaded(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamLengthSized: FSAUC's n (its stream length) is the examples the fit sees,
+// passes × training rows, in train, trace and a grid's refit, unless the user sets it
+// (by -p or in the grid).
+func TestStreamLengthSized(t *testing.T) {
+	t.Setenv(data.EnvData, t.TempDir())
+	base := TrainConfig{Algo: "fsauc", Data: "german", Seed: 1, Backend: fallback.New()}
+	rows := 0
+	for _, tc := range []struct {
+		name   string
+		passes int
+		params []string
+		grid   string
+		want   func(rows int) int
+	}{
+		{"default passes", 0, nil, "", func(r int) int { return r }},
+		{"three passes", 3, nil, "", func(r int) int { return 3 * r }},
+		{"set by the user", 2, []string{"n=123"}, "", func(int) int { return 123 }},
+		{"a grid's refit", 2, nil, "eta=0.5,1", func(r int) int { return 2 * r }},
+		{"in the grid", 1, nil, "n=50,60", nil},
+	} {
+		cfg := base
+		cfg.Passes, cfg.Params = tc.passes, tc.params
+		var res *TrainResult
+		var err error
+		if tc.grid != "" {
+			var g *GridResult
+			g, err = Grid(context.Background(), GridConfig{TrainConfig: cfg, Grid: tc.grid})
+			if err == nil {
+				res = g.TrainResult
+			}
+		} else {
+			res, err = Train(context.Background(), cfg)
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		rows = res.TrainRows
+		got := res.Params["n"]
+		if tc.want == nil {
+			if got != 50 && got != 60 {
+				t.Errorf("%s: n = %v, want a grid value", tc.name, got)
+			}
+			continue
+		}
+		if want := tc.want(rows); got != want {
+			t.Errorf("%s: n = %v, want %d (%d rows)", tc.name, got, want, rows)
+		}
+	}
+}

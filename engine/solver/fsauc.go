@@ -33,7 +33,8 @@ type FSAUCParams struct {
 	Kappa float64 `param:"kappa"`
 	// N is the expected number of examples n, ≥ 1: it sets the number of stages
 	// m = max(1, ⌊½·log₂(2n/log₂n)⌋ − 1) and their length n₀ = ⌊n/m⌋ (the paper's
-	// Alg. 1). Default 100,000 (a9a: about 3 passes).
+	// Alg. 1). Default 100,000; aucopt's train, cv, grids and traces set it to the
+	// examples a fit sees (passes × its training rows) unless it is given.
 	N int `param:"n"`
 }
 

@@ -40,6 +40,9 @@ type Spec struct {
 	// stream (one pass over a training set: its rows) calls it before making the
 	// learner; nil for an algorithm that needs no such number.
 	SetStreamLength func(params Params, n int)
+	// StreamLengthKey is the parameter SetStreamLength sets (FSAUC's "n"): a caller
+	// leaves it alone where the user set it.
+	StreamLengthKey string
 	// MinSteps > 0 says the learner needs about that many steps before its output (an
 	// averaged iterate, a saddle point) settles, whatever the data: when the caller
 	// sets no passes, it makes DefaultPasses(n) passes over n training rows. Zero for
@@ -159,10 +162,12 @@ func rotational(s Spec) Spec {
 	return s
 }
 
-// streamLength sets the Spec's SetStreamLength from a setter of its typed parameters.
-func streamLength[P any](s Spec, set func(p *P, n int)) Spec {
+// streamLength sets the Spec's SetStreamLength from a setter of its typed parameters,
+// and StreamLengthKey to the parameter it sets.
+func streamLength[P any](s Spec, key string, set func(p *P, n int)) Spec {
 	name := s.Name
 	s.SetStreamLength = func(params Params, n int) { set(typedParams[P](name, params), n) }
+	s.StreamLengthKey = key
 	return s
 }
 
