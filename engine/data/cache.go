@@ -315,8 +315,12 @@ func parseCacheHead(hdr []byte, size int64) (cacheHead, error) {
 }
 
 func (h cacheHead) sizeError(size int64) error {
-	return fmt.Errorf("%w: header (%d rows, %d features, %d values) does not match the file size %d "+
-		"(the file is corrupt or truncated)", ErrCache, h.rows, h.dim, h.nnz, size)
+	why := "the file is corrupt or truncated"
+	if h.version != 1 && h.version != 2 {
+		why = fmt.Sprintf("the file is corrupt, or of format version %d, which this aucopt does not read (1 and %d)", h.version, cacheVersion)
+	}
+	return fmt.Errorf("%w: header (%d rows, %d features, %d values) does not match the file size %d (%s)",
+		ErrCache, h.rows, h.dim, h.nnz, size, why)
 }
 
 // checkVersion is the error for a version this aucopt does not read (after the
