@@ -1,12 +1,8 @@
 package data
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"hash/crc32"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
 )
@@ -30,27 +26,6 @@ func TestChecksumParallel(t *testing.T) {
 		got := crc32Combine(crc32.Castagnoli, crc32.Checksum(a, castagnoli), crc32.Checksum(c, castagnoli), int64(len(c)))
 		if want := crc32.Checksum(b[:200000], castagnoli); got != want {
 			t.Errorf("cut at %d: combined %08x, want %08x", cut, got, want)
-		}
-	}
-}
-
-// TestFileSHA256Mapped: a file large enough to be hashed through a mapping has the
-// SHA-256 of its bytes, as a small one read has.
-func TestFileSHA256Mapped(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{100, mapMinBytes + 5} {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte(r.Uint32())
-		}
-		p := filepath.Join(t.TempDir(), "f")
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		got, err := FileSHA256(p)
-		sum := sha256.Sum256(b)
-		if want := hex.EncodeToString(sum[:]); err != nil || got != want {
-			t.Errorf("%d bytes: FileSHA256 %s (%v), want %s", n, got, err, want)
 		}
 	}
 }

@@ -15,8 +15,3 @@ func mapFile(f *os.File, size int) ([]byte, error) {
 
 // unmapFile releases a mapping of mapFile's.
 func unmapFile(m []byte) { _ = syscall.Munmap(m) }
-
-// mapFileRead maps the first size bytes of f into memory, read only.
-func mapFileRead(f *os.File, size int) ([]byte, error) {
-	return syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
-}
