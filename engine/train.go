@@ -27,7 +27,8 @@ type TrainConfig struct {
 	Scale   string   // data.ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
 	Seed    uint64   // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
 	// Backend is the compute backend, the caller's to close; nil means the default
-	// selection (OpenBackend: $AUCOPT_BACKEND, else auto), opened and closed by the run.
+	// selection (OpenBackendFor: $AUCOPT_BACKEND, else automatic selection's for the
+	// algorithm and the data, AutoBackend), opened and closed by the run.
 	Backend    kernels.Backend
 	Checkpoint string // checkpoint file for resumable runs ("" for none; see Train)
 	MaxMemory  int64  // bytes the learners' state may take; 0: AvailableMemory (see Train)

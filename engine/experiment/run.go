@@ -45,7 +45,8 @@ type Config struct {
 	// GOMAXPROCS. Results do not depend on it.
 	Workers int
 	// Backend is the compute backend; nil means the default selection
-	// (engine.OpenBackend: $AUCOPT_BACKEND, else auto), opened and closed by the run.
+	// (engine.OpenBackend: $AUCOPT_BACKEND, else the best CPU backend: the papers'
+	// protocols run many small jobs), opened and closed by the run.
 	Backend kernels.Backend
 	// MaxMemory bounds the bytes one cell's learners may take (engine.CheckMemory); 0
 	// means the memory available. A cell beyond it is not run, with a note.
