@@ -46,9 +46,11 @@ const (
 )
 
 // cacheLayout is where a cache's parts lie: the byte offset of each array (Ptr's is
-// Dense's in the dense layout) and of the checksum.
+// Dense's in the dense layout) and of the checksum, and the zero bytes that pad the
+// name, Y and Idx to the next array.
 type cacheLayout struct {
 	y, labels, ptr, idx, val, crc uint64
+	padName, padY, padIdx         uint64
 }
 
 // layoutOf computes the layout of a version-v cache with the given header fields; the
@@ -62,7 +64,9 @@ func layoutOf(v uint32, nameLen, rows, nnz uint64, dense bool) cacheLayout {
 	}
 	var l cacheLayout
 	l.y = align(cacheHeader + nameLen)
+	l.padName = l.y - (cacheHeader + nameLen)
 	l.labels = align(l.y + rows)
+	l.padY = l.labels - (l.y + rows)
 	l.ptr = l.labels + 8*rows
 	if dense {
 		l.crc = l.ptr + 8*nnz
@@ -70,6 +74,7 @@ func layoutOf(v uint32, nameLen, rows, nnz uint64, dense bool) cacheLayout {
 	}
 	l.idx = l.ptr + 8*(rows+1)
 	l.val = align(l.idx + 4*nnz)
+	l.padIdx = l.val - (l.idx + 4*nnz)
 	l.crc = l.val + 8*nnz
 	return l
 }
@@ -98,18 +103,11 @@ func WriteCache(w io.Writer, d *Dataset) error {
 	binary.LittleEndian.PutUint64(hdr[32:], uint64(d.Nnz()))
 	binary.LittleEndian.PutUint32(hdr[40:], uint32(len(d.Name)))
 	l := layoutOf(cacheVersion, uint64(len(d.Name)), uint64(d.Rows()), uint64(d.Nnz()), d.Dense != nil)
-	var off uint64
-	pad := func(to uint64) { // zero bytes up to offset to
-		bw.write(make([]byte, to-off))
-		off = to
-	}
 	bw.write(hdr[:])
 	bw.write([]byte(d.Name))
-	off = cacheHeader + uint64(len(d.Name))
-	pad(l.y)
+	bw.write(make([]byte, l.padName))
 	writeLE(bw, d.Y)
-	off += uint64(len(d.Y))
-	pad(l.labels)
+	bw.write(make([]byte, l.padY))
 	writeLE(bw, d.Labels)
 	if d.Dense != nil {
 		writeLE(bw, d.Dense)
@@ -120,8 +118,7 @@ func WriteCache(w io.Writer, d *Dataset) error {
 		}
 		writeLE(bw, ptr)
 		writeLE(bw, d.Idx)
-		off = l.idx + 4*uint64(len(d.Idx))
-		pad(l.val)
+		bw.write(make([]byte, l.padIdx))
 		writeLE(bw, d.Val)
 	}
 	if bw.err != nil {
@@ -301,7 +298,7 @@ func parseCacheHead(hdr []byte, size int64) (cacheHead, error) {
 		rows: binary.LittleEndian.Uint64(hdr[16:]), dim: binary.LittleEndian.Uint64(hdr[24:]),
 		nnz: binary.LittleEndian.Uint64(hdr[32:]), nam: uint64(binary.LittleEndian.Uint32(hdr[40:]))}
 	v := h.version
-	if v != 1 && v != 2 {
+	if !h.known() {
 		v = cacheVersion // judged by the size as this version; the checksum speaks first
 	}
 	if h.rows > 1<<40 || h.nnz > 1<<40 || h.dim > math.MaxInt32 || h.dense && h.nnz != h.rows*h.dim {
@@ -316,17 +313,20 @@ func parseCacheHead(hdr []byte, size int64) (cacheHead, error) {
 
 func (h cacheHead) sizeError(size int64) error {
 	why := "the file is corrupt or truncated"
-	if h.version != 1 && h.version != 2 {
+	if !h.known() {
 		why = fmt.Sprintf("the file is corrupt, or of format version %d, which this aucopt does not read (1 and %d)", h.version, cacheVersion)
 	}
 	return fmt.Errorf("%w: header (%d rows, %d features, %d values) does not match the file size %d (%s)",
 		ErrCache, h.rows, h.dim, h.nnz, size, why)
 }
 
+// known reports whether this aucopt reads h's format version (1 or cacheVersion).
+func (h cacheHead) known() bool { return h.version == 1 || h.version == cacheVersion }
+
 // checkVersion is the error for a version this aucopt does not read (after the
 // checksum, so that a corrupt file is called corrupt).
 func (h cacheHead) checkVersion() error {
-	if h.version != 1 && h.version != 2 {
+	if !h.known() {
 		return fmt.Errorf("%w: format version %d, this aucopt reads versions 1 and %d", ErrCache, h.version, cacheVersion)
 	}
 	return nil
@@ -354,13 +354,8 @@ func readCache(r io.Reader, size int64) (*Dataset, error) {
 		return nil, fmt.Errorf("%w: %v", ErrCache, err)
 	}
 	h.Write(name)
-	off := cacheHeader + ch.nam
-	skip := func(to uint64) error { // the padding, into the checksum
-		if to == off {
-			return nil
-		}
-		pad := make([]byte, to-off)
-		off = to
+	skip := func(n uint64) error { // n bytes of padding, into the checksum
+		pad := make([]byte, n)
 		if _, err := io.ReadFull(r, pad); err != nil {
 			return err
 		}
@@ -370,9 +365,9 @@ func readCache(r io.Reader, size int64) (*Dataset, error) {
 	rows, nnz := int(ch.rows), int(ch.nnz)
 	d := &Dataset{Name: string(name), Dim: int(ch.dim), Y: make([]int8, rows), Labels: make([]float64, rows)}
 	arrays := []func() error{
-		func() error { return skip(l.y) },
+		func() error { return skip(l.padName) },
 		func() error { return readLE(r, h, d.Y) },
-		func() error { off += uint64(rows); return skip(l.labels) },
+		func() error { return skip(l.padY) },
 		func() error { return readLE(r, h, d.Labels) },
 	}
 	if ch.dense {
@@ -383,7 +378,7 @@ func readCache(r io.Reader, size int64) (*Dataset, error) {
 		arrays = append(arrays,
 			func() error { return readLE(r, h, d.Ptr) },
 			func() error { return readLE(r, h, d.Idx) },
-			func() error { off = l.idx + 4*uint64(nnz); return skip(l.val) },
+			func() error { return skip(l.padIdx) },
 			func() error { return readLE(r, h, d.Val) })
 	}
 	for _, read := range arrays {
