@@ -214,11 +214,7 @@ type spdamMoments struct {
 func classMeans(ds *data.Dataset) spdamMoments {
 	n, d := ds.Rows(), ds.Dim
 	mo := spdamMoments{n: n, meanPos: make([]float64, d), meanNeg: make([]float64, d)}
-	for _, y := range ds.Y {
-		if y == 1 {
-			mo.nPos++
-		}
-	}
+	mo.nPos, _ = ds.Counts()
 	const minCols = 256 // at least 2 KiB of a row per core and pass
 	if workers := min(runtime.GOMAXPROCS(0), d/minCols); ds.IsDense() && workers > 1 && int64(n)*int64(d) >= 1<<20 {
 		var wg sync.WaitGroup
