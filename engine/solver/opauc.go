@@ -154,19 +154,18 @@ func newOPAUCCore(b kernels.Backend, d, block int, lambda float64) *opaucCore {
 // opaucX is an example as the core sees it: a dense backend Vec when xv is non-nil,
 // else the host Sparse x (O(nnz) gathers and scatters).
 type opaucX struct {
-	x    kernels.Sparse
-	xv   kernels.Vec
-	slot bool // xv is the fused dots' slot (see opaucFused)
+	x  kernels.Sparse
+	xv kernels.Vec // from the core's xvec
 }
 
-// xvec returns a backend vector of the core's dimension to hold a dense x: the fused
-// dots' slot when there is one, so that an x put there is marked with slot, else a new
-// vector.
-func (c *opaucCore) xvec() (v kernels.Vec, slot bool) {
+// xvec returns the backend vector of the core's dimension that holds a dense x: the
+// fused dots' slot when there is one, else a new vector. Every dense x the core is given
+// lives there, so the fused dots find it in the slot.
+func (c *opaucCore) xvec() kernels.Vec {
 	if c.fused != nil {
-		return c.fused.slot, true
+		return c.fused.slot
 	}
-	return c.b.NewVec(c.d), false
+	return c.b.NewVec(c.d)
 }
 
 func (c *opaucCore) dotX(x opaucX, y kernels.Vec) float64 {
@@ -281,7 +280,7 @@ func (c *opaucCore) fusedDots(x opaucX, y int8) (xw, m0w, suw float64) {
 	if y < 0 {
 		i = 3
 	}
-	if x.xv != nil && x.slot {
+	if x.xv != nil { // in the slot (xvec)
 		j := i // rows [m0₋, su₋, x] or [x, m0₊, su₊]
 		if y < 0 {
 			j = 2
@@ -391,21 +390,19 @@ func (c *opaucCore) restore(s *opaucCoreState) error {
 // opaucRow gives the core a host row: a dense one (all dim indices) is uploaded to a
 // backend Vec (the core's fused slot where it has one), a sparse one is passed as it is.
 type opaucRow struct {
-	b    kernels.Backend
-	d    int
-	xd   kernels.Vec
-	slot bool
+	b  kernels.Backend
+	d  int
+	xd kernels.Vec // the core's xvec
 }
 
 func newOPAUCRow(c *opaucCore) opaucRow {
-	xd, slot := c.xvec()
-	return opaucRow{b: c.b, d: c.d, xd: xd, slot: slot}
+	return opaucRow{b: c.b, d: c.d, xd: c.xvec()}
 }
 
 func (r *opaucRow) load(x kernels.Sparse) opaucX {
 	if len(x.Idx) == r.d {
 		r.b.Upload(r.xd, x.Val)
-		return opaucX{xv: r.xd, slot: r.slot}
+		return opaucX{xv: r.xd}
 	}
 	return opaucX{x: x}
 }
@@ -658,8 +655,7 @@ type OPAUCrp struct {
 	seed uint64
 	r    kernels.Mat   // R, d×k
 	xd   kernels.Vec   // a dense x
-	xh   kernels.Vec   // x̂ = Rᵀx
-	slot bool          // xh is the core's fused slot
+	xh   kernels.Vec   // x̂ = Rᵀx (the core's xvec)
 	wd   kernels.Vec   // R ŵ
 	vals []kernels.Vec // vals[n]: a length-n view for a sparse row's values
 	core *opaucCore
@@ -678,8 +674,7 @@ func NewOPAUCrp(b kernels.Backend, dim int, p OPAUCrpParams, seed uint64) (*OPAU
 	}
 	k := min(p.Dims, dim)
 	core := newOPAUCCore(b, k, opaucBlock, p.Lambda)
-	xh, slot := core.xvec()
-	s := &OPAUCrp{p: p, d: dim, k: k, r: b.NewMat(dim, k), xd: b.NewVec(dim), xh: xh, slot: slot,
+	s := &OPAUCrp{p: p, d: dim, k: k, r: b.NewMat(dim, k), xd: b.NewVec(dim), xh: core.xvec(),
 		wd: b.NewVec(dim), vals: make([]kernels.Vec, dim+1), core: core}
 	s.project(seed)
 	return s, nil
@@ -719,7 +714,7 @@ func (s *OPAUCrp) Observe(x kernels.Sparse, y int8) float64 {
 		b.Upload(s.vals[n], x.Val)
 		b.GemvRows(true, 1, s.r, x.Idx, s.vals[n], 0, s.xh)
 	}
-	return c.descend(opaucX{xv: s.xh, slot: s.slot}, y, s.p.Eta)
+	return c.descend(opaucX{xv: s.xh}, y, s.p.Eta)
 }
 
 // Weights returns a copy of w = R ŵ in the full dimension.
