@@ -144,12 +144,13 @@ func TestGridErrors(t *testing.T) {
 	}
 }
 
-// TestUnitRowsScaling: every entry point gives an algorithm that assumes ‖x‖ ≤ 1 rows
-// normalised under automatic scaling, and min-max scaling to the others.
+// TestUnitRowsScaling: every entry point gives an algorithm that assumes ‖x‖ ≤ 1
+// min-maxed, centred unit rows under automatic scaling, and min-max scaling to the
+// others.
 func TestUnitRowsScaling(t *testing.T) {
 	t.Setenv(data.EnvData, t.TempDir())
 	ctx := context.Background()
-	for algo, want := range map[string]string{"solam": data.ScaleNorm, "opauc": data.ScaleMinMax} {
+	for algo, want := range map[string]string{"solam": data.ScaleMinMaxUnit, "opauc": data.ScaleMinMax} {
 		base := TrainConfig{Algo: algo, Data: "german", Seed: 1, Backend: fallback.New()}
 		tr, err := Train(ctx, base)
 		if err != nil {

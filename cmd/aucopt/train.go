@@ -43,7 +43,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	helpParams := fs.Bool("help-params", false, "list the algorithm's parameters, defaults and paper grid, and exit")
 	passes := fs.Int("passes", 0, "passes over the training data (0: the learner's default: one, or for solam, spam-l2, spam-net and adaoam ⌈20,000/rows⌉ up to 100)")
 	shuffle := fs.Bool("shuffle", true, "visit the training rows in a seeded random order each pass")
-	scale := fs.String("scale", data.ScaleAuto, "feature scaling: auto (minmax up to 1000 features, else none; for solam and fsauc, which assume ||x|| <= 1: norm, else unit), none, minmax ([-1,1] fitted on training data), norm ((x-mean)/||x||), unit (x/||x||)")
+	scale := fs.String("scale", data.ScaleAuto, "feature scaling: auto (minmax up to 1000 features, else none; for solam and fsauc, which assume ||x|| <= 1: minmax-unit, else unit), none, minmax ([-1,1] fitted on training data), norm ((x-mean)/||x||), unit (x/||x||), minmax-unit (minmax, then (x-mean)/||x-mean||)")
 	seed := fs.Uint64("seed", 1, "random seed (shuffling, class grouping, the algorithm's own randomness)")
 	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
 	model := fs.String("model", "", "write the trained model (JSON) to this file")

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -17,7 +18,8 @@ func TestResolveScale(t *testing.T) {
 		{ScaleAuto, 10, false, ScaleMinMax},
 		{"", AutoScaleMaxDim, false, ScaleMinMax},
 		{ScaleAuto, AutoScaleMaxDim + 1, false, ScaleNone},
-		{ScaleAuto, 10, true, ScaleNorm},
+		{ScaleAuto, 10, true, ScaleMinMaxUnit},
+		{ScaleMinMaxUnit, 1e6, false, ScaleMinMaxUnit},
 		{ScaleAuto, AutoScaleMaxDim + 1, true, ScaleUnit},
 		{ScaleMinMax, 1e6, true, ScaleMinMax},
 		{ScaleUnit, 10, false, ScaleUnit},
@@ -48,6 +50,8 @@ func TestFitScaling(t *testing.T) {
 		{ScaleMinMax, mm.Apply(d)},
 		{ScaleNorm, FitRowNormalizer(d, true).Apply(d)},
 		{ScaleUnit, FitRowNormalizer(d, false).Apply(d)},
+		// min-max, then centred on the min-maxed rows' mean, unit rows
+		{ScaleMinMaxUnit, (&RowNormalizer{Mean: FitRowNormalizer(mm.Apply(d), true).Mean, Centred: true}).Apply(mm.Apply(d))},
 	} {
 		s, err := FitScaling(tc.kind, d, false)
 		if err != nil {
@@ -58,7 +62,8 @@ func TestFitScaling(t *testing.T) {
 			t.Fatalf("%s: kind %q, %d rows", tc.kind, s.Kind, got.Rows())
 		}
 		for i := range got.Rows() {
-			if !slices.Equal(got.Row(i).Val, tc.want.Row(i).Val) {
+			g, w := got.Row(i), tc.want.Row(i)
+			if !slices.Equal(g.Idx, w.Idx) || !slices.EqualFunc(g.Val, w.Val, func(a, b float64) bool { return math.Abs(a-b) <= 1e-15 }) {
 				t.Errorf("%s: row %d = %v want %v", tc.kind, i, got.Row(i).Val, tc.want.Row(i).Val)
 			}
 		}

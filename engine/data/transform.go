@@ -111,8 +111,11 @@ func (s *Scaler) ApplyRow(x kernels.Sparse, dim int, dense []float64, out kernel
 // ch. 4–5): x ← (x − Mean)/‖x‖ for the large datasets, and x ← x/‖x‖ (Mean nil) for
 // the small ones (diabetes, fourclass, german). ‖x‖ is the norm of the example as
 // read, as the thesis writes it; a zero row stays zero. Mean is fitted on training rows.
+// With Centred, the divisor is the centred row's norm instead: x ← (x − Mean)/‖x − Mean‖,
+// unit-length rows (a row equal to the mean becomes zero).
 type RowNormalizer struct {
-	Mean []float64
+	Mean    []float64
+	Centred bool
 }
 
 // FitRowNormalizer fits the training mean when center is true.
@@ -139,41 +142,57 @@ func (n *RowNormalizer) Apply(d *Dataset) *Dataset {
 	dense := make([]float64, d.Dim)
 	var buf kernels.Sparse
 	for i := range d.Rows() {
-		x := d.Row(i)
-		var norm float64
-		for _, v := range x.Val {
-			norm += v * v
-		}
-		norm = math.Sqrt(norm)
-		buf.Idx, buf.Val = buf.Idx[:0], buf.Val[:0]
-		if norm == 0 {
-			out.Append(d.Y[i], d.Labels[i], buf)
-			continue
-		}
-		if n.Mean == nil {
-			for k, j := range x.Idx {
-				buf.Idx = append(buf.Idx, j)
-				buf.Val = append(buf.Val, x.Val[k]/norm)
-			}
-		} else {
-			for j := range dense {
-				dense[j] = 0
-				if j < len(n.Mean) {
-					dense[j] = -n.Mean[j]
-				}
-			}
-			for k, j := range x.Idx {
-				dense[j] += x.Val[k]
-			}
-			for j, v := range dense {
-				if v != 0 {
-					buf.Idx = append(buf.Idx, int32(j))
-					buf.Val = append(buf.Val, v/norm)
-				}
-			}
-		}
+		buf = n.normalizeRow(d.Row(i), d.Dim, dense, buf)
 		out.Append(d.Y[i], d.Labels[i], buf)
 	}
 	out.Dim = d.Dim
+	return out
+}
+
+// normalizeRow writes (x − Mean)/‖x‖ (x/‖x‖ without a mean) into out, reusing its
+// storage, and returns it; a zero row stays zero. dense is scratch of length dim.
+func (n *RowNormalizer) normalizeRow(x kernels.Sparse, dim int, dense []float64, out kernels.Sparse) kernels.Sparse {
+	var norm float64
+	for _, v := range x.Val {
+		norm += v * v
+	}
+	norm = math.Sqrt(norm)
+	out.Idx, out.Val = out.Idx[:0], out.Val[:0]
+	if norm == 0 && !n.Centred {
+		return out
+	}
+	if n.Mean == nil {
+		for k, j := range x.Idx {
+			out.Idx = append(out.Idx, j)
+			out.Val = append(out.Val, x.Val[k]/norm)
+		}
+		return out
+	}
+	dense = dense[:dim]
+	for j := range dense {
+		dense[j] = 0
+		if j < len(n.Mean) {
+			dense[j] = -n.Mean[j]
+		}
+	}
+	for k, j := range x.Idx {
+		dense[j] += x.Val[k]
+	}
+	if n.Centred {
+		norm = 0
+		for _, v := range dense {
+			norm += v * v
+		}
+		if norm == 0 {
+			return out
+		}
+		norm = math.Sqrt(norm)
+	}
+	for j, v := range dense {
+		if v != 0 {
+			out.Idx = append(out.Idx, int32(j))
+			out.Val = append(out.Val, v/norm)
+		}
+	}
 	return out
 }

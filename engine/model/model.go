@@ -69,20 +69,23 @@ type Model struct {
 }
 
 // Scaling is the record of a model's fitted data.Scaling (ScalingOf, Data). Kind is
-// data.ScaleNone (features as read), data.ScaleMinMax (x'_j = Scale[j]·x_j + Shift[j])
-// or data.ScaleNorm (x' = (x − Mean)/‖x‖, or x/‖x‖ when Mean is nil: data.ScaleUnit
-// is recorded as norm without a mean).
+// data.ScaleNone (features as read), data.ScaleMinMax (x'_j = Scale[j]·x_j + Shift[j]),
+// data.ScaleNorm (x' = (x − Mean)/‖x‖, or x/‖x‖ when Mean is nil: data.ScaleUnit
+// is recorded as norm without a mean) or data.ScaleMinMaxUnit (the min-max map, then
+// (x − Mean)/‖x − Mean‖ with the min-maxed rows' Mean).
 type Scaling struct {
-	Kind  string    `json:"kind"`            // data.ScaleNone, ScaleMinMax or ScaleNorm
-	Scale []float64 `json:"scale,omitempty"` // minmax: per-feature factor, Features long
-	Shift []float64 `json:"shift,omitempty"` // minmax: per-feature offset, Features long
-	Mean  []float64 `json:"mean,omitempty"`  // norm: training mean (nil: no centring)
+	Kind  string    `json:"kind"`            // data.ScaleNone, ScaleMinMax, ScaleNorm or ScaleMinMaxUnit
+	Scale []float64 `json:"scale,omitempty"` // minmax, minmax-unit: per-feature factor, Features long
+	Shift []float64 `json:"shift,omitempty"` // minmax, minmax-unit: per-feature offset, Features long
+	Mean  []float64 `json:"mean,omitempty"`  // norm: training mean (nil: no centring); minmax-unit: the min-maxed rows' mean
 }
 
-// ScalingOf is the record of the scaling kind (data.ScaleNone, ScaleMinMax, ScaleNorm
-// or ScaleUnit) fitted as s (nil for none).
+// ScalingOf is the record of the scaling kind (data.ScaleNone, ScaleMinMax, ScaleNorm,
+// ScaleUnit or ScaleMinMaxUnit) fitted as s (nil for none).
 func ScalingOf(kind string, s *data.Scaling) Scaling {
 	switch {
+	case s != nil && s.MinMax != nil && s.Norm != nil:
+		return Scaling{Kind: data.ScaleMinMaxUnit, Scale: s.MinMax.Scale, Shift: s.MinMax.Shift, Mean: s.Norm.Mean}
 	case s != nil && s.MinMax != nil:
 		return Scaling{Kind: data.ScaleMinMax, Scale: s.MinMax.Scale, Shift: s.MinMax.Shift}
 	case s != nil && s.Norm != nil:
@@ -96,6 +99,8 @@ func (s Scaling) Data() *data.Scaling {
 	switch s.Kind {
 	case data.ScaleMinMax:
 		return &data.Scaling{Kind: s.Kind, MinMax: &data.Scaler{Scale: s.Scale, Shift: s.Shift}}
+	case data.ScaleMinMaxUnit:
+		return &data.Scaling{Kind: s.Kind, MinMax: &data.Scaler{Scale: s.Scale, Shift: s.Shift}, Norm: &data.RowNormalizer{Mean: s.Mean, Centred: true}}
 	case data.ScaleNorm:
 		if s.Mean == nil {
 			return &data.Scaling{Kind: data.ScaleUnit, Norm: &data.RowNormalizer{}}
@@ -422,8 +427,18 @@ func (m *Model) Validate() error {
 		if s.Scale != nil || s.Shift != nil {
 			return fail("scaling norm has scale or shift")
 		}
+	case data.ScaleMinMaxUnit:
+		if err := vec("scale", s.Scale); err != nil {
+			return err
+		}
+		if err := vec("shift", s.Shift); err != nil {
+			return err
+		}
+		if err := vec("mean", s.Mean); err != nil {
+			return err
+		}
 	default:
-		return fail("unknown scaling %q (want %s)", s.Kind, strings.Join([]string{data.ScaleNone, data.ScaleMinMax, data.ScaleNorm}, ", "))
+		return fail("unknown scaling %q (want %s)", s.Kind, strings.Join([]string{data.ScaleNone, data.ScaleMinMax, data.ScaleNorm, data.ScaleMinMaxUnit}, ", "))
 	}
 	return nil
 }

@@ -32,6 +32,9 @@ func sample(kind string, w []float64) *Model {
 		for j := range dim {
 			m.Scaling.Mean[j] = 1 / 3.0 * float64(j)
 		}
+	case data.ScaleMinMaxUnit:
+		mm, norm := sample(data.ScaleMinMax, w), sample(data.ScaleNorm, w)
+		m.Scaling.Scale, m.Scaling.Shift, m.Scaling.Mean = mm.Scaling.Scale, mm.Scaling.Shift, norm.Scaling.Mean
 	}
 	return m
 }
@@ -49,6 +52,7 @@ func TestRoundTrip(t *testing.T) {
 		{"dense norm centred", sample(data.ScaleNorm, dense), false},
 		{"sparse none", sample(data.ScaleNone, sparseW), true},
 		{"sparse minmax", sample(data.ScaleMinMax, sparseW), true},
+		{"dense minmax-unit", sample(data.ScaleMinMaxUnit, dense), false},
 		{"sparse norm uncentred", func() *Model { m := sample(data.ScaleNorm, sparseW); m.Scaling.Mean = nil; return m }(), true},
 		{"half non-zero stays dense", sample(data.ScaleNone, []float64{1, 0, 2, 0}), false},
 		{"all zero", sample(data.ScaleNone, make([]float64, 5)), true},
@@ -146,6 +150,7 @@ func TestReadErrors(t *testing.T) {
 		{"sparse lengths", strings.Replace(good, `[1, 2]`, `{"index": [1, 2], "value": [1]}`, 1), "", "2 indices but 1 values", ErrModel},
 		{"unknown scaling", strings.Replace(good, `"none"`, `"zscore"`, 1), "", `unknown scaling "zscore"`, ErrModel},
 		{"minmax without vectors", strings.Replace(good, `"none"`, `"minmax"`, 1), "", "scaling minmax: 0 scale values for 2 features", ErrModel},
+		{"minmax-unit without vectors", strings.Replace(good, `"none"`, `"minmax-unit"`, 1), "", "scaling minmax-unit: 0 scale values for 2 features", ErrModel},
 		{"no algorithm", strings.Replace(good, `"opauc"`, `""`, 1), "", "no algorithm", ErrModel},
 	}
 	for _, tt := range tests {
@@ -215,6 +220,8 @@ func TestScore(t *testing.T) {
 		{"minmax, narrower data widened", minmax, dataset(2, [][]float64{{1, 2}}).Truncate(3), []float64{1 - 1.8 - 0.1}},
 		// (x − mean)/‖x‖, mean {0, 1/3, 2/3}: row {1,2,3}, ‖x‖ = √14
 		{"norm", norm, dataset(3, rows[:2]), []float64{(1 - 2*(2-1.0/3) + 0.5*(3-2.0/3)) / math.Sqrt(14), 0}},
+		// min-max first: row {1,2,3} → {1, 0.9, 0.8}; minus mean {0, 1/3, 2/3}: {1, 17/30, 4/30}, its norm √(1 + 289/900 + 16/900)
+		{"minmax-unit", sample(data.ScaleMinMaxUnit, w), dataset(3, rows[:1]), []float64{(1 - 2*(0.9-1.0/3) + 0.5*(0.8-2.0/3)) / math.Sqrt(1+305.0/900)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
