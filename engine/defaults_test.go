@@ -20,32 +20,43 @@ import (
 var smallSets = []string{"sonar", "heart", "ionosphere", "liver-disorders", "breast-cancer",
 	"australian", "diabetes", "fourclass", "german", "svmguide3", "splice"}
 
-// h3Algorithms are the learners whose defaults are not yet settled (issue 14: FSAUC,
-// OAM, UBAUC); TestDefaultsNearUnilog reports their numbers without failing on them.
-var h3Algorithms = []string{"fsauc", "oam-seq", "oam-gra", "ubauc-online", "ubauc-batch"}
+// h3Algorithms are the learners whose defaults are not yet settled (issue 14: OAM,
+// UBAUC); TestDefaultsNearUnilog reports their numbers without failing on them.
+var h3Algorithms = []string{"oam-seq", "oam-gra", "ubauc-online", "ubauc-batch"}
 
 // setShortfalls are single datasets on which a learner's default falls more than 0.02
 // below unilog, measured with its default passes (solver.Spec.DefaultPasses), and why;
 // there it is held to 0.15, everywhere else to 0.02.
+//
+// svmguide3 is the common one: its covariance after min-max scaling is ill-conditioned,
+// the smallest non-zero eigenvalues 7·10⁻⁵ and 6·10⁻⁴ against a largest of 1.2
+// (condition 1.6·10⁴; sonar 1.6·10³, the other small sets 6–150). The batch learners
+// solve along those directions exactly (ls-auc .796, mba-l1 .801); the stochastic
+// learners of the class means (SOLAM, FSAUC, SPAM, AdaOAM) take steps sized for the
+// large eigenvalues and barely move along the small ones. Measured (2026-11-26): 50,000
+// and 100,000 steps instead of 20,000 give SPAM-ℓ2 .769/.776, AdaOAM .780/.784, SOLAM
+// .773/.774; twice the step, AdaOAM .789 but ionosphere .950 (−.019); four times, SPAM
+// .780 with ionosphere −.022; ℓ2 weights 2ρ or ρ/2 instead of 10⁻⁴: ±.003. z-score
+// scaling instead of min-max gives SPAM .805 and AdaOAM .792 on svmguide3 but costs
+// unilog itself .02 on sonar and ionosphere, so the default scaling stays min-max.
 var setShortfalls = map[[2]string]string{
-	{"solam", "sonar"}:        "146 rows: 100 passes (the cap) leave the averaged iterate at .79 against .86",
-	{"solam", "ionosphere"}:   "82 passes: .917 against .969",
-	{"spam-l2", "svmguide3"}:  "23 passes at eta=0.003: .750 against .808",
+	{"solam", "svmguide3"}:    "heavy-tailed features (above): .774 against .808",
+	{"fsauc", "svmguide3"}:    "heavy-tailed features (above): .742 against .808",
+	{"spam-l2", "svmguide3"}:  "heavy-tailed features (above): .750 against .808",
 	{"spam-net", "svmguide3"}: "as spam-l2",
-	{"adaoam", "svmguide3"}:   "23 passes: .773 against .808",
+	{"adaoam", "svmguide3"}:   "heavy-tailed features (above): .773 against .808",
+	{"opaucr", "svmguide3"}:   "its rank-τ sketch's noise on top: .7871 against .8076 (opauc .7925); λ = 1.4ρ would pass (.7902) but is not opauc's rule",
+	{"opauc-rp", "heart"}:     "a Gaussian projection at k = d distorts the ridge: .901 against .923, whatever η (×½–2) and λ (×½)",
+	{"opauc-rp", "svmguide3"}: "the projection mixes svmguide3's low-variance features into all: .763 against .808 (×½–2 on η, ×½ on λ: .757–.770)",
 }
 
 // shortfalls are the learners whose defaults cannot keep within 0.02 of unilog on every
 // small set, and why; they are held to within 0.15 instead (a breakage still fails).
 var shortfalls = map[string]string{
-	"olr":      "one pass of SGD over a few hundred rows (sonar, ionosphere, diabetes, svmguide3)",
-	"ftrl":     "one pass over a few hundred rows",
-	"uniexp":   "one pass over a few hundred rows",
-	"opauc":    "one pass over a few hundred rows (svmguide3 .77 against .81)",
-	"opaucr":   "one pass; its rank-τ covariance sketch (ionosphere)",
-	"opauc-f":  "opauc on a feature subset: opauc's one pass",
-	"opauc-rp": "a Gaussian projection, which distorts distances even at k = d, and one pass",
-	"mb-psl":   "a fixed budget of 2000 SGD steps of 100 pairs (svmguide3 .78 against .81)",
+	"olr":    "one pass of SGD over a few hundred rows (sonar, ionosphere, diabetes, svmguide3)",
+	"ftrl":   "one pass over a few hundred rows",
+	"uniexp": "one pass over a few hundred rows",
+	"mb-psl": "a fixed budget of 2000 SGD steps of 100 pairs (svmguide3 .78 against .81)",
 }
 
 // writeSplit pools the dataset's parts, splits them 70/30 stratified with seed 1 and

@@ -161,6 +161,7 @@ func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *d
 			return nil, nil, fmt.Errorf("%s: %d points but %d settings", t.Spec.Name, len(t.Points), len(t.Settings))
 		}
 		facts := solver.FactsOf(train)
+		facts.Passes = cfg.Passes
 		points := make([]solver.Params, len(t.Points))
 		notes = make([]string, len(t.Points))
 		for i, kv := range t.Settings {

@@ -99,18 +99,20 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 	if err != nil {
 		return nil, err
 	}
+	defaultPasses(spec, &cfg.Passes, res)
 	if ds, ok := src.(solver.DatasetSource); ok {
 		if ds.D, test, err = scale(cfg.Scale, spec.UnitRows, ds.D, test, res); err != nil {
 			return nil, err
 		}
 		src = ds
 		if spec.Defaults != nil { // as Run makes them for Train
-			if params, err = scaledParams(spec, solver.FactsOf(ds.D), res, cfg.Params); err != nil {
+			facts := solver.FactsOf(ds.D)
+			facts.Passes = cfg.Passes
+			if params, err = scaledParams(spec, facts, res, cfg.Params); err != nil {
 				return nil, err
 			}
 		}
 	}
-	defaultPasses(spec, &cfg.Passes, res)
 	if test == nil {
 		return nil, fmt.Errorf("trace %s on %s: no test data (give a test file, or a dataset with a test split)", spec.Name, cfg.Data)
 	}

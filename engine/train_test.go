@@ -150,8 +150,11 @@ func TestDefaultPassesResolved(t *testing.T) {
 		if !slices.Equal(def.Weights, twenty.Weights) || slices.Equal(def.Weights, one.Weights) {
 			t.Errorf("scale %q: solam's default run differs from 20 given passes, or equals one pass", scale)
 		}
-		if p := train("opauc", 0, scale).Passes; p != 1 {
-			t.Errorf("scale %q: opauc made %d passes by default, want 1", scale, p)
+		if p := train("opauc", 0, scale).Passes; p != 50 {
+			t.Errorf("scale %q: opauc made %d passes by default, want 50 (MinSteps 50,000 over 1,000 rows)", scale, p)
+		}
+		if p := train("oam-seq", 0, scale).Passes; p != 1 {
+			t.Errorf("scale %q: oam-seq made %d passes by default, want 1", scale, p)
 		}
 	}
 	if p := train("ls-auc", 0, "").Passes; p != 0 {

@@ -76,7 +76,7 @@ func TestHelpParamsScaled(t *testing.T) {
 	}{
 		{"ls-auc", "lambda", true},
 		{"opauc", "eta", true},
-		{"opauc", "lambda", false},
+		{"opauc", "lambda", true},
 		{"solam", "eta", false},
 	}
 	for _, tt := range tests {

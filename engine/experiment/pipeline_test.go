@@ -58,8 +58,12 @@ func TestSameSelection(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// An experiment shuffles an online algorithm's rows, not a batch one's.
+			// An experiment shuffles an online algorithm's rows, not a batch one's, and
+			// makes one pass, as the papers do (train and cv default to more on small sets).
 			base := engine.TrainConfig{Algo: tc.algo, Shuffle: !spec.IsBatch(), Seed: seed, Backend: fallback.New()}
+			if !spec.IsBatch() {
+				base.Passes = 1
+			}
 
 			gcfg := engine.GridConfig{TrainConfig: base, Grid: tc.grid, Folds: k}
 			gcfg.Data, gcfg.Test = trainFile, testFile

@@ -6,14 +6,14 @@ package solver
 // DefaultXxxParams (SPAM-NET: SPAM's with β₁ = 10⁻⁴).
 func Registry() []Spec {
 	return withDefaults(withStateBytes([]Spec{
-		device(rotational(withMulti(online("opauc", "one-pass AUC, square loss, full covariances (Gao et al. 2013)", "ICML 2013, Alg. 1",
-			DefaultOPAUCParams, OPAUCGrid, NewOPAUC), newOPAUCGrid)), deviceOPAUC),
-		online("opaucr", "OPAUC with rank-τ randomized covariances, for high dimensions", "ICML 2013, Sec. 4",
-			DefaultOPAUCrParams, OPAUCrGrid, NewOPAUCr),
-		online("opauc-f", "OPAUC on a random subset of the features (the paper's comparison)", "ICML 2013, Sec. 5",
-			DefaultOPAUCfParams, OPAUCfGrid, NewOPAUCf),
-		online("opauc-rp", "OPAUC on a Gaussian random projection (the paper's comparison)", "ICML 2013, Sec. 5",
-			DefaultOPAUCrpParams, OPAUCrpGrid, NewOPAUCrp),
+		minSteps(device(rotational(withMulti(online("opauc", "one-pass AUC, square loss, full covariances (Gao et al. 2013)", "ICML 2013, Alg. 1",
+			DefaultOPAUCParams, OPAUCGrid, NewOPAUC), newOPAUCGrid)), deviceOPAUC), squareMinSteps),
+		minSteps(online("opaucr", "OPAUC with rank-τ randomized covariances, for high dimensions", "ICML 2013, Sec. 4",
+			DefaultOPAUCrParams, OPAUCrGrid, NewOPAUCr), squareMinSteps),
+		minSteps(online("opauc-f", "OPAUC on a random subset of the features (the paper's comparison)", "ICML 2013, Sec. 5",
+			DefaultOPAUCfParams, OPAUCfGrid, NewOPAUCf), squareMinSteps),
+		minSteps(online("opauc-rp", "OPAUC on a Gaussian random projection (the paper's comparison)", "ICML 2013, Sec. 5",
+			DefaultOPAUCrpParams, OPAUCrpGrid, NewOPAUCrp), squareMinSteps),
 		online("oam-seq", "online AUC maximisation with reservoir buffers, sequential PA updates", "Zhao et al. 2011; thesis Alg. 4-7",
 			DefaultOAMParams, OAMGrid, NewOAMSeq),
 		online("oam-gra", "online AUC maximisation with reservoir buffers, gradient updates", "Zhao et al. 2011; thesis Alg. 4-7",

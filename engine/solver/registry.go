@@ -75,19 +75,30 @@ func (s Spec) IsBatch() bool { return s.NewBatch != nil }
 // MaxDefaultPasses bounds the passes DefaultPasses gives.
 const MaxDefaultPasses = 100
 
+// OnePassRows is the training set size from which every online learner's default is
+// one pass, the regime of the papers' experiments (a9a, w8a and larger), whatever its
+// MinSteps.
+const OnePassRows = 20_000
+
 // DefaultPasses is the passes an online learner makes over rows training rows when
 // the caller sets none: ⌈MinSteps/rows⌉, between 1 and MaxDefaultPasses, so that a
 // learner with MinSteps sees at least that many examples on a small set (as far as
-// the cap allows) and makes one pass on a large one; 1 without MinSteps or when rows
-// is not known (< 1), 0 for a batch algorithm (it fits once).
+// the cap allows) and makes one pass on a large one (from OnePassRows rows); 1
+// without MinSteps or when rows is not known (< 1), 0 for a batch algorithm (it fits
+// once).
 func (s Spec) DefaultPasses(rows int) int {
-	switch {
-	case s.IsBatch():
+	if s.IsBatch() {
 		return 0
-	case s.MinSteps <= 0 || rows < 1 || rows >= s.MinSteps:
+	}
+	return defaultPasses(s.MinSteps, rows)
+}
+
+// defaultPasses is DefaultPasses of an online learner with the given MinSteps.
+func defaultPasses(minSteps, rows int) int {
+	if minSteps <= 0 || rows < 1 || rows >= minSteps || rows >= OnePassRows {
 		return 1 // rows < 1: not known
 	}
-	return min((s.MinSteps+rows-1)/rows, MaxDefaultPasses)
+	return min((minSteps+rows-1)/rows, MaxDefaultPasses)
 }
 
 // online adapts a typed constructor NewXxx(b, dim, XxxParams, seed) to a Spec.

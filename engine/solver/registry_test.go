@@ -37,7 +37,8 @@ func TestSetStreamLength(t *testing.T) {
 }
 
 // TestDefaultPasses: ⌈MinSteps/rows⌉ passes for the learners with MinSteps, capped at
-// MaxDefaultPasses, one on large sets and without MinSteps or rows, none for batch.
+// MaxDefaultPasses, one on large sets (from OnePassRows) and without MinSteps or rows,
+// none for batch.
 func TestDefaultPasses(t *testing.T) {
 	tests := []struct {
 		algo string
@@ -51,7 +52,10 @@ func TestDefaultPasses(t *testing.T) {
 		{"adaoam", 20_000, 1},
 		{"adaoam", 32_561, 1},
 		{"solam", 0, 1},
-		{"opauc", 100, 1},
+		{"opauc", 100, MaxDefaultPasses},
+		{"opauc", 899, 56},
+		{"opaucr", 19_999, 3},
+		{"opauc", 32_561, 1}, // OnePassRows: though MinSteps is 50,000
 		{"oam-seq", 100, 1},
 		{"fsauc", 100, 1},
 		{"ls-auc", 100, 0},
