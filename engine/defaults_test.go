@@ -50,15 +50,6 @@ var setShortfalls = map[[2]string]string{
 	{"opauc-rp", "svmguide3"}: "the projection mixes svmguide3's low-variance features into all: .763 against .808 (×½–2 on η, ×½ on λ: .757–.770)",
 }
 
-// shortfalls are the learners whose defaults cannot keep within 0.02 of unilog on every
-// small set, and why; they are held to within 0.15 instead (a breakage still fails).
-var shortfalls = map[string]string{
-	"olr":    "one pass of SGD over a few hundred rows (sonar, ionosphere, diabetes, svmguide3)",
-	"ftrl":   "one pass over a few hundred rows",
-	"uniexp": "one pass over a few hundred rows",
-	"mb-psl": "a fixed budget of 2000 SGD steps of 100 pairs (svmguide3 .78 against .81)",
-}
-
 // writeSplit pools the dataset's parts, splits them 70/30 stratified with seed 1 and
 // writes both parts as LIBSVM files under dir, returning their paths.
 func writeSplit(t *testing.T, dir, name string) (train, test string) {
@@ -152,9 +143,6 @@ func TestDefaultsNearUnilog(t *testing.T) {
 				continue // issue 14 (session 6, helper H3) sets these learners' defaults
 			}
 			tol := 0.02
-			if _, ok := shortfalls[a]; ok {
-				tol = 0.15
-			}
 			if _, ok := setShortfalls[[2]string{a, name}]; ok {
 				tol = 0.15
 			}

@@ -113,18 +113,23 @@ var OLRGrid = Grid{
 
 // OLR is online logistic regression: SGD on the ℓ2-regularised logistic loss
 //
-//	log(1 + exp(−y w·x)) + (λ/2)‖w‖²
+//	log(1 + exp(−y (w·x + b))) + (λ/2)‖w‖²
 //
 // with step η_t = η/√t:
 //
-//	w ← (1 − η_t λ) w + η_t · y · σ(−y w·x) · x,     σ(z) = 1/(1 + e^{−z}).
+//	a = η_t · y · σ(−y (w·x + b)),   w ← (1 − η_t λ) w + a x,   b ← b + a,
 //
-// The weights are kept as s·v (lazy ℓ2 scaling), so a sparse row costs O(nnz). There is
-// no bias term (AUC does not see one; add a constant feature to learn it).
+// σ(z) = 1/(1 + e^{−z}). The bias b is unregularised; AUC does not see it and Weights
+// leaves it out, but the fit needs it (as Uni-Exp's and unilog's do): without b the loss
+// is forced through the origin, which on uncentred features tilts w (sonar in [−1, 1],
+// 100 passes at η = 1, λ = 8·max(2/n, 3·10⁻³): test AUC .78 without b, .87 with; one
+// pass over a9a or w8a: the same to 10⁻⁶).
+// The weights are kept as s·v (lazy ℓ2 scaling), so a sparse row costs O(nnz).
 type OLR struct {
-	p OLRParams
-	w baseLinear
-	t int64 // examples seen
+	p    OLRParams
+	w    baseLinear
+	t    int64   // examples seen
+	bias float64 // unregularised bias b (AUC ignores it)
 }
 
 // NewOLR makes an OLR learner over dim features. seed is unused (OLR is
@@ -144,9 +149,10 @@ func (o *OLR) Observe(x kernels.Sparse, y int8) float64 {
 	yf := float64(y)
 	eta := o.p.Eta / math.Sqrt(float64(o.t))
 	// −∂/∂w log(1 + e^{−y w·x}) = y·σ(−y w·x)·x = y/(1 + e^{y w·x})·x
-	g := yf / (1 + math.Exp(yf*score))
+	g := yf / (1 + math.Exp(yf*(score+o.bias)))
 	o.w.shrink(1 - eta*o.p.Lambda)
 	o.w.add(eta*g, x)
+	o.bias += eta * g
 	return score
 }
 
@@ -158,12 +164,13 @@ type olrState struct {
 	T      int64
 	V      []float64
 	S      float64
+	B      float64
 }
 
 // MarshalBinary checkpoints the learner (parameters and state).
 func (o *OLR) MarshalBinary() ([]byte, error) {
 	v, s := o.w.state()
-	return encodeState(olrState{o.p, o.t, v, s})
+	return encodeState(olrState{o.p, o.t, v, s, o.bias})
 }
 
 // UnmarshalBinary restores a checkpoint made by MarshalBinary into a learner made by
@@ -177,7 +184,7 @@ func (o *OLR) UnmarshalBinary(data []byte) error {
 	if err := o.w.restore(st.V, st.S); err != nil {
 		return fmt.Errorf("solver: OLR checkpoint: %w", err)
 	}
-	o.p, o.t = st.Params, st.T
+	o.p, o.t, o.bias = st.Params, st.T, st.B
 	return nil
 }
 
@@ -212,11 +219,14 @@ var FTRLGrid = Grid{
 
 // FTRL is FTRL-Proximal online logistic regression with per-coordinate learning rates
 // (McMahan et al. 2013, "Ad Click Prediction: a View from the Trenches", Algorithm 1).
-// For each non-zero i of x_t:
+// The margin is w·x + b with a bias b: a coordinate whose feature is always 1, updated
+// by the same rule without λ₁ and λ₂ (McMahan et al. keep a bias feature; AUC ignores
+// b and Weights leaves it out, but the fit needs it, see OLR). For each non-zero i of
+// x_t:
 //
 //	w_i = 0                                                   if |z_i| ≤ λ₁
 //	w_i = −(z_i − sgn(z_i) λ₁) / ((β + √n_i)/α + λ₂)           otherwise
-//	p = σ(w·x),  g_i = (p − [y = +1]) x_i
+//	p = σ(w·x + b),  g_i = (p − [y = +1]) x_i
 //	σ_i = (√(n_i + g_i²) − √n_i)/α,  z_i += g_i − σ_i w_i,  n_i += g_i²
 //
 // Only the row's non-zeros are touched: O(nnz) per example. The per-coordinate state
@@ -230,6 +240,9 @@ type FTRL struct {
 	z  []float64
 	r  []float64 // √n_i
 	wx []float64 // scratch: w_i for the current row's non-zeros
+	// zb and rb are z and √n of the unregularised bias b, a coordinate whose feature
+	// is always 1 (AUC ignores b; see FTRL).
+	zb, rb float64
 }
 
 // NewFTRL makes an FTRL-Proximal learner over dim features. The backend and seed are
@@ -258,6 +271,9 @@ func (f *FTRL) weight(i int32) float64 {
 	return -(z - math.Copysign(f.p.L1, z)) / ((f.p.Beta+f.r[i])/f.p.Alpha + f.p.L2)
 }
 
+// biasWeight is the bias b: the coordinate rule without λ₁ and λ₂.
+func (f *FTRL) biasWeight() float64 { return -f.zb / ((f.p.Beta + f.rb) / f.p.Alpha) }
+
 // Observe takes one FTRL-Proximal step on (x, y) and returns the score w·x from
 // before it.
 func (f *FTRL) Observe(x kernels.Sparse, y int8) float64 {
@@ -275,10 +291,14 @@ func (f *FTRL) Observe(x kernels.Sparse, y int8) float64 {
 		wx[k] = f.weight(i)
 		score += wx[k] * x.Val[k]
 	}
-	// ∂/∂score of the log loss: p − [y = +1] = −y/(1 + e^{y·score}).
+	b := f.biasWeight()
+	// ∂/∂(score + b) of the log loss: p − [y = +1] = −y/(1 + e^{y·(score + b)}).
 	yf := float64(y)
-	g := -yf / (1 + math.Exp(yf*score))
+	g := -yf / (1 + math.Exp(yf*(score+b)))
 	ia := 1 / f.p.Alpha
+	rbNew := math.Sqrt(f.rb*f.rb + g*g)
+	f.zb += g - (rbNew-f.rb)*ia*b
+	f.rb = rbNew
 	for k, i := range x.Idx {
 		gi := g * x.Val[k]
 		r := f.r[i]
@@ -301,10 +321,13 @@ func (f *FTRL) Weights() []float64 {
 type ftrlState struct {
 	Params FTRLParams
 	Z, R   []float64
+	ZB, RB float64
 }
 
 // MarshalBinary checkpoints the learner (parameters and state).
-func (f *FTRL) MarshalBinary() ([]byte, error) { return encodeState(ftrlState{f.p, f.z, f.r}) }
+func (f *FTRL) MarshalBinary() ([]byte, error) {
+	return encodeState(ftrlState{f.p, f.z, f.r, f.zb, f.rb})
+}
 
 // UnmarshalBinary restores a checkpoint made by MarshalBinary into a learner made by
 // NewFTRL with the same dimension (the parameters come from the checkpoint). The
@@ -317,7 +340,7 @@ func (f *FTRL) UnmarshalBinary(data []byte) error {
 	if len(st.Z) != len(f.z) || len(st.R) != len(f.r) {
 		return fmt.Errorf("solver: FTRL checkpoint has dimension %d, learner %d", len(st.Z), len(f.z))
 	}
-	f.p = st.Params
+	f.p, f.zb, f.rb = st.Params, st.ZB, st.RB
 	copy(f.z, st.Z)
 	copy(f.r, st.R)
 	return nil

@@ -92,32 +92,37 @@ func blClose(t *testing.T, what string, got, want []float64, tol float64) {
 	}
 }
 
-// naiveOLR is OLR written out densely.
+// naiveOLR is OLR written out densely, with its unregularised bias b.
 func naiveOLR(d *data.Dataset, p OLRParams) (w, scores []float64) {
 	w = make([]float64, d.Dim)
+	var b float64
 	for i := range d.Rows() {
 		x, y := blDense(d, i), float64(d.Y[i])
 		s := blDot(w, x)
 		scores = append(scores, s)
 		eta := p.Eta / math.Sqrt(float64(i+1))
-		g := y / (1 + math.Exp(y*s))
+		g := y / (1 + math.Exp(y*(s+b)))
 		for j := range w {
 			w[j] = (1-eta*p.Lambda)*w[j] + eta*g*x[j]
 		}
+		b += eta * g
 	}
 	return w, scores
 }
 
 // naiveFTRL is FTRL-Proximal written out densely: every coordinate's weight is
 // recomputed for every example, and every coordinate is updated (a zero feature has
-// g_i = 0 and leaves z_i, n_i unchanged).
+// g_i = 0 and leaves z_i, n_i unchanged). The bias is the last coordinate, of a
+// feature always 1, without λ₁ and λ₂.
 func naiveFTRL(d *data.Dataset, p FTRLParams) (w, scores []float64) {
-	z, n := make([]float64, d.Dim), make([]float64, d.Dim)
-	w = make([]float64, d.Dim)
+	z, n := make([]float64, d.Dim+1), make([]float64, d.Dim+1)
+	w = make([]float64, d.Dim+1)
 	weights := func() {
 		for i := range w {
 			w[i] = 0
-			if math.Abs(z[i]) > p.L1 {
+			if i == d.Dim {
+				w[i] = -z[i] / ((p.Beta + math.Sqrt(n[i])) / p.Alpha)
+			} else if math.Abs(z[i]) > p.L1 {
 				sgn := 1.0
 				if z[i] < 0 {
 					sgn = -1
@@ -127,11 +132,11 @@ func naiveFTRL(d *data.Dataset, p FTRLParams) (w, scores []float64) {
 		}
 	}
 	for r := range d.Rows() {
-		x := blDense(d, r)
+		x := append(blDense(d, r), 1)
 		weights()
-		s := blDot(w, x)
+		s := blDot(w[:d.Dim], x[:d.Dim])
 		scores = append(scores, s)
-		pr := 1 / (1 + math.Exp(-s))
+		pr := 1 / (1 + math.Exp(-(s + w[d.Dim])))
 		y01 := 0.0
 		if d.Y[r] == 1 {
 			y01 = 1
@@ -144,7 +149,7 @@ func naiveFTRL(d *data.Dataset, p FTRLParams) (w, scores []float64) {
 		}
 	}
 	weights()
-	return w, scores
+	return w[:d.Dim], scores
 }
 
 // naiveUniExp is online Uni-Exp written out densely.
