@@ -3,6 +3,7 @@ package solver
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/aucopt/aucopt/kernels"
 )
@@ -18,10 +19,20 @@ type UBAUCParams struct {
 	// grid search), > 0. Default 0.1.
 	Eta float64 `param:"eta"`
 	// Beta is β ≥ 0, the weight of the least-squares term that keeps w from collapsing
-	// to 0. Default 0.1.
+	// to 0. Default 0.1; scaled to the data, min(1, 4π) with π the minority class's
+	// fraction (defaults.go).
 	Beta float64 `param:"beta"`
-	// Gamma is γ ≥ 0, the ℓ2 weight. Default 10⁻⁴.
+	// Gamma is γ ≥ 0, the ℓ2 weight. Default 10⁻⁴; scaled to the data, β·R²/n.
 	Gamma float64 `param:"gamma"`
+	// Center replaces each x by x − x̄_t, x̄_t the running mean of the examples seen so
+	// far (this one included), in the step and the score. The least-squares term
+	// (1 − y x·w)² has no intercept, so on uncentred features (min-max scaling to
+	// [−1, 1] leaves the means far from 0) it spends w on fitting the mean; the hinge's
+	// λ absorbs any shift, so centring changes only that term. A shift changes no
+	// ranking: Weights and Threshold are those of the original coordinates. It makes
+	// each step O(d) (the mean and the update are dense). Default false (eq. 9 as
+	// printed); the data-scaled default sets it (engine/solver/defaults.go).
+	Center bool `param:"center"`
 }
 
 // DefaultUBAUCParams returns η = 0.1, β = 0.1, γ = 10⁻⁴.
@@ -68,6 +79,7 @@ type UBAUC struct {
 	p   UBAUCParams
 	st  ubaucScalars
 	v   []float64 // w = S·v
+	mu  []float64 // the running mean x̄_t (Center), else nil
 }
 
 // ubaucScalars is UBAUC's scalar state, checkpointed as is.
@@ -87,20 +99,33 @@ func NewUBAUC(b kernels.Backend, dim int, p UBAUCParams, seed uint64) (*UBAUC, e
 	if err := p.check(); err != nil {
 		return nil, err
 	}
-	return &UBAUC{dim: dim, p: p, st: ubaucScalars{S: 1}, v: make([]float64, dim)}, nil
+	u := &UBAUC{dim: dim, p: p, st: ubaucScalars{S: 1}, v: make([]float64, dim)}
+	if p.Center {
+		u.mu = make([]float64, dim)
+	}
+	return u, nil
 }
 
 // Params returns the parameters the solver was made with.
 func (u *UBAUC) Params() UBAUCParams { return u.p }
 
-// Threshold returns the current λ.
-func (u *UBAUC) Threshold() float64 { return u.st.Lambda }
+// Threshold returns the current λ (with Center, in the original coordinates: λ + w·x̄).
+func (u *UBAUC) Threshold() float64 {
+	if u.mu == nil {
+		return u.st.Lambda
+	}
+	return u.st.Lambda + u.st.S*ubaucDot(u.v, u.mu)
+}
 
-// Observe takes one step of eq. (9) on (x, y) and returns w·x before it.
+// Observe takes one step of eq. (9) on (x, y) and returns w·x before it (with Center,
+// w·(x − x̄_t)).
 func (u *UBAUC) Observe(x kernels.Sparse, y int8) float64 {
 	st := &u.st
 	st.T++
 	val := x.Val[:len(x.Idx)]
+	if u.mu != nil {
+		return u.observeCentered(x.Idx, val, y)
+	}
 	var xv float64
 	for k, j := range x.Idx {
 		xv += val[k] * u.v[j]
@@ -135,6 +160,52 @@ func (u *UBAUC) Observe(x kernels.Sparse, y int8) float64 {
 	return wx
 }
 
+// observeCentered is Observe's step on x − x̄_t (Center), after x̄_t takes in x.
+func (u *UBAUC) observeCentered(idx []int32, val []float64, y int8) float64 {
+	st := &u.st
+	inv := 1 / float64(st.T)
+	for j := range u.mu {
+		u.mu[j] -= inv * u.mu[j]
+	}
+	for k, j := range idx {
+		u.mu[j] += inv * val[k]
+	}
+	var xv float64
+	for k, j := range idx {
+		xv += val[k] * u.v[j]
+	}
+	wx := st.S * (xv - ubaucDot(u.v, u.mu))
+	eta := u.p.Eta / math.Sqrt(float64(st.T))
+	yf := float64(y)
+	var h float64
+	if yf*(st.Lambda-wx) > 0 {
+		h = 1
+	}
+	c := -eta * (u.p.Beta*wx - (u.p.Beta+h)*yf)
+	shrink := 1 - eta*u.p.Gamma
+	if shrink == 0 {
+		clear(u.v)
+		st.S = 1
+	} else {
+		st.S *= shrink
+	}
+	if c != 0 {
+		a := c / st.S
+		for j, m := range u.mu {
+			u.v[j] -= a * m
+		}
+		for k, j := range idx {
+			u.v[j] += a * val[k]
+		}
+	}
+	if a := math.Abs(st.S); a < lazyScaleLow || a > lazyScaleHigh {
+		scal(st.S, u.v)
+		st.S = 1
+	}
+	st.Lambda -= eta * yf * h
+	return wx
+}
+
 // Weights returns a copy of w.
 func (u *UBAUC) Weights() []float64 {
 	return scaledCopy(u.st.S, u.v)
@@ -146,12 +217,13 @@ type ubaucState struct {
 	Params  UBAUCParams
 	Scalars ubaucScalars
 	V       []float64
+	Mu      []float64 // the running mean (Center), else nil
 }
 
 // MarshalBinary encodes the solver's state (gob); UnmarshalBinary into a solver made
 // with the same dimension continues bit-identically.
 func (u *UBAUC) MarshalBinary() ([]byte, error) {
-	st := ubaucState{Dim: u.dim, Params: u.p, Scalars: u.st, V: u.v}
+	st := ubaucState{Dim: u.dim, Params: u.p, Scalars: u.st, V: u.v, Mu: u.mu}
 	b, err := encodeState(st)
 	if err != nil {
 		return nil, fmt.Errorf("ubauc checkpoint: %w", err)
@@ -171,7 +243,14 @@ func (u *UBAUC) UnmarshalBinary(data []byte) error {
 	if err := st.Params.check(); err != nil {
 		return fmt.Errorf("ubauc checkpoint: %w", err)
 	}
+	if st.Params.Center != (len(st.Mu) == u.dim) {
+		return fmt.Errorf("ubauc checkpoint: center=%v with a mean of %d features, solver has %d", st.Params.Center, len(st.Mu), u.dim)
+	}
 	u.p, u.st = st.Params, st.Scalars
 	copy(u.v, st.V)
+	u.mu = nil
+	if u.p.Center {
+		u.mu = slices.Clone(st.Mu)
+	}
 	return nil
 }

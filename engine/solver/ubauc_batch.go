@@ -26,8 +26,18 @@ type UBAUCBatchParams struct {
 	// β = 0.01, where most examples end on the hinge's kink.
 	Beta float64 `param:"beta"`
 	// Gamma is γ > 0, the ℓ2 weight; it makes the w-step strongly convex. Default 1
-	// (the sums in (8) are not averaged, so γ competes with n·β·Cov(x)).
+	// (the sums in (8) are not averaged, so γ competes with n·β·Cov(x)); scaled to the
+	// data, 2β·R² (defaults.go).
 	Gamma float64 `param:"gamma"`
+	// Center fits (8) to the rows x − x̄, x̄ the training mean. The least-squares term
+	// (1 − y x·w)² has no intercept, so on uncentred features (min-max scaling to
+	// [−1, 1] leaves the means far from 0) it spends w on fitting the mean; λ absorbs
+	// any shift in the hinge, so centring changes only that term. A shift changes no
+	// ranking: Weights and Threshold are those of the original coordinates. Default
+	// false ((8) as printed); the data-scaled default sets it (defaults.go). On sonar
+	// (70/30 split, γ = 1) the test AUC goes from .7952 to .8245, at γ = 30 from .8036 to
+	// .8662, where no (β, γ) of 10^[-2..0.5] × 10^[0..4] without it passes .8307.
+	Center bool `param:"center"`
 	// Iters caps the block-coordinate-descent iterations (λ-step plus w-step), ≥ 1.
 	// Default 100.
 	Iters int `param:"iters"`
@@ -71,8 +81,8 @@ const UBAUCBatchMaxElements = 1 << 31
 type UBAUCBatchStats struct {
 	Iters     int       // block-coordinate-descent iterations
 	Epochs    int       // dual coordinate descent sweeps over the data, all w-steps together
-	Objective []float64 // (8) after each iteration's w-step (Objective[0]: the start)
-	Lambda    float64   // the final threshold λ
+	Objective []float64 // (8) after each iteration's w-step (Objective[0]: the start), of the centred rows with Center
+	Lambda    float64   // the final threshold λ (of the centred rows with Center; Threshold gives the original's)
 	Reason    string    // why it stopped: "tolerance" or "iteration cap"
 }
 
@@ -142,6 +152,7 @@ type UBAUCBatch struct {
 	w    []float64
 	st   UBAUCBatchStats
 
+	mu      []float64 // the training mean (Center), else nil
 	alpha   []float64 // the last w-step's dual, for tests
 	wLambda float64   // the λ of the last w-step, for tests
 }
@@ -164,8 +175,13 @@ func (u *UBAUCBatch) Params() UBAUCBatchParams { return u.p }
 // Stats returns the statistics of the last Fit.
 func (u *UBAUCBatch) Stats() UBAUCBatchStats { return u.st }
 
-// Threshold returns the fitted λ.
-func (u *UBAUCBatch) Threshold() float64 { return u.st.Lambda }
+// Threshold returns the fitted λ (with Center, in the original coordinates: λ + w·x̄).
+func (u *UBAUCBatch) Threshold() float64 {
+	if u.mu == nil || u.w == nil {
+		return u.st.Lambda
+	}
+	return u.st.Lambda + ubaucDot(u.w, u.mu)
+}
 
 // Weights returns a copy of the fitted w (zeros before Fit).
 func (u *UBAUCBatch) Weights() []float64 {
@@ -190,7 +206,8 @@ func (u *UBAUCBatch) ubaucTransform(ds *data.Dataset) ([]float64, kernels.Mat, e
 	const block = 256
 	host := make([]float64, block*d)
 	xb := be.NewMat(block, d)
-	// fill puts rows [i0, i1) of ds, times y_i when signed, in host.
+	// fill puts rows [i0, i1) of ds (less the mean u.mu, if any), times y_i when
+	// signed, in host.
 	fill := func(i0, i1 int, signed bool) {
 		clear(host[:(i1-i0)*d])
 		for i := i0; i < i1; i++ {
@@ -199,9 +216,12 @@ func (u *UBAUCBatch) ubaucTransform(ds *data.Dataset) ([]float64, kernels.Mat, e
 			if signed {
 				sgn = float64(ds.Y[i])
 			}
+			for j, m := range u.mu {
+				row[j] = -sgn * m
+			}
 			r := ds.Row(i)
 			for k, j := range r.Idx {
-				row[j] = sgn * r.Val[k]
+				row[j] += sgn * r.Val[k]
 			}
 		}
 	}
@@ -472,8 +492,20 @@ func (u *UBAUCBatch) Fit(ctx context.Context, ds *data.Dataset) error {
 		return fmt.Errorf("ubauc-batch: %d×%d data (and a %d×%d Hessian) above the limit of %d elements: use ubauc-online",
 			n, d, d, d, int64(UBAUCBatchMaxElements))
 	}
-	u.w, u.alpha = nil, nil
+	u.w, u.alpha, u.mu = nil, nil, nil
 	u.st = UBAUCBatchStats{}
+	if u.p.Center {
+		u.mu = make([]float64, d)
+		for i := range n {
+			r := ds.Row(i)
+			for k, j := range r.Idx {
+				u.mu[j] += r.Val[k]
+			}
+		}
+		for j := range u.mu {
+			u.mu[j] /= float64(n)
+		}
+	}
 	zt, qmh, err := u.ubaucTransform(ds)
 	if err != nil {
 		return err

@@ -333,3 +333,53 @@ func TestUBAUCBatchZeroModel(t *testing.T) {
 		}
 	}
 }
+
+// TestUBAUCBatchCenter: with Center, ba-UBAUC fits (8) to the centred rows: the same w
+// as a fit without it on data centred beforehand, and Threshold = λ + w·x̄.
+func TestUBAUCBatchCenter(t *testing.T) {
+	ds := gaussian(400, 6, 0.3, 1, 5)
+	n, d := ds.Rows(), ds.Dim
+	mu := make([]float64, d)
+	for i := range n {
+		for j, v := range densify(ds.Row(i), d) {
+			mu[j] += (v + 2) / float64(n) // the rows are shifted by 2 below
+		}
+	}
+	shifted, centred := make([]float64, 0, n*d), make([]float64, 0, n*d)
+	for i := range n {
+		for j, v := range densify(ds.Row(i), d) {
+			shifted = append(shifted, v+2)
+			centred = append(centred, v+2-mu[j])
+		}
+	}
+	raw, err := data.NewDense("shifted", d, ds.Y, shifted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre, err := data.NewDense("centred", d, ds.Y, centred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fit := func(ds *data.Dataset, center bool) *UBAUCBatch {
+		p := DefaultUBAUCBatchParams()
+		p.Center = center
+		u, err := NewUBAUCBatch(fallback.New(), d, p, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := u.Fit(context.Background(), ds); err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	got, want := fit(raw, true), fit(pre, false)
+	if e := maxRelDiff(got.Weights(), want.Weights()); e > 1e-6 {
+		t.Errorf("w differs from the fit on centred data by %.3g: %v, %v", e, got.Weights(), want.Weights())
+	}
+	if lam := want.Threshold() + dotDense(want.Weights(), mu); math.Abs(got.Threshold()-lam) > 1e-6*max(1, math.Abs(lam)) {
+		t.Errorf("threshold %v, want λ + w·x̄ = %v", got.Threshold(), lam)
+	}
+	if plain := fit(raw, false); maxRelDiff(plain.Weights(), got.Weights()) < 1e-3 {
+		t.Error("centring changed nothing on shifted data")
+	}
+}

@@ -3,6 +3,7 @@ package solver
 import (
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -121,5 +122,59 @@ func TestSPAMUBAUCA9A(t *testing.T) {
 		if auc < 0.89 {
 			t.Errorf("%s: test AUC %.4f, want ≥ 0.89", c.name, auc)
 		}
+	}
+}
+
+// TestUBAUCCenter: with Center, ol-UBAUC is eq. (9) on x − x̄_t, x̄_t the running mean
+// (this example included), as a dense transcription takes it; its Threshold is λ + w·x̄.
+// A checkpoint taken midway continues bit-identically.
+func TestUBAUCCenter(t *testing.T) {
+	ds := sparseStream(1500, 60, 8, 3)
+	p := UBAUCParams{Eta: 0.1, Beta: 1, Gamma: 0.01, Center: true}
+	b := fallback.New()
+	u, err := NewUBAUC(b, ds.Dim, p, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := &denseUBAUC{p: p, w: make([]float64, ds.Dim)}
+	mu := make([]float64, ds.Dim)
+	var resumed *UBAUC
+	for i := range ds.Rows() {
+		x := densify(ds.Row(i), ds.Dim)
+		for j := range mu {
+			mu[j] += (x[j] - mu[j]) / float64(i+1)
+		}
+		xc := make([]float64, len(x))
+		for j := range x {
+			xc[j] = x[j] - mu[j]
+		}
+		got, want := u.Observe(ds.Row(i), ds.Y[i]), ref.observe(xc, ds.Y[i])
+		if math.Abs(got-want) > 1e-10*max(1, math.Abs(want)) {
+			t.Fatalf("example %d: score %v, dense %v", i, got, want)
+		}
+		if resumed != nil {
+			resumed.Observe(ds.Row(i), ds.Y[i])
+		}
+		if i == ds.Rows()/2 {
+			state, err := u.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resumed, err = NewUBAUC(b, ds.Dim, DefaultUBAUCParams(), 1); err != nil {
+				t.Fatal(err)
+			}
+			if err := resumed.UnmarshalBinary(state); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if e := maxRelDiff(u.Weights(), ref.w); e > 1e-10 {
+		t.Errorf("w differs from the dense transcription by %.3g", e)
+	}
+	if want := ref.lambda + dotDense(ref.w, mu); math.Abs(u.Threshold()-want) > 1e-10*max(1, math.Abs(want)) {
+		t.Errorf("threshold %v, want λ + w·x̄ = %v", u.Threshold(), want)
+	}
+	if !slices.Equal(resumed.Weights(), u.Weights()) || resumed.Threshold() != u.Threshold() {
+		t.Error("the resumed run differs")
 	}
 }
