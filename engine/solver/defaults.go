@@ -122,15 +122,6 @@ func opaucDefaults(f DataFacts, eta, lambda *float64) {
 	*eta, *lambda = squareStep(f), ridgeSquare*f.RidgeScale()
 }
 
-// multiPasses is the number of passes a learner with MinSteps defaultMinSteps makes by
-// default over the facts' rows (Spec.DefaultPasses), and whether that is more than one:
-// the univariate baselines' data-scaled defaults hold only then, so one pass over a
-// large set (a9a, w8a) keeps the static defaults.
-func multiPasses(f DataFacts) (int, bool) {
-	p := defaultPasses(defaultMinSteps, f.Rows)
-	return p, p > 1
-}
-
 // dataDefaults are the data-scaled defaults per algorithm, for Spec.Defaults. Each
 // function changes only the fields its rule names; the others keep the static
 // defaults. The algorithms of issue 14 (SOLAM, SPAM, FSAUC, OAM) are not here: their
@@ -161,7 +152,7 @@ var dataDefaults = map[string]func(f DataFacts, params Params){
 	// (η₀ = 3/R² in [2⁻⁶, 2⁻²]: diabetes, R² = 2.9, .8283 at the static 2⁻⁶ and .8638
 	// at 2⁻²); the hinge's gradient grows with ‖x‖ (η₀ = 4/R in [2⁻², 4]: svmguide3
 	// .7759 at the static 2⁻², .7926 at 1). η₀·λ stays below 1/2 (the solver needs < 1).
-	// Below defaultMinSteps rows (where the online learners take more passes) MB-PSL
+	// Below OnePassRows rows (where the online learners take more passes) MB-PSL
 	// takes T = 20,000 steps, ten times the static 2000, and approaches the ORACLE
 	// (ls-auc): svmguide3 .7850 at 2000, .7895 at 5000, .7946 at 20,000 (ls-auc .7964);
 	// the small sets cost at most 0.1 s more. a9a and w8a keep 2000.
@@ -169,7 +160,7 @@ var dataDefaults = map[string]func(f DataFacts, params Params){
 		q := p.ptr.(*MBPairParams)
 		q.Lambda = ridgeSquare * f.RidgeScale()
 		q.Eta = math.Min(clamp(3/f.MeanSqNorm, 0x1p-6, 0x1p-2), 0.5/q.Lambda)
-		if _, multi := multiPasses(f); multi {
+		if f.Rows < OnePassRows {
 			q.T = 20_000
 		}
 	},
@@ -190,7 +181,9 @@ var dataDefaults = map[string]func(f DataFacts, params Params){
 	},
 	"svm-or": func(f DataFacts, p Params) { p.ptr.(*SVMORParams).Lambda = ridgeHinge * f.RidgeScale() },
 	// OLR, FTRL and Uni-Exp make ⌈20,000/n⌉ passes (at most 100) on a set of fewer than
-	// 20,000 rows (defaultMinSteps). At their static steps and ℓ2 weights the passes
+	// 20,000 rows (defaultMinSteps). The rules below hold whenever they make more than
+	// one pass (DataFacts.Passes; one pass keeps the static defaults, as --algo auto
+	// and the large sets run). At their static steps and ℓ2 weights the passes
 	// do not help (the steps shrink as η/√t while the iterate crawls along the
 	// ill-conditioned directions: svmguide3's features sit near −1 after scaling, so they
 	// and the bias are nearly collinear), so on such a set each takes a step scaled to
@@ -209,23 +202,23 @@ var dataDefaults = map[string]func(f DataFacts, params Params){
 	// (sonar, 100 passes at η = 1: OLR .78 without, .87 with). η·λ stays below 1/2
 	// (the solvers need < 1); on the small sets it is at most 0.09.
 	"olr": func(f DataFacts, p Params) {
-		if _, multi := multiPasses(f); multi {
+		if f.Passes > 1 {
 			q := p.ptr.(*OLRParams)
 			q.Lambda = 0.5 / float64(f.Rows)
 			q.Eta = math.Min(32/f.MeanSqNorm, 0.5/q.Lambda)
 		}
 	},
 	"uniexp": func(f DataFacts, p Params) {
-		if _, multi := multiPasses(f); multi {
+		if f.Passes > 1 {
 			q := p.ptr.(*UniExpParams)
 			q.Lambda = 2 / float64(f.Rows)
 			q.Eta = math.Min(16/f.MeanSqNorm, 0.5/q.Lambda)
 		}
 	},
 	"ftrl": func(f DataFacts, p Params) {
-		if passes, multi := multiPasses(f); multi {
+		if f.Passes > 1 {
 			q := p.ptr.(*FTRLParams)
-			q.L2 = float64(passes) * math.Max(1, 1.5e-3*float64(f.Rows))
+			q.L2 = float64(f.Passes) * math.Max(1, 1.5e-3*float64(f.Rows))
 			q.Alpha = 8
 		}
 	},
