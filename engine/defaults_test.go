@@ -20,10 +20,6 @@ import (
 var smallSets = []string{"sonar", "heart", "ionosphere", "liver-disorders", "breast-cancer",
 	"australian", "diabetes", "fourclass", "german", "svmguide3", "splice"}
 
-// h3Algorithms are the learners whose defaults are not yet settled (issue 14: OAM);
-// TestDefaultsNearUnilog reports their numbers without failing on them.
-var h3Algorithms = []string{"oam-seq", "oam-gra"}
-
 // setShortfalls are single datasets on which a learner's default falls more than 0.02
 // below unilog, measured with its default passes (solver.Spec.DefaultPasses), and why;
 // there it is held to 0.15, everywhere else to 0.02.
@@ -96,8 +92,7 @@ func seqRows(n int) []int {
 // for the learners that assume ‖x‖ ≤ 1) on a stratified 70/30 split (seed 1) of each
 // small shared dataset and fails when a learner's test AUC falls more than 0.02
 // below unilog's (class-weighted logistic regression, the LIBLINEAR-like baseline) on the
-// same split. The learners of issue 14 (h3Algorithms) are reported, not judged; the
-// cells in setShortfalls are held to 0.15.
+// same split. The cells in setShortfalls are held to 0.15.
 func TestDefaultsNearUnilog(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains every learner on 11 datasets")
@@ -138,9 +133,6 @@ func TestDefaultsNearUnilog(t *testing.T) {
 		report.WriteString("\n")
 		base := aucs["unilog"]
 		for _, a := range algos {
-			if slices.Contains(h3Algorithms, a) {
-				continue // issue 14 (session 6, helper H3) sets these learners' defaults
-			}
 			tol := 0.02
 			if _, ok := setShortfalls[[2]string{a, name}]; ok {
 				tol = 0.15

@@ -41,7 +41,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	test := fs.String("test", "", "test data: a file, or a dataset name meaning its test part (default: the training dataset's own test split, if any)")
 	params := fs.StringArrayP("param", "p", nil, "hyper-parameter key=value, repeatable (keys per algorithm: aucopt train --algo NAME --help-params)")
 	helpParams := fs.Bool("help-params", false, "list the algorithm's parameters, defaults and paper grid, and exit")
-	passes := fs.Int("passes", 0, "passes over the training data (0: the learner's default: one from 20,000 rows; below, ⌈50,000/rows⌉ up to 100 for opauc, opaucr, opauc-f and opauc-rp, ⌈20,000/rows⌉ for solam, spam-l2, spam-net, adaoam, ubauc-online, olr, ftrl and uniexp, one for the others)")
+	passes := fs.Int("passes", 0, "passes over the training data (0: the learner's default: one from 20,000 rows; below, ⌈50,000/rows⌉ up to 100 for opauc, opaucr, opauc-f and opauc-rp, ⌈30,000/rows⌉ for oam-seq and oam-gra, ⌈20,000/rows⌉ for solam, spam-l2, spam-net, adaoam, ubauc-online, olr, ftrl and uniexp, one for the others)")
 	shuffle := fs.Bool("shuffle", true, "visit the training rows in a seeded random order each pass")
 	scale := fs.String("scale", data.ScaleAuto, "feature scaling: auto (minmax up to 1000 features, else none; for solam and fsauc, which assume ||x|| <= 1: minmax-unit, else unit), none, minmax ([-1,1] fitted on training data), norm ((x-mean)/||x||), unit (x/||x||), minmax-unit (minmax, then (x-mean)/||x-mean||)")
 	seed := fs.Uint64("seed", 1, "random seed (shuffling, class grouping, the algorithm's own randomness)")

@@ -12,8 +12,9 @@ import (
 // OAMParams are the hyper-parameters of OAM (Zhao et al. 2011; thesis Alg. 4–7), shared
 // by its sequential and gradient variants. Start from DefaultOAMParams.
 type OAMParams struct {
-	// C is the penalty C > 0; example t uses C_t = C·max(1, N_t^other/N). Default 2⁻³.
-	// Paper grid 2^[-10..10].
+	// C is the penalty C > 0; example t uses C_t = C·max(1, N_t^other/N). Default 2⁻³;
+	// on loaded data c/(R²·P²) for the P default passes (dataDefaults, oamC). Paper
+	// grid 2^[-10..10].
 	C float64 `param:"C"`
 	// Buffer is the size N ≥ 1 of each class's reservoir buffer (the papers: 100, 50
 	// for high-dimensional data). Default 100. Not searched.

@@ -56,7 +56,9 @@ func TestDefaultPasses(t *testing.T) {
 		{"opauc", 899, 56},
 		{"opaucr", 19_999, 3},
 		{"opauc", 32_561, 1}, // OnePassRows: though MinSteps is 50,000
-		{"oam-seq", 100, 1},
+		{"oam-seq", 100, MaxDefaultPasses},
+		{"oam-gra", 899, 34},
+		{"oam-seq", 32_561, 1},
 		{"fsauc", 100, 1},
 		{"ls-auc", 100, 0},
 		{"mba-l2", 100, 0},
