@@ -294,3 +294,23 @@ func TestScanFileHugeIndex(t *testing.T) {
 		t.Fatalf("error %v, want the parse's ErrIndex on line 2", err)
 	}
 }
+
+// TestChunkFor: a large file is cut into defaultChunk pieces, a small one into four per
+// worker (at least minChunk), so that a file of a few megabytes uses every core.
+func TestChunkFor(t *testing.T) {
+	for _, tc := range []struct {
+		size    int64
+		workers int
+		want    int64
+	}{
+		{1 << 40, 2, defaultChunk},
+		{2_329_875, 2, 291_234}, // a9a: 8 chunks over 2 cores
+		{2_329_875, 1, 582_468},
+		{100 << 10, 16, minChunk},
+		{0, 0, minChunk},
+	} {
+		if got := chunkFor(tc.size, tc.workers); got != tc.want {
+			t.Errorf("chunkFor(%d, %d) = %d, want %d", tc.size, tc.workers, got, tc.want)
+		}
+	}
+}
