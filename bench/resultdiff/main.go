@@ -1,7 +1,8 @@
 // Command resultdiff compares two reports of `aucopt experiment` (its --json files) and
 // prints every number that differs, grouped by table cell, ignoring the machine's share
-// (wall times "seconds", the jobs run at once "workers") and the texts (captions,
-// explanations, grid descriptions). It exits 1
+// (wall times "seconds", the jobs run at once "workers"), the texts (captions,
+// explanations, grid descriptions) and a boolean parameter absent from one side and
+// false on the other (a switch added later, off by default). It exits 1
 // when something differs, 2 on bad input, 0 when the runs agree.
 //
 //	go run ./bench/resultdiff bench/results/opauc-small.json /tmp/opauc-small.json
@@ -99,6 +100,9 @@ func diff(a, b any) []difference {
 			}
 			slices.Sort(keys)
 			for _, k := range keys {
+				if key == "params" && offParam(av, bv, k) {
+					continue
+				}
 				walk(append(path, k), av[k], bv[k])
 			}
 		case []any:
@@ -138,6 +142,15 @@ func diff(a, b any) []difference {
 	}
 	walk(nil, a, b)
 	return out
+}
+
+// offParam reports whether parameter k is absent from one of two params objects and
+// false in the other: a switch added to a learner after a table was made, off by
+// default (UBAUC's center), runs as the table's run did.
+func offParam(a, b map[string]any, k string) bool {
+	x, inA := a[k]
+	y, inB := b[k]
+	return !inA && y == false || !inB && x == false
 }
 
 // show formats a JSON value for the report.
