@@ -131,32 +131,12 @@ func (u *UBAUC) Observe(x kernels.Sparse, y int8) float64 {
 		xv += val[k] * u.v[j]
 	}
 	wx := st.S * xv
-	eta := u.p.Eta / math.Sqrt(float64(st.T))
-	yf := float64(y)
-	var h float64
-	if yf*(st.Lambda-wx) > 0 {
-		h = 1
-	}
-	// w ← (1 − ηγ)w − η(β(w·x) − (β + h)y)·x
-	c := -eta * (u.p.Beta*wx - (u.p.Beta+h)*yf)
-	shrink := 1 - eta*u.p.Gamma
-	if shrink == 0 {
-		clear(u.v)
-		st.S = 1
-	} else {
-		st.S *= shrink
-	}
-	if c != 0 {
-		a := c / st.S
+	if a := u.step(wx, y); a != 0 {
 		for k, j := range x.Idx {
 			u.v[j] += a * val[k]
 		}
 	}
-	if a := math.Abs(st.S); a < lazyScaleLow || a > lazyScaleHigh {
-		scal(st.S, u.v)
-		st.S = 1
-	}
-	st.Lambda -= eta * yf * h
+	u.rescale()
 	return wx
 }
 
@@ -175,22 +155,7 @@ func (u *UBAUC) observeCentered(idx []int32, val []float64, y int8) float64 {
 		xv += val[k] * u.v[j]
 	}
 	wx := st.S * (xv - ubaucDot(u.v, u.mu))
-	eta := u.p.Eta / math.Sqrt(float64(st.T))
-	yf := float64(y)
-	var h float64
-	if yf*(st.Lambda-wx) > 0 {
-		h = 1
-	}
-	c := -eta * (u.p.Beta*wx - (u.p.Beta+h)*yf)
-	shrink := 1 - eta*u.p.Gamma
-	if shrink == 0 {
-		clear(u.v)
-		st.S = 1
-	} else {
-		st.S *= shrink
-	}
-	if c != 0 {
-		a := c / st.S
+	if a := u.step(wx, y); a != 0 {
 		for j, m := range u.mu {
 			u.v[j] -= a * m
 		}
@@ -198,12 +163,38 @@ func (u *UBAUC) observeCentered(idx []int32, val []float64, y int8) float64 {
 			u.v[j] += a * val[k]
 		}
 	}
-	if a := math.Abs(st.S); a < lazyScaleLow || a > lazyScaleHigh {
-		scal(st.S, u.v)
+	u.rescale()
+	return wx
+}
+
+// step is eq. (9)'s step for the example of label y and score wx = w·x: it shrinks w by
+// 1 − ηγ (the lazy scale), moves λ, and returns a, the multiple of x (of x − x̄_t with
+// Center) to add to v: w ← (1 − ηγ)w − η(β(w·x) − (β + h)y)·x.
+func (u *UBAUC) step(wx float64, y int8) float64 {
+	st := &u.st
+	eta := u.p.Eta / math.Sqrt(float64(st.T))
+	yf := float64(y)
+	var h float64
+	if yf*(st.Lambda-wx) > 0 {
+		h = 1
+	}
+	c := -eta * (u.p.Beta*wx - (u.p.Beta+h)*yf)
+	if shrink := 1 - eta*u.p.Gamma; shrink == 0 {
+		clear(u.v)
 		st.S = 1
+	} else {
+		st.S *= shrink
 	}
 	st.Lambda -= eta * yf * h
-	return wx
+	return c / st.S
+}
+
+// rescale folds the lazy scale into v when it drifts out of range.
+func (u *UBAUC) rescale() {
+	if a := math.Abs(u.st.S); a < lazyScaleLow || a > lazyScaleHigh {
+		scal(u.st.S, u.v)
+		u.st.S = 1
+	}
 }
 
 // Weights returns a copy of w.
