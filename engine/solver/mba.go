@@ -87,7 +87,12 @@ type MBAParams struct {
 	// "all": every positive–negative pair, for which Σ_N = S₊ + S₋ + δδᵀ and μ_N = δ
 	// (ALGORITHMS.md) come from the class moments in one pass, exactly, with no
 	// sampling; B and T must then keep their defaults (they do not apply), and the fit
-	// needs only the class moments (out-of-core and distributed training).
+	// needs only the class moments (out-of-core and distributed training). "auto" is
+	// "all" on a training set of at most S = B·T rows, "sampled" on a larger one: every
+	// pair's statistics cost n·d² (the class scatters), S sampled pairs S·d², so from
+	// S ≥ n the exact U-statistics are also the cheaper ones. It is the data-scaled
+	// default (solver.Spec.Defaults); the static default, which the papers' protocols
+	// run, stays "sampled".
 	Pairs string `param:"pairs"`
 }
 
@@ -95,7 +100,14 @@ type MBAParams struct {
 const (
 	MBAPairsSampled = "sampled"
 	MBAPairsAll     = "all"
+	MBAPairsAuto    = "auto"
 )
+
+// allPairsFor reports whether the fit on n training rows uses every pair: Pairs "all",
+// or "auto" with S = B·T ≥ n.
+func (p MBAParams) allPairsFor(n int64) bool {
+	return p.Pairs == MBAPairsAll || p.Pairs == MBAPairsAuto && int64(p.B)*int64(p.T) >= n
+}
 
 // DefaultMBAL2Params returns MBA-ℓ2 (ridge): B = 1000, T = 100, λ₁ = 0, λ₂ = 10⁻⁴.
 func DefaultMBAL2Params() MBAParams {
@@ -144,7 +156,8 @@ func (p MBAParams) check() error {
 		Check(p.Path >= 1, "path", p.Path, "≥ 1"),
 		Check(p.Tol > 0 && p.Tol < 1, "tol", p.Tol, "in (0, 1)"),
 		Check(p.MaxIter >= 1, "maxiter", p.MaxIter, "≥ 1"),
-		Check(p.Pairs == MBAPairsSampled || p.Pairs == MBAPairsAll, "pairs", p.Pairs, MBAPairsSampled+" or "+MBAPairsAll),
+		Check(p.Pairs == MBAPairsSampled || p.Pairs == MBAPairsAll || p.Pairs == MBAPairsAuto, "pairs", p.Pairs,
+			MBAPairsSampled+", "+MBAPairsAll+" or "+MBAPairsAuto),
 		Check(p.Pairs != MBAPairsAll || p.B == DefaultMBAL2Params().B, "B", p.B, "unset with pairs=all (every pair is used)"),
 		Check(p.Pairs != MBAPairsAll || p.T == DefaultMBAL2Params().T, "T", p.T, "unset with pairs=all (every pair is used)"),
 	} {
@@ -456,7 +469,7 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset) error {
 	if len(pos) == 0 || len(neg) == 0 {
 		return fmt.Errorf("%s: %w (%d positives, %d negatives)", m.name, ErrOneClass, len(pos), len(neg))
 	}
-	if m.p.Pairs == MBAPairsAll {
+	if m.p.allPairsFor(int64(ds.Rows())) {
 		mp, mn, err := classMoments(ctx, m.b, ds, m.dim)
 		if err != nil {
 			return fmt.Errorf("%s: class moments: %w", m.name, err)

@@ -640,3 +640,43 @@ func (c *rowDiffCounter) RowDiff(a kernels.Mat, pos, neg []int32, out kernels.Ma
 	c.n.Add(1)
 	c.Backend.RowDiff(a, pos, neg, out)
 }
+
+// TestMBAPairsAuto: pairs=auto fits every pair (the oracle's moments) on a training set
+// of at most S = B·T rows and samples S pairs on a larger one, as pairs=sampled does
+// with the same seed.
+func TestMBAPairsAuto(t *testing.T) {
+	b := testBackends(t)[0]
+	fit := func(ds *data.Dataset, pairs string) []float64 {
+		t.Helper()
+		p := mbaParams(10, 20, 0, 1e-3) // S = 200 pairs
+		if pairs == MBAPairsAll {
+			p = mbaParams(DefaultMBAL2Params().B, DefaultMBAL2Params().T, 0, 1e-3) // B, T do not apply
+		}
+		p.Pairs = pairs
+		m, err := NewMBAL2(b, ds.Dim, p, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.Fit(context.Background(), ds); err != nil {
+			t.Fatal(err)
+		}
+		return m.Weights()
+	}
+	for _, tc := range []struct {
+		rows int
+		like string
+	}{
+		{200, MBAPairsAll},     // S ≥ n: every pair
+		{201, MBAPairsSampled}, // S < n: S sampled pairs
+	} {
+		ds := gaussian(tc.rows, 6, 0.3, 1, 7)
+		all, sampled, auto := fit(ds, MBAPairsAll), fit(ds, MBAPairsSampled), fit(ds, MBAPairsAuto)
+		want, other := all, sampled
+		if tc.like == MBAPairsSampled {
+			want, other = sampled, all
+		}
+		if !slices.Equal(auto, want) || slices.Equal(auto, other) {
+			t.Errorf("%d rows, S = 200: pairs=auto gave %v, want pairs=%s's %v", tc.rows, auto, tc.like, want)
+		}
+	}
+}

@@ -28,16 +28,17 @@ var (
 )
 
 // MomentsOnly reports whether the learner uses every pair (Pairs = "all"), whose
-// statistics are the class moments' closed form.
+// statistics are the class moments' closed form. ("auto" depends on the rows: see
+// FitMoments.)
 func (m *MBA) MomentsOnly() bool { return m.p.Pairs == MBAPairsAll }
 
 // FitMoments fits MBA with every pair from the class moments: μ_N = δ and
 // Σ_N = S₊ + S₋ + δδᵀ, then the learner's solve (Cholesky, or coordinate descent along
-// the λ₁ path). It fails unless Pairs is "all".
+// the λ₁ path). It fails unless Pairs is "all", or "auto" on at most B·T rows.
 func (m *MBA) FitMoments(ctx context.Context, pos, neg *stats.Moments) error {
 	m.mu, m.sigma, m.info = nil, nil, MBAInfo{}
 	clear(m.w)
-	if !m.MomentsOnly() {
+	if !m.p.allPairsFor(pos.N() + neg.N()) {
 		return fmt.Errorf("%s: sampled pairs need the rows, not only the class moments (use pairs=all)", m.name)
 	}
 	if pos.Dim() > m.dim || neg.Dim() > m.dim {
