@@ -64,6 +64,9 @@ func TestSameSelection(t *testing.T) {
 			if !spec.IsBatch() {
 				base.Passes = 1
 			}
+			if tc.algo == "mba-l2" { // the protocols run MBA's static sampled pairs, not the data-scaled pairs=auto
+				base.Params = []string{"pairs=" + solver.MBAPairsSampled}
+			}
 
 			gcfg := engine.GridConfig{TrainConfig: base, Grid: tc.grid, Folds: k}
 			gcfg.Data, gcfg.Test = trainFile, testFile
