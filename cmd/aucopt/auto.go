@@ -81,18 +81,19 @@ func entryOutcome(e engine.AutoEntry) string {
 }
 
 // scaledKeys returns the parameters whose defaults spec scales to the training data
-// (solver.Spec.Defaults): those that differ between two unlike datasets' defaults.
+// (solver.Spec.Defaults): those that differ from the static default on either of two
+// unlike datasets, a small one trained over many passes and a large one in one.
 func scaledKeys(spec solver.Spec) map[string]bool {
 	out := map[string]bool{}
 	if spec.Defaults == nil {
 		return out
 	}
-	a, b := spec.Params(), spec.Params()
-	spec.Defaults(solver.DataFacts{Rows: 100, Features: 10, MeanSqNorm: 5, Positives: 50}, a)
-	spec.Defaults(solver.DataFacts{Rows: 100_000, Features: 1000, MeanSqNorm: 300, Positives: 1000}, b)
+	static, a, b := spec.Params().Values(), spec.Params(), spec.Params()
+	spec.Defaults(solver.DataFacts{Rows: 100, Features: 10, MeanSqNorm: 5, Positives: 50, Passes: 20}, a)
+	spec.Defaults(solver.DataFacts{Rows: 100_000, Features: 1000, MeanSqNorm: 300, Positives: 1000, Passes: 1}, b)
 	va, vb := a.Values(), b.Values()
-	for k, v := range va {
-		if fmt.Sprint(v) != fmt.Sprint(vb[k]) {
+	for k, v := range static {
+		if fmt.Sprint(v) != fmt.Sprint(va[k]) || fmt.Sprint(v) != fmt.Sprint(vb[k]) {
 			out[k] = true
 		}
 	}

@@ -77,6 +77,9 @@ func TestHelpParamsScaled(t *testing.T) {
 		{"ls-auc", "lambda", true},
 		{"opauc", "eta", true},
 		{"opauc", "lambda", true},
+		{"ubauc-online", "center", true}, // the same on both datasets, not the static default
+		{"mba-l2", "pairs", true},
+		{"olr", "eta", true}, // only when it makes more than one pass
 		{"solam", "eta", false},
 	}
 	for _, tt := range tests {

@@ -205,7 +205,7 @@ func printParams(w io.Writer, spec solver.Spec) {
 	switch {
 	case spec.IsBatch():
 	case spec.MinSteps > 0:
-		fmt.Fprintf(w, "\npasses (--passes 0, the default): ⌈%d/rows⌉, at most %d, one from %d rows on\n", spec.MinSteps, solver.MaxDefaultPasses, spec.MinSteps)
+		fmt.Fprintf(w, "\npasses (--passes 0, the default): ⌈%d/rows⌉, at most %d, one from %d rows on\n", spec.MinSteps, solver.MaxDefaultPasses, min(spec.MinSteps, solver.OnePassRows))
 	default:
 		fmt.Fprintln(w, "\npasses (--passes 0, the default): one")
 	}
