@@ -99,3 +99,22 @@ func TestHelpParamsScaled(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpParamsPasses checks the default passes --help-params states: ⌈MinSteps/rows⌉
+// below solver.OnePassRows rows, one from there on, even where MinSteps is larger.
+func TestHelpParamsPasses(t *testing.T) {
+	for algo, want := range map[string]string{
+		"opauc":   "⌈50000/rows⌉, at most 100, one from 20000 rows on",
+		"oam-seq": "⌈30000/rows⌉, at most 100, one from 20000 rows on",
+		"solam":   "⌈20000/rows⌉, at most 100, one from 20000 rows on",
+		"fsauc":   "passes (--passes 0, the default): one\n",
+	} {
+		var out, errOut bytes.Buffer
+		if status := run([]string{"train", "--algo", algo, "--help-params"}, &out, &errOut); status != 0 {
+			t.Fatalf("%s --help-params exited %d: %s", algo, status, errOut.String())
+		}
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("%s --help-params:\n%s\nwant passes line %q", algo, out.String(), want)
+		}
+	}
+}
