@@ -155,6 +155,22 @@ func (d *Dataset) setIndices() {
 	}
 }
 
+// Mean returns the mean of the rows, feature by feature (a sparse row's implicit zeros
+// count): the sums in row order, then divided by the rows.
+func (d *Dataset) Mean() []float64 {
+	m := make([]float64, d.Dim)
+	for i := range d.Rows() {
+		r := d.Row(i)
+		for k, j := range r.Idx {
+			m[j] += r.Val[k]
+		}
+	}
+	for j := range m {
+		m[j] /= float64(d.Rows())
+	}
+	return m
+}
+
 // Counts returns the number of positive and negative examples.
 func (d *Dataset) Counts() (pos, neg int) {
 	for _, y := range d.Y {

@@ -123,17 +123,7 @@ func FitRowNormalizer(d *Dataset, center bool) *RowNormalizer {
 	if !center {
 		return &RowNormalizer{}
 	}
-	m := make([]float64, d.Dim)
-	for i := range d.Rows() {
-		r := d.Row(i)
-		for k, j := range r.Idx {
-			m[j] += r.Val[k]
-		}
-	}
-	for j := range m {
-		m[j] /= float64(d.Rows())
-	}
-	return &RowNormalizer{Mean: m}
+	return &RowNormalizer{Mean: d.Mean()}
 }
 
 // Apply returns the normalised copy of d.

@@ -495,16 +495,7 @@ func (u *UBAUCBatch) Fit(ctx context.Context, ds *data.Dataset) error {
 	u.w, u.alpha, u.mu = nil, nil, nil
 	u.st = UBAUCBatchStats{}
 	if u.p.Center {
-		u.mu = make([]float64, d)
-		for i := range n {
-			r := ds.Row(i)
-			for k, j := range r.Idx {
-				u.mu[j] += r.Val[k]
-			}
-		}
-		for j := range u.mu {
-			u.mu[j] /= float64(n)
-		}
+		u.mu = ds.Mean()
 	}
 	zt, qmh, err := u.ubaucTransform(ds)
 	if err != nil {
