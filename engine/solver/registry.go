@@ -87,18 +87,13 @@ const OnePassRows = 20_000
 // without MinSteps or when rows is not known (< 1), 0 for a batch algorithm (it fits
 // once).
 func (s Spec) DefaultPasses(rows int) int {
-	if s.IsBatch() {
+	switch {
+	case s.IsBatch():
 		return 0
-	}
-	return defaultPasses(s.MinSteps, rows)
-}
-
-// defaultPasses is DefaultPasses of an online learner with the given MinSteps.
-func defaultPasses(minSteps, rows int) int {
-	if minSteps <= 0 || rows < 1 || rows >= minSteps || rows >= OnePassRows {
+	case s.MinSteps <= 0 || rows < 1 || rows >= s.MinSteps || rows >= OnePassRows:
 		return 1 // rows < 1: not known
 	}
-	return min((minSteps+rows-1)/rows, MaxDefaultPasses)
+	return min((s.MinSteps+rows-1)/rows, MaxDefaultPasses)
 }
 
 // online adapts a typed constructor NewXxx(b, dim, XxxParams, seed) to a Spec.
