@@ -103,14 +103,9 @@ func (s *Scaling) Apply(d *Dataset) *Dataset {
 // applyMinMaxUnit applies ScaleMinMaxUnit row by row: the min-max map, then (x −
 // Mean)/‖x − Mean‖, without a copy in between.
 func (s *Scaling) applyMinMaxUnit(d *Dataset) *Dataset {
-	out := d.empty()
-	dense := make([]float64, d.Dim)
-	var mm, buf kernels.Sparse
-	for i := range d.Rows() {
-		mm = s.MinMax.ApplyRow(d.Row(i), d.Dim, dense, mm)
-		buf = s.Norm.normalizeRow(mm, d.Dim, dense, buf)
-		out.Append(d.Y[i], d.Labels[i], buf)
-	}
-	out.Dim = d.Dim
-	return out
+	var mm kernels.Sparse
+	return d.mapRows(func(x kernels.Sparse, dim int, dense []float64, out kernels.Sparse) kernels.Sparse {
+		mm = s.MinMax.ApplyRow(x, dim, dense, mm)
+		return s.Norm.normalizeRow(mm, dim, dense, out)
+	})
 }

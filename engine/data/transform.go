@@ -55,11 +55,17 @@ func FitMinMax(d *Dataset, lo, hi float64) (*Scaler, error) {
 // Apply returns the scaled copy of d. Rows keep only non-zero results; when a shift is
 // non-zero the implicit zeros of that feature become stored values.
 func (s *Scaler) Apply(d *Dataset) *Dataset {
+	return d.mapRows(s.ApplyRow)
+}
+
+// mapRows returns a copy of d with each row replaced by f(row, d.Dim, dense, out):
+// dense is scratch of length d.Dim, out the previous result's storage to reuse.
+func (d *Dataset) mapRows(f func(x kernels.Sparse, dim int, dense []float64, out kernels.Sparse) kernels.Sparse) *Dataset {
 	out := d.empty()
-	var buf kernels.Sparse
 	dense := make([]float64, d.Dim)
+	var buf kernels.Sparse
 	for i := range d.Rows() {
-		buf = s.ApplyRow(d.Row(i), d.Dim, dense, buf)
+		buf = f(d.Row(i), d.Dim, dense, buf)
 		out.Append(d.Y[i], d.Labels[i], buf)
 	}
 	out.Dim = d.Dim
@@ -128,15 +134,7 @@ func FitRowNormalizer(d *Dataset, center bool) *RowNormalizer {
 
 // Apply returns the normalised copy of d.
 func (n *RowNormalizer) Apply(d *Dataset) *Dataset {
-	out := d.empty()
-	dense := make([]float64, d.Dim)
-	var buf kernels.Sparse
-	for i := range d.Rows() {
-		buf = n.normalizeRow(d.Row(i), d.Dim, dense, buf)
-		out.Append(d.Y[i], d.Labels[i], buf)
-	}
-	out.Dim = d.Dim
-	return out
+	return d.mapRows(n.normalizeRow)
 }
 
 // normalizeRow writes (x − Mean)/‖x‖ (x/‖x‖ without a mean) into out, reusing its
