@@ -110,12 +110,16 @@ type Workload struct {
 	Rows, Dim int
 	// Density is the share of the values stored, nnz/(rows·dim): 1 for dense data.
 	Density float64
+	// Passes is the passes an online algorithm makes over the rows (0 or 1 for one, and
+	// for a batch algorithm): the kernels run through n·d·Passes values.
+	Passes int
 }
 
 // Automatic selection runs a workload on a device backend only when the algorithm's
 // time goes to large dense kernels and its data is dense and large: at least
 // data.DenseAuto of the values stored, at least AutoDeviceDim features, and at least
-// the algorithm's solver.Spec.DeviceValues values n·d (measured per algorithm). Below
+// the algorithm's solver.Spec.DeviceValues values n·d·passes (measured per algorithm;
+// an online learner's passes run the same kernels again, a batch one counts once). Below
 // that a GPU's fixed cost per call (a launch, or a host round trip of about 28 µs for a
 // scalar result, on the H200 of bench/README.md) outweighs its speed; and a CPU backend
 // runs a grid's points and the folds on all cores, which a device backend does not.
@@ -125,7 +129,8 @@ const AutoDeviceDim = 1000
 // is one.
 func (w Workload) OnDevice() bool {
 	v := w.Spec.DeviceValues
-	return v > 0 && w.Dim >= AutoDeviceDim && w.Density >= data.DenseAuto && float64(w.Rows)*float64(w.Dim) >= float64(v)
+	return v > 0 && w.Dim >= AutoDeviceDim && w.Density >= data.DenseAuto &&
+		float64(w.Rows)*float64(w.Dim)*float64(max(w.Passes, 1)) >= float64(v)
 }
 
 // AutoBackend opens the backend automatic selection chooses for w: Backend("auto")
@@ -205,7 +210,7 @@ func AutoDeviceRule() string {
 			parts = append(parts, fmt.Sprintf("%s from %.0e", s.Name, float64(s.DeviceValues)))
 		}
 	}
-	return fmt.Sprintf("data at least %g%% dense with at least %d features and n·d values: %s",
+	return fmt.Sprintf("data at least %g%% dense with at least %d features and n·d·passes values: %s",
 		100*data.DenseAuto, AutoDeviceDim, strings.Join(parts, ", "))
 }
 

@@ -220,21 +220,24 @@ func TestWorkloadOnDevice(t *testing.T) {
 		}
 		return s
 	}
-	spdam, mba, solam := spec("spdam"), spec("mba-l2"), spec("solam")
+	spdam, mba, solam, opauc := spec("spdam"), spec("mba-l2"), spec("solam"), spec("opauc")
 	v := int(spdam.DeviceValues)
 	for _, tc := range []struct {
 		name string
 		w    Workload
 		want bool
 	}{
-		{"spdam, epsilon-sized", Workload{spdam, 400_000, 2_000, 1}, true},
-		{"spdam, at the limits", Workload{spdam, v / AutoDeviceDim, AutoDeviceDim, 0.5}, true},
-		{"spdam, too few features", Workload{spdam, 1_000_000, AutoDeviceDim - 1, 1}, false},
-		{"spdam, too few values", Workload{spdam, v/AutoDeviceDim - 1, AutoDeviceDim, 1}, false},
-		{"mba-l2, where spdam has too few values", Workload{mba, v/AutoDeviceDim - 1, AutoDeviceDim, 1}, true},
-		{"spdam, sparse (news20)", Workload{spdam, 19_996, 1_355_191, 0.00034}, false},
-		{"spdam, density unknown", Workload{spdam, 400_000, 2_000, 0}, false},
-		{"solam, epsilon-sized", Workload{solam, 400_000, 2_000, 1}, false},
+		{"spdam, epsilon-sized", Workload{spdam, 400_000, 2_000, 1, 0}, true},
+		{"spdam, at the limits", Workload{spdam, v / AutoDeviceDim, AutoDeviceDim, 0.5, 0}, true},
+		{"spdam, too few features", Workload{spdam, 1_000_000, AutoDeviceDim - 1, 1, 0}, false},
+		{"spdam, too few values", Workload{spdam, v/AutoDeviceDim - 1, AutoDeviceDim, 1, 0}, false},
+		{"mba-l2, where spdam runs on the device (every pair: ls-auc's limit)", Workload{mba, v / AutoDeviceDim, AutoDeviceDim, 1, 0}, false},
+		{"mba-l2, epsilon-sized", Workload{mba, 400_000, 2_000, 1, 0}, true},
+		{"spdam, sparse (news20)", Workload{spdam, 19_996, 1_355_191, 0.00034, 0}, false},
+		{"spdam, density unknown", Workload{spdam, 400_000, 2_000, 0, 0}, false},
+		{"solam, epsilon-sized", Workload{solam, 400_000, 2_000, 1, 1}, false},
+		{"opauc, one pass under its limit", Workload{opauc, 10_000, 1_000, 1, 1}, false},
+		{"opauc, five passes over the same rows", Workload{opauc, 10_000, 1_000, 1, 5}, true},
 		{"no workload", Workload{}, false},
 	} {
 		if got := tc.w.OnDevice(); got != tc.want {
@@ -246,7 +249,7 @@ func TestWorkloadOnDevice(t *testing.T) {
 			t.Errorf("%s: DeviceValues = %d, want > 0", name, s.DeviceValues)
 		}
 	}
-	if r := AutoDeviceRule(); !strings.Contains(r, "spdam from 2e+07") || !strings.Contains(r, "1000 features") {
+	if r := AutoDeviceRule(); !strings.Contains(r, "spdam from 2e+07") || !strings.Contains(r, "mba-l2 from 5e+07") || !strings.Contains(r, "1000 features") {
 		t.Errorf("AutoDeviceRule() = %q, want the algorithms and the limits", r)
 	}
 }

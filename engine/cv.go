@@ -171,7 +171,14 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 		return nil, inputErrorf("cross-validation on %s: %w", cfg.Data, err)
 	}
 
-	w := Workload{Spec: spec, Rows: ds.Rows() - ds.Rows()/k, Dim: ds.Dim, Density: ds.Density()} // a fold's training part
+	foldRows := ds.Rows() - ds.Rows()/k
+	if !spec.IsBatch() {
+		if cfg.Passes == 0 { // every fold makes the passes of a typical fold's rows
+			cfg.Passes = spec.DefaultPasses(foldRows)
+		}
+		res.Passes = max(cfg.Passes, 1)
+	}
+	w := Workload{Spec: spec, Rows: foldRows, Dim: ds.Dim, Density: ds.Density(), Passes: res.Passes} // a fold's training part
 	b, release, err := OpenBackendFor(cfg.Backend, w)
 	if err != nil {
 		return nil, err
@@ -193,13 +200,6 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 		inner = runtime.GOMAXPROCS(0)
 	}
 	// Memory: workers folds at once, each one learner or one grid search.
-	foldRows := ds.Rows() - ds.Rows()/k
-	if !spec.IsBatch() {
-		if cfg.Passes == 0 { // every fold makes the passes of a typical fold's rows
-			cfg.Passes = spec.DefaultPasses(foldRows)
-		}
-		res.Passes = max(cfg.Passes, 1)
-	}
 	need, what := spec.StateBytes(ds.Dim, foldRows, base), featuresOf(ds.Dim)
 	if params != nil {
 		need, what = gridStateBytes(spec, params, ds.Dim, foldRows, inner)

@@ -96,7 +96,7 @@ type TrainResult struct {
 // workload is the automatic backend selection's view of training spec on the data res
 // describes.
 func (res *TrainResult) workload(spec solver.Spec) Workload {
-	return Workload{Spec: spec, Rows: res.TrainRows, Dim: res.Features, Density: res.density}
+	return Workload{Spec: spec, Rows: res.TrainRows, Dim: res.Features, Density: res.density, Passes: res.Passes}
 }
 
 // MarshalJSON writes the result with test_auc omitted when there was no test data

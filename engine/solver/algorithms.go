@@ -64,16 +64,20 @@ func Registry() []Spec {
 	}))
 }
 
-// The training values n·d of dense data from which a GPU trains an algorithm faster than
-// the CPU (Spec.DeviceValues), from whole `aucopt train` processes on an NVIDIA H200
-// against avx2 on its host's 16 cores (bench/gpu-auto.sh; bench/README.md, 2026-11-26),
-// at n × d = 20,000×500, 10,000×1,000, 20,000×1,000 and 20,000×2,000, in seconds:
-// MBA-ℓ2 0.76/0.87, 1.20/0.94, 1.46/1.37, 2.41/1.44 (avx2/cuda); OPAUC 1.37/3.58,
-// 2.09/2.20, 3.26/3.19, 7.97/3.68; SPDAM 2.24/1.54, 1.56/1.70, 3.17/2.01, 15.4/3.86;
-// LS-AUC 0.47/0.97, 0.69/1.14, 0.88/1.37, 1.52/1.57 (its n·d² Syrk, the part a GPU
-// speeds up, outgrows the rest only on larger data). Fewer cores favour the GPU sooner.
+// The training values n·d·passes of dense data from which a GPU trains an algorithm
+// faster than the CPU (Spec.DeviceValues), from whole `aucopt train` processes at the
+// defaults on an NVIDIA H200 against avx2 on its host's 16 cores (bench/gpu-auto.sh;
+// bench/README.md, 2026-11-26, third session), at n × d = 20,000×500, 10,000×1,000,
+// 20,000×1,000 and 20,000×2,000, in seconds (avx2/cuda): OPAUC 1.34/3.23, 6.98/5.80
+// (five passes below OnePassRows: 5·10⁷ values), 3.17/3.16, 6.95/3.45; SPDAM
+// 1.42/1.34, 1.56/1.55, 3.89/1.76, 16.5/3.60; LS-AUC 0.38/0.81, 0.55/1.00, 0.89/1.14,
+// 1.83/1.87 (its n·d² Syrk, the part a GPU speeds up, outgrows the rest only on
+// larger data). MBA takes LS-AUC's limit: below B·T rows its default takes every pair,
+// the same class scatters (0.34/0.68, 0.54/0.90, 0.90/1.29, 1.47/1.70), and above it
+// samples, where n·d is past the limit for any d ≥ AutoDeviceDim. Fewer cores favour
+// the GPU sooner.
 const (
-	deviceMBA   = 10_000_000
+	deviceMBA   = deviceLSAUC
 	deviceOPAUC = 20_000_000
 	deviceSPDAM = 20_000_000
 	deviceLSAUC = 50_000_000

@@ -31,7 +31,7 @@ type Spec struct {
 	// DeviceValues > 0 says the algorithm's time goes to large dense kernels that a
 	// device backend runs fast (OPAUC's and LS-AUC's covariances, MBA's Σ_S, SPDAM's
 	// dense batches), not to a host round trip per example, and from how many training
-	// values n·d on (of dense data) a GPU trains it faster than the CPU: automatic
+	// values n·d·passes on (of dense data) a GPU trains it faster than the CPU: automatic
 	// backend selection runs it on a GPU from there (engine.Workload). 0: never.
 	DeviceValues int64
 	// SetStreamLength, when set, says the algorithm sizes its schedule from the number
