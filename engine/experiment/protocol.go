@@ -86,13 +86,6 @@ type Protocol struct {
 	Notes  []string // protocol details the tables' captions repeat
 }
 
-// svmORGrid is B-SVM-OR's grid in the protocols: its cutting-plane solver needs
-// O(1/(λε)) planes, and λ below 10⁻³ took minutes per fit on splice.
-const (
-	svmORGrid = "lambda=10^[-3..1]"
-	svmORNote = "svm-or's λ grid is 10^[-3..1], not 10^[-5..1]: its cutting-plane solver needs O(1/(λε)) planes and smaller λ took minutes per fit"
-)
-
 // Protocols returns the known protocols, in the order the CLI lists them.
 func Protocols() []Protocol {
 	return []Protocol{
@@ -100,7 +93,6 @@ func Protocols() []Protocol {
 			Name: "opauc", Paper: "Gao et al., One-pass AUC optimization, ICML 2013", Source: "Sec. 5.1, Tables 2 and 4",
 			Scale: ScaleAuto, Split: SplitCV, Trials: 5, Folds: 5, InnerFolds: 5, BatchMaxRows: 8000,
 			Merge: []string{"splice", "sector"},
-			Grids: map[string]string{"svm-or": svmORGrid},
 			Groups: []Group{
 				{Title: "Table 2 (benchmark data)", Reference: "opauc",
 					Algos:    []string{"opauc", "oam-seq", "oam-gra", "uniexp", "unilog", "svm-or", "ls-auc"},
@@ -114,13 +106,11 @@ func Protocols() []Protocol {
 				"multi-class sets made binary by splitting the classes at random into two equal groups",
 				"5 trials of 5-fold CV; hyper-parameters by 5-fold CV inside each training part on the paper's grids; online algorithms make one pass",
 				"batch algorithms train on 8,000 random rows of a larger training part, as the paper did",
-				svmORNote,
 			},
 		},
 		{
 			Name: "ubauc", Paper: "Lyu and Ying, A univariate bound of area under ROC, UAI 2018", Source: "Sec. 5, Tables 1 and 2",
 			Scale: ScaleAuto, Split: SplitSubsample, Runs: 25, Frac: 0.8, Holdout: 0.2,
-			Grids: map[string]string{"svm-or": svmORGrid},
 			Groups: []Group{
 				{Title: "Table 2", Reference: "ubauc-batch",
 					Algos:    []string{"ubauc-online", "ubauc-batch", "solam", "opauc", "oam-seq", "oam-gra", "svm-or"},
@@ -131,7 +121,6 @@ func Protocols() []Protocol {
 				"25 models, each on a random 80% of the training part, scored on the test part",
 				"(β, γ) and the step size chosen on a stratified 20% validation share of each 80% subset",
 				"the paper's UNI-SVM column is not reproduced (aucopt has no SVM)",
-				svmORNote,
 			},
 		},
 		{
@@ -159,7 +148,6 @@ func Protocols() []Protocol {
 			Grids: map[string]string{
 				"spam-l2":  "eta=10^[-2..1];beta=10^[-5..5]",
 				"spam-net": "eta=10^[-2..1];beta1=10^[-5..5]",
-				"svm-or":   svmORGrid,
 			},
 			Groups: []Group{
 				{Title: "Tables 3.2, 4.2, 5.2 and 6.3", Reference: "solam",
@@ -170,7 +158,6 @@ func Protocols() []Protocol {
 				"rows normalised: x/‖x‖ for diabetes, fourclass, german (and sector, which centring would make dense), (x - mean)/‖x‖ otherwise",
 				"5 trials of 5-fold CV; hyper-parameters by 5-fold CV inside each training part (β ∈ 10^[-5:5] for SPAM; λ ∈ 10^[-5:1] for SPDAM)",
 				"regSOLAM: the SOLAM authors' grid ζ ∈ [1:9:100] × R ∈ 10^[-1:5] (λ = 0), not the thesis' ζ × λ ∈ 10^[-5:5] with R = √(2/λ), which gave fourclass .7958 and a9a .8833 (both †) against .8052 and .8966 on the same runs",
-				svmORNote,
 				"the OPAUC, OAM, B-SVM-OR and B-LS-SVM numbers the thesis prints are copied from the OPAUC paper (min-max scaling there); FSAUC has no published number",
 			},
 		},

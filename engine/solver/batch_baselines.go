@@ -510,6 +510,15 @@ func (u *UniLog) Fit(ctx context.Context, ds *data.Dataset) error {
 	return nil
 }
 
+// hostDot is a·b in index order, on the host.
+func hostDot(a, b []float64) float64 {
+	var s float64
+	for k := range a {
+		s += a[k] * b[k]
+	}
+	return s
+}
+
 func infNorm(x []float64) float64 {
 	var m float64
 	for _, v := range x {

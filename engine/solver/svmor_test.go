@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -79,7 +80,7 @@ func TestRocHinge(t *testing.T) {
 				}
 			}
 			gamma := make([]float64, len(s))
-			r, b, _, _ := rocHinge(s, y, gamma, nil, nil)
+			r, b := rocHinge(s, y, gamma, &hingeScratch{})
 			wr, wb, wg := bruteHinge(s, y)
 			if math.Abs(r-wr) > 1e-12 || math.Abs(b-wb) > 1e-12 {
 				t.Errorf("rocHinge: R = %v, b = %v; brute force %v, %v", r, b, wr, wb)
@@ -165,5 +166,88 @@ func TestSVMORObjective(t *testing.T) {
 				t.Errorf("lower bound F − gap = %.7f exceeds a value reached, %.7f", f-m.Gap(), best)
 			}
 		})
+	}
+}
+
+// TestSortScored: the radix sort orders keys as the floats do, whatever their signs,
+// ties and zeros, above and below radixMin, and keeps every element.
+func TestSortScored(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, radixMin - 1, radixMin, 1000, 5003} {
+		a := make([]scored, n)
+		for k := range a {
+			switch r.IntN(5) {
+			case 0:
+				a[k].key = float64(r.IntN(7) - 3) // ties
+			case 1:
+				a[k].key = math.Copysign(0, float64(r.IntN(2)*2-1)) // ±0
+			case 2:
+				a[k].key = r.NormFloat64() * 1e-300
+			default:
+				a[k].key = r.NormFloat64() * math.Pow(10, float64(r.IntN(21)-10))
+			}
+			a[k].i = int32(k)
+		}
+		sorted, _ := sortScored(slices.Clone(a), nil)
+		if len(sorted) != n {
+			t.Fatalf("n = %d: %d elements back", n, len(sorted))
+		}
+		seen := make([]bool, n)
+		for k, e := range sorted {
+			if k > 0 && sorted[k-1].key > e.key {
+				t.Fatalf("n = %d: keys %v then %v at %d", n, sorted[k-1].key, e.key, k)
+			}
+			if seen[e.i] || a[e.i].key != e.key {
+				t.Fatalf("n = %d: element %d lost or altered", n, e.i)
+			}
+			seen[e.i] = true
+		}
+	}
+}
+
+// TestSVMORLineSearch: the line search's value is the minimum of φ(k) = F(w_b + k·Δ)
+// over a fine grid of k (to the grid's resolution), and it never returns a point worse
+// than w_b.
+func TestSVMORLineSearch(t *testing.T) {
+	ds := randomSparse(60, 4, 0.6, 0.5, 7)
+	r := rand.New(rand.NewPCG(5, 6))
+	lambda := 0.01
+	score := func(w []float64) []float64 {
+		s := make([]float64, ds.Rows())
+		for i := range s {
+			row := ds.Row(i)
+			for k, j := range row.Idx {
+				s[i] += w[j] * row.Val[k]
+			}
+		}
+		return s
+	}
+	for trial := range 20 {
+		wb, wc := make([]float64, ds.Dim), make([]float64, ds.Dim)
+		for j := range wb {
+			wb[j], wc[j] = r.NormFloat64(), r.NormFloat64()*3
+		}
+		f0, _ := svmorObjective(ds, wb, lambda)
+		l := lineSearch{y: ds.Y, lambda: lambda, gamma: make([]float64, ds.Rows()), s: make([]float64, ds.Rows())}
+		k, f := l.min(wb, wc, score(wb), score(wc), f0)
+		w := make([]float64, ds.Dim)
+		for j := range w {
+			w[j] = wb[j] + k*(wc[j]-wb[j])
+		}
+		if fk, _ := svmorObjective(ds, w, lambda); math.Abs(fk-f) > 1e-9 || f > f0 {
+			t.Fatalf("trial %d: φ(%v) = %v reported, %v by brute force; φ(0) = %v", trial, k, f, fk, f0)
+		}
+		best := f0
+		for step := 1; step <= 4000; step++ {
+			kk := float64(step) / 1000 // k in (0, 4]
+			for j := range w {
+				w[j] = wb[j] + kk*(wc[j]-wb[j])
+			}
+			fk, _ := svmorObjective(ds, w, lambda)
+			best = min(best, fk)
+		}
+		if f > best+1e-6 {
+			t.Errorf("trial %d: line search %.9f at k = %v, a grid of k reached %.9f", trial, f, k, best)
+		}
 	}
 }

@@ -114,7 +114,7 @@ func (u *UBAUC) Threshold() float64 {
 	if u.mu == nil {
 		return u.st.Lambda
 	}
-	return u.st.Lambda + u.st.S*ubaucDot(u.v, u.mu)
+	return u.st.Lambda + u.st.S*hostDot(u.v, u.mu)
 }
 
 // Observe takes one step of eq. (9) on (x, y) and returns w·x before it (with Center,
@@ -154,7 +154,7 @@ func (u *UBAUC) observeCentered(idx []int32, val []float64, y int8) float64 {
 	for k, j := range idx {
 		xv += val[k] * u.v[j]
 	}
-	wx := st.S * (xv - ubaucDot(u.v, u.mu))
+	wx := st.S * (xv - hostDot(u.v, u.mu))
 	if a := u.step(wx, y); a != 0 {
 		for j, m := range u.mu {
 			u.v[j] -= a * m

@@ -180,7 +180,7 @@ func (u *UBAUCBatch) Threshold() float64 {
 	if u.mu == nil || u.w == nil {
 		return u.st.Lambda
 	}
-	return u.st.Lambda + ubaucDot(u.w, u.mu)
+	return u.st.Lambda + hostDot(u.w, u.mu)
 }
 
 // Weights returns a copy of the fitted w (zeros before Fit).
@@ -294,14 +294,6 @@ type ubaucDCD struct {
 	rng   *rand.Rand
 }
 
-func ubaucDot(a, b []float64) float64 {
-	var s float64
-	for k := range a {
-		s += a[k] * b[k]
-	}
-	return s
-}
-
 // primal returns the w-step's primal at v and the λ = λ_k − ρ·s its dual implies,
 //
 //	P(v, λ) = ½‖v‖² − q̃·v + Σ_i [y_iλ − z̃_i·v]₊ + (λ − λ_k)²/(2ρ),
@@ -310,10 +302,10 @@ func ubaucDot(a, b []float64) float64 {
 // the terms' magnitudes (the scale of P's rounding error).
 func (s *ubaucDCD) primal(lamK, rho float64) (p, lambda, mag float64) {
 	lambda = lamK - rho*s.s
-	vv, qv := ubaucDot(s.v, s.v), ubaucDot(s.qt, s.v)
+	vv, qv := hostDot(s.v, s.v), hostDot(s.qt, s.v)
 	p, mag = 0.5*vv-qv, 0.5*vv+math.Abs(qv)
 	for i := range s.n {
-		s.marg[i] = ubaucDot(s.zt[i*s.d:(i+1)*s.d], s.v)
+		s.marg[i] = hostDot(s.zt[i*s.d:(i+1)*s.d], s.v)
 		h := max(float64(s.y[i])*lambda-s.marg[i], 0)
 		p += h
 		mag += h
@@ -336,13 +328,13 @@ func (s *ubaucDCD) roundingFloors(lamK, mag float64) (gap, pg float64) {
 	for _, h := range s.diag {
 		maxDiag = max(maxDiag, h)
 	}
-	vn := math.Sqrt(ubaucDot(s.v, s.v))
+	vn := math.Sqrt(hostDot(s.v, s.v))
 	return float64(s.n) * eps * mag, float64(s.d) * eps * (math.Sqrt(maxDiag)*vn + math.Abs(lamK) + s.rho*math.Abs(s.s))
 }
 
 // dual returns D(α) = −½‖v‖² + λ_k·s − (ρ/2)s², s = Σ_i y_i α_i.
 func (s *ubaucDCD) dual(lamK float64) float64 {
-	return -0.5*ubaucDot(s.v, s.v) + lamK*s.s - 0.5*s.rho*s.s*s.s
+	return -0.5*hostDot(s.v, s.v) + lamK*s.s - 0.5*s.rho*s.s*s.s
 }
 
 // resetV recomputes v = q̃ + Σ α_i z̃_i and s = Σ y_i α_i exactly (no drift from the
@@ -401,7 +393,7 @@ func (s *ubaucDCD) solve(ctx context.Context, lamK, tol float64) (float64, int, 
 				s.s += y * (na - a)
 				continue
 			}
-			g := ubaucDot(row, s.v) - y*lamK + s.rho*y*s.s // −∂D/∂α_i
+			g := hostDot(row, s.v) - y*lamK + s.rho*y*s.s // −∂D/∂α_i
 			var pg float64
 			switch {
 			case a == 0:
@@ -506,7 +498,7 @@ func (u *UBAUCBatch) Fit(ctx context.Context, ds *data.Dataset) error {
 		order: make([]int, n), rng: rand.New(rand.NewPCG(u.seed, 0x0bac))}
 	for i := range n {
 		row := zt[i*d : (i+1)*d]
-		s.diag[i] = ubaucDot(row, row)
+		s.diag[i] = hostDot(row, row)
 		for k := range s.qt {
 			s.qt[k] += u.p.Beta * row[k]
 		}

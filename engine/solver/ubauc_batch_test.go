@@ -50,7 +50,7 @@ func ubaucObjective(ds *data.Dataset, w []float64, beta, gamma float64) (f, lamb
 			}
 		}
 	}
-	f = best + 0.5*gamma*ubaucDot(w, w)
+	f = best + 0.5*gamma*hostDot(w, w)
 	for i, ci := range c {
 		e := 1 - float64(ds.Y[i])*ci
 		f += 0.5 * beta * e * e
@@ -158,11 +158,11 @@ func TestUBAUCBatchKKT(t *testing.T) {
 					x[j] = r.Val[k]
 				}
 				y := float64(ds.Y[i])
-				xw := ubaucDot(x, w)
+				xw := hostDot(x, w)
 				for j := range res {
 					res[j] += tc.beta*xw*x[j] - tc.beta*y*x[j] - u.alpha[i]*y*x[j]
 				}
-				scale += math.Abs(tc.beta * y * ubaucDot(x, x))
+				scale += math.Abs(tc.beta * y * hostDot(x, x))
 				if m := y*lambda - y*xw; m > 1e-7 && u.alpha[i] != 1 || m < -1e-7 && u.alpha[i] != 0 {
 					t.Errorf("%s/%s: example %d: margin %.3g with α = %v", tc.name, be.Name(), i, m, u.alpha[i])
 				}
