@@ -240,3 +240,40 @@ func errorsOf(errs ...error) error {
 	}
 	return nil
 }
+
+// BenchmarkSVMOR is B-SVM-OR's whole fit on a9a's 32,561 training rows, scaled to
+// [-1, 1] once outside the timer, at λ = 10⁻³ and 10⁻⁵ (the ends of the protocols'
+// grid that cost: the planes needed grow as λ falls), on every backend. It reports the
+// cutting planes of the fit.
+func BenchmarkSVMOR(b *testing.B) {
+	text, _ := loadA9A(b)
+	r, err := data.NewReader(bytes.NewReader(text), "a9a", data.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ds, err := data.ReadAll(r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	sc, err := data.FitMinMax(ds, -1, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ds = sc.Apply(ds)
+	for _, be := range backends(b) {
+		for _, lambda := range []float64{1e-3, 1e-5} {
+			b.Run(fmt.Sprintf("lambda=%g/backend=%s", lambda, be.Name()), func(b *testing.B) {
+				var m *solver.SVMOR
+				for b.Loop() {
+					if m, err = solver.NewSVMOR(be, ds.Dim, solver.SVMORParams{Lambda: lambda, Eps: 1e-3, Iters: 1000}, 1); err != nil {
+						b.Fatal(err)
+					}
+					if err := m.Fit(b.Context(), ds); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(m.Iterations()), "planes")
+			})
+		}
+	}
+}
