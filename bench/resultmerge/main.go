@@ -12,8 +12,9 @@
 // and the split, not on the algorithms beside it (the command of opauc-small with
 // --algos svm-or reproduced the table's svm-or runs bit for bit). resultmerge checks
 // that both reports ran the same protocol, seed and description, and that every replaced
-// cell has the same splits in the same order; it takes the part's notes and reductions
-// (the current build's) and prints where they differ from the base's. The base's wall
+// cell has the same splits in the same order; it takes the part's notes (the current
+// build's protocol notes), keeps the base's reductions but for the replaced algorithms'
+// own, adds the part's, and prints where either changed. The base's wall
 // time "seconds" stays (the part's is printed): it is the whole table's last run.
 // Means, marks and win/tie/loss counts are recomputed by --render. It exits 2 on bad
 // input or a mismatch.
@@ -24,6 +25,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 )
 
 func main() {
@@ -55,6 +57,7 @@ func run(basePath, partPath, outPath string) error {
 	}
 	bt, pt := list(base["tables"]), list(part["tables"])
 	replaced := 0
+	var algos []string // the algorithms replaced
 	for _, p := range pt {
 		po := p.(object)
 		var b object
@@ -85,18 +88,42 @@ func run(basePath, partPath, outPath string) error {
 				}
 				bcells[d].(object)[a] = pc
 				replaced++
+				if !slices.Contains(algos, a) {
+					algos = append(algos, a)
+				}
 			}
 		}
 	}
-	for _, k := range []string{"notes", "reduced"} {
-		if !equal(base[k], part[k]) {
-			fmt.Fprintf(os.Stderr, "resultmerge: %s from %s:\n  was %v\n  now %v\n", k, partPath, base[k], part[k])
+	// The notes are the protocol's, from the build: the part's. The reductions come
+	// from the command's flags, and a part run with --algos lists only its
+	// algorithms' grids: keep the base's, but for the replaced algorithms' own, and add
+	// the part's.
+	if !equal(base["notes"], part["notes"]) {
+		fmt.Fprintf(os.Stderr, "resultmerge: notes from %s:\n  was %q\n  now %q\n", partPath, strs(base["notes"]), strs(part["notes"]))
+	}
+	if v, ok := part["notes"]; ok {
+		base["notes"] = v
+	} else {
+		delete(base, "notes")
+	}
+	var reduced []any
+	for _, e := range strs(base["reduced"]) {
+		if !slices.ContainsFunc(algos, func(a string) bool { return strings.HasPrefix(e, a+" ") }) {
+			reduced = append(reduced, e)
 		}
-		if v, ok := part[k]; ok {
-			base[k] = v
-		} else {
-			delete(base, k)
+	}
+	for _, e := range strs(part["reduced"]) {
+		if !slices.Contains(reduced, any(e)) {
+			reduced = append(reduced, e)
 		}
+	}
+	if !equal(base["reduced"], reduced) && !(base["reduced"] == nil && len(reduced) == 0) {
+		fmt.Fprintf(os.Stderr, "resultmerge: reduced:\n  was %q\n  now %q\n", strs(base["reduced"]), strs(reduced))
+	}
+	if len(reduced) > 0 {
+		base["reduced"] = reduced
+	} else {
+		delete(base, "reduced")
 	}
 	fmt.Fprintf(os.Stderr, "resultmerge: %d cells replaced (the part ran %.0f s; the table's seconds stay %.0f)\n", replaced, part["seconds"], base["seconds"])
 	out, err := json.MarshalIndent(base, "", "  ")
