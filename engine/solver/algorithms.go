@@ -59,7 +59,7 @@ func Registry() []Spec {
 			DefaultMBPSLParams, MBPairGrid, NewMBPSL),
 		batch("mb-phl", "mini-batch gradient descent on sampled pairs, pairwise hinge loss (baseline)", "MBA paper, Sec. V",
 			DefaultMBPHLParams, MBPairGrid, NewMBPHL),
-		batch("svm-or", "B-SVM-OR: pairwise hinge loss over all pairs, cutting planes, O(n log n) per iteration", "Joachims 2005/2006; Teo et al. 2010",
+		batch("svm-or", "B-SVM-OR: pairwise hinge loss over all pairs, cutting planes with a line search (OCAS), O(n log n) per iteration", "Joachims 2005/2006; Franc & Sonnenburg 2009",
 			DefaultSVMORParams, SVMORGrid, NewSVMOR),
 	}))
 }

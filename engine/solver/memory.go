@@ -56,10 +56,11 @@ var stateWords = map[string]func(d, n float64, p Params) float64{
 	// L-BFGS history and scratch over (w, b), per-row scores and coefficients
 	"unilog": func(d, n float64, _ Params) float64 { return 30*(d+1) + 4*n },
 	"mb-psl": mbPair, "mb-phl": mbPair,
-	// the first 16 cutting planes, their Gram matrix, per-row scores
+	// the first 16 cutting planes, their Gram matrix, per-row scores at three points
+	// and the line search's, the subgradients' coefficients, the sort's keys and buffer
 	"svm-or": func(d, n float64, p Params) float64 {
 		it := float64(p.ptr.(*SVMORParams).Iters)
-		return 16*d + 256 + 4*it + 8*n + 4*d
+		return 16*d + 256 + 4*it + 12*n + 6*d
 	},
 }
 
