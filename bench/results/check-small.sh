@@ -7,7 +7,7 @@
 #   bench/results/check-small.sh                 # build aucopt from this tree
 #   AUCOPT=/path/to/aucopt bench/results/check-small.sh opauc-small
 #
-# About 7 minutes on the shared 2-core machine (435 s wall, 512 s CPU; WORKERS, default 0:
+# About 9 minutes on the shared 2-core machine (541 s wall, 1,044 s CPU since svm-or runs its full λ grid, 2026-11-27; WORKERS, default 0:
 # one job per core, the results do not depend on it). Not part of .ci/run.
 set -eu
 cd "$(dirname "$0")/../.."
