@@ -56,6 +56,7 @@ var commands = []command{
 }
 
 func main() {
+	deferFirstGC()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
