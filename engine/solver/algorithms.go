@@ -12,7 +12,7 @@ func Registry() []Spec {
 			DefaultOPAUCrParams, OPAUCrGrid, NewOPAUCr), squareMinSteps),
 		minSteps(online("opauc-f", "OPAUC on a random subset of the features (the paper's comparison)", "ICML 2013, Sec. 5",
 			DefaultOPAUCfParams, OPAUCfGrid, NewOPAUCf), squareMinSteps),
-		minSteps(online("opauc-rp", "OPAUC on a Gaussian random projection (the paper's comparison)", "ICML 2013, Sec. 5",
+		minSteps(online("opauc-rp", "OPAUC on a Gaussian random projection to k < d dimensions (OPAUC itself from k ≥ d; the paper's comparison)", "ICML 2013, Sec. 5",
 			DefaultOPAUCrpParams, OPAUCrpGrid, NewOPAUCrp), squareMinSteps),
 		minSteps(online("oam-seq", "online AUC maximisation with reservoir buffers, sequential PA updates", "Zhao et al. 2011; thesis Alg. 4-7",
 			DefaultOAMParams, OAMGrid, NewOAMSeq), oamMinSteps),

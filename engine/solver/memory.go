@@ -23,7 +23,10 @@ var stateWords = map[string]func(d, n float64, p Params) float64{
 		return 2*k*k + 80*k + d
 	},
 	"opauc-rp": func(d, _ float64, p Params) float64 {
-		k := min(float64(p.ptr.(*OPAUCrpParams).Dims), d)
+		k := float64(p.ptr.(*OPAUCrpParams).Dims)
+		if k >= d { // R = I: OPAUC's state
+			return 2*d*d + 80*d
+		}
 		return d*k + 2*k*k + 80*k + 4*d
 	},
 	// two reservoirs of N rows, their N×N Gram matrices (sequential updates only)

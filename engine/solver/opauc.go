@@ -630,9 +630,11 @@ type OPAUCrpParams struct {
 	Eta float64 `param:"eta"`
 	// Lambda is the ℓ2 weight λ ≥ 0. Default 2⁻¹⁰. Paper grid 2^[-10..2].
 	Lambda float64 `param:"lambda"`
-	// Dims is the projected dimension k ≥ 1, capped at the data's dimension d (a
-	// projection up to more than d dimensions costs O(k²) per example and adds nothing
-	// a rotation of the data would not). Default and paper 1000.
+	// Dims is the projected dimension k ≥ 1. From k ≥ d there is no reduction to make and
+	// the learner is OPAUC on the features as read (R = I): a Gaussian R at k = d only
+	// skews the ridge's geometry (its columns are neither unit nor orthogonal), which
+	// cost heart .901 and svmguide3 .763 against OPAUC's .93 and .79 at the defaults.
+	// Default and paper 1000.
 	Dims int `param:"dims"`
 }
 
@@ -646,14 +648,16 @@ func DefaultOPAUCrpParams() OPAUCrpParams {
 var OPAUCrpGrid = Grid{Keys: []string{"eta", "lambda"}, Values: [][]float64{Pow2(-12, 10), Pow2(-10, 2)}}
 
 // OPAUCrp is OPAUC^rp: OPAUC on x̂ = Rᵀx, with R a seeded d×k Gaussian matrix of entries
-// N(0, 1/k) held on the backend, k = min(Dims, d). Its weights are mapped back, w = R ŵ, so that scores
-// are w·x = ŵ·x̂. Memory O(dk + k²); per example O(nnz·k + k²).
+// N(0, 1/k) held on the backend, k = Dims < d; from Dims ≥ d, R = I (OPAUC itself, on
+// the rows as read). Its weights are mapped back, w = R ŵ, so that scores are
+// w·x = ŵ·x̂. Memory O(dk + k²); per example O(nnz·k + k²).
 // An OPAUCrp is not safe for concurrent use.
 type OPAUCrp struct {
 	p    OPAUCrpParams
 	d, k int
 	seed uint64
-	r    kernels.Mat   // R, d×k
+	r    kernels.Mat   // R, d×k; nil for R = I (k = d)
+	row  opaucRow      // loads x for R = I
 	xd   kernels.Vec   // a dense x
 	xh   kernels.Vec   // x̂ = Rᵀx (the core's xvec)
 	wd   kernels.Vec   // R ŵ
@@ -674,15 +678,22 @@ func NewOPAUCrp(b kernels.Backend, dim int, p OPAUCrpParams, seed uint64) (*OPAU
 	}
 	k := min(p.Dims, dim)
 	core := newOPAUCCore(b, k, opaucBlock, p.Lambda)
-	s := &OPAUCrp{p: p, d: dim, k: k, r: b.NewMat(dim, k), xd: b.NewVec(dim), xh: core.xvec(),
-		wd: b.NewVec(dim), vals: make([]kernels.Vec, dim+1), core: core}
+	s := &OPAUCrp{p: p, d: dim, k: k, xh: core.xvec(), core: core, seed: seed}
+	if k == dim {
+		s.row = newOPAUCRow(core)
+		return s, nil
+	}
+	s.r, s.xd, s.wd, s.vals = b.NewMat(dim, k), b.NewVec(dim), b.NewVec(dim), make([]kernels.Vec, dim+1)
 	s.project(seed)
 	return s, nil
 }
 
-// project draws R from seed.
+// project draws R from seed (R = I needs none).
 func (s *OPAUCrp) project(seed uint64) {
 	s.seed = seed
+	if s.r == nil {
+		return
+	}
 	r := rand.New(rand.NewPCG(seed, 0x6f70617563727021))
 	row := make([]float64, s.k)
 	scale := 1 / math.Sqrt(float64(s.k))
@@ -700,6 +711,9 @@ func (s *OPAUCrp) Observe(x kernels.Sparse, y int8) float64 {
 	checkLabel("OPAUCrp", y)
 	c := s.core
 	b := c.b
+	if s.r == nil {
+		return c.descend(s.row.load(x), y, s.p.Eta)
+	}
 	if len(x.Idx) == s.d {
 		b.Upload(s.xd, x.Val)
 		b.Gemv(true, 1, s.r, s.xd, 0, s.xh)
@@ -719,6 +733,9 @@ func (s *OPAUCrp) Observe(x kernels.Sparse, y int8) float64 {
 
 // Weights returns a copy of w = R ŵ in the full dimension.
 func (s *OPAUCrp) Weights() []float64 {
+	if s.r == nil {
+		return s.core.weights()
+	}
 	b := s.core.b
 	b.Gemv(false, 1, s.r, s.core.w, 0, s.wd)
 	out := make([]float64, s.d)

@@ -310,6 +310,35 @@ func TestOPAUCrpMatchesNaive(t *testing.T) {
 	}
 }
 
+// TestOPAUCrpIdentity: from Dims ≥ d, OPAUC^rp is OPAUC on the rows as read: the same
+// scores and weights, bit for bit, on dense and sparse rows.
+func TestOPAUCrpIdentity(t *testing.T) {
+	const d = 12
+	for _, dense := range []bool{false, true} {
+		ds := opaucStream(200, d, 4, 9)
+		if dense {
+			ds = ds.ToDense()
+		}
+		for _, b := range testBackends(t) {
+			for _, dims := range []int{d, 1000} {
+				rp, err := NewOPAUCrp(b, d, OPAUCrpParams{Eta: 0.03, Lambda: 0.01, Dims: dims}, 2)
+				if err != nil {
+					t.Fatal(err)
+				}
+				op, _ := NewOPAUC(b, d, OPAUCParams{Eta: 0.03, Lambda: 0.01}, 2)
+				for i := range ds.Rows() {
+					if got, want := rp.Observe(ds.Row(i), ds.Y[i]), op.Observe(ds.Row(i), ds.Y[i]); got != want {
+						t.Fatalf("%s, dense %t, dims %d: example %d: score %v, OPAUC %v", b.Name(), dense, dims, i, got, want)
+					}
+				}
+				if !slices.Equal(rp.Weights(), op.Weights()) {
+					t.Errorf("%s, dense %t, dims %d: weights differ from OPAUC's", b.Name(), dense, dims)
+				}
+			}
+		}
+	}
+}
+
 // opaucVariants are the solvers of this file (and AdaOAM) behind one shape, for the
 // table-driven tests.
 type opaucCheckpointer interface {
@@ -335,6 +364,9 @@ var opaucVariants = []opaucVariant{
 	}},
 	{"OPAUCrp", func(b kernels.Backend, dim int, seed uint64) (opaucCheckpointer, error) {
 		return NewOPAUCrp(b, dim, OPAUCrpParams{Eta: 0.02, Lambda: 0.01, Dims: dim / 3}, seed)
+	}},
+	{"OPAUCrp, R = I", func(b kernels.Backend, dim int, seed uint64) (opaucCheckpointer, error) {
+		return NewOPAUCrp(b, dim, OPAUCrpParams{Eta: 0.02, Lambda: 0.01, Dims: dim}, seed)
 	}},
 	{"AdaOAM", func(b kernels.Backend, dim int, seed uint64) (opaucCheckpointer, error) {
 		return NewAdaOAM(b, dim, AdaOAMParams{Eta: 0.05, Lambda: 0.01, Delta: 1e-8}, seed)
