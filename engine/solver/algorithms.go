@@ -8,7 +8,7 @@ func Registry() []Spec {
 	return withDefaults(withStateBytes([]Spec{
 		minSteps(device(rotational(withMulti(online("opauc", "one-pass AUC, square loss, full covariances (Gao et al. 2013)", "ICML 2013, Alg. 1",
 			DefaultOPAUCParams, OPAUCGrid, NewOPAUC), newOPAUCGrid)), deviceOPAUC), squareMinSteps),
-		minSteps(online("opaucr", "OPAUC with rank-τ randomized covariances, for high dimensions", "ICML 2013, Sec. 4",
+		minSteps(online("opaucr", "OPAUC with rank-τ randomized covariances, for high dimensions (exact covariances from τ ≥ d)", "ICML 2013, Sec. 4",
 			DefaultOPAUCrParams, OPAUCrGrid, NewOPAUCr), squareMinSteps),
 		minSteps(online("opauc-f", "OPAUC on a random subset of the features (the paper's comparison)", "ICML 2013, Sec. 5",
 			DefaultOPAUCfParams, OPAUCfGrid, NewOPAUCf), squareMinSteps),

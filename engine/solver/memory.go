@@ -16,6 +16,9 @@ var stateWords = map[string]func(d, n float64, p Params) float64{
 	"opauc": func(d, _ float64, _ Params) float64 { return 2*d*d + 80*d },
 	"opaucr": func(d, _ float64, p Params) float64 {
 		tau := float64(p.ptr.(*OPAUCrParams).Tau)
+		if tau >= d { // OPAUC's exact covariances
+			return 2*d*d + 80*d
+		}
 		return 2*tau*d + 10*d + 4*tau
 	},
 	"opauc-f": func(d, _ float64, p Params) float64 {
