@@ -821,17 +821,17 @@ type opaucrClass struct {
 type OPAUCr struct {
 	p     OPAUCrParams
 	exact *OPAUC // from τ ≥ d: OPAUC's exact covariances, and none of the fields below
-	b   kernels.Backend
-	d   int
-	w   kernels.Vec
-	cls [2]opaucrClass // [0] negatives, [1] positives
-	pcg *rand.PCG
-	rng *rand.Rand
-	r   []float64   // r_t/√τ on the host
-	rv  kernels.Vec // r_t/√τ on the backend
-	q   kernels.Vec // Ẑᵀw (τ)
-	h   kernels.Vec // Ẑ Ẑᵀ w (d)
-	xd  kernels.Vec // a dense x
+	b     kernels.Backend
+	d     int
+	w     kernels.Vec
+	cls   [2]opaucrClass // [0] negatives, [1] positives
+	pcg   *rand.PCG
+	rng   *rand.Rand
+	r     []float64   // r_t/√τ on the host
+	rv    kernels.Vec // r_t/√τ on the backend
+	q     kernels.Vec // Ẑᵀw (τ)
+	h     kernels.Vec // Ẑ Ẑᵀ w (d)
+	xd    kernels.Vec // a dense x
 }
 
 // NewOPAUCr returns an OPAUCr learner for dim features on backend b; seed drives the
