@@ -461,6 +461,7 @@ type lineSearch struct {
 	y        []int8
 	lambda   float64
 	gamma, s []float64
+	ds       []float64 // Δs = s_c − s_b, once per search
 	hinge    hingeScratch
 }
 
@@ -484,19 +485,25 @@ func (l *lineSearch) min(wb, wc, sb, sc []float64, f0 float64) (float64, float64
 		dd += dlt * dlt
 	}
 	b0 := hostDot(wb, wb)
+	if len(l.ds) != len(sb) {
+		l.ds = make([]float64, len(sb))
+	}
+	for i := range l.ds {
+		l.ds[i] = sc[i] - sb[i]
+	}
 	bestK, bestF := 0.0, f0
 	evals := 0
 	// slope evaluates φ at k, keeps the best, and returns the slope of φ at k (R's
 	// subgradient along the segment: Σ γ_i·Δs_i).
 	slope := func(k float64) float64 {
 		evals++
-		for i := range l.s {
-			l.s[i] = sb[i] + k*(sc[i]-sb[i])
+		for i, d := range l.ds {
+			l.s[i] = sb[i] + k*d
 		}
 		r, _ := rocHinge(l.s, l.y, l.gamma, &l.hinge)
 		var dr float64
 		for i, g := range l.gamma {
-			dr += g * (sc[i] - sb[i])
+			dr += g * l.ds[i]
 		}
 		if f := 0.5*l.lambda*(b0+2*k*bd+k*k*dd) + r; f < bestF {
 			bestK, bestF = k, f
