@@ -181,9 +181,12 @@ func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *d
 	if notes != nil && notes[res.Best] != "" {
 		res.Notes = append(res.Notes, notes[res.Best])
 	}
-	if t.Spec.IsBatch() && cfg.Shuffle && train.IsDense() && owned {
+	if t.Spec.IsBatch() && cfg.Shuffle && train.IsDense() && owned &&
+		!readsInPlace(t.Spec, b, res.Features, t.Points[res.Best], train.Rows()) {
 		// The rows are this run's alone: a dense matrix is shuffled in place (the rows
-		// fit's Subset would copy, in the same order) instead of held twice.
+		// fit's Subset would copy, in the same order) instead of held twice. A learner
+		// that reads them in the shuffle's order where they lie is spared the move
+		// (every page of a mapped cache written, for one).
 		train, cfg.Shuffle = train.Permuted(data.Shuffle(train.Rows(), cfg.Seed)), false
 	}
 	return solver.DatasetSource{D: train, Shuffle: cfg.Shuffle, Seed: cfg.Seed}, test, nil

@@ -232,6 +232,21 @@ func defaultPasses(spec solver.Spec, passes *int, res *TrainResult) {
 	res.Passes = max(*passes, 1)
 }
 
+// readsInPlace reports whether spec's learner at params fits a training set of rows
+// rows in any order where the rows lie (solver.OrderedBatch), so that a shuffle need not
+// move them.
+func readsInPlace(spec solver.Spec, b kernels.Backend, dim int, params solver.Params, rows int) bool {
+	if !spec.IsBatch() {
+		return false
+	}
+	learner, err := spec.NewBatch(b, dim, params, 0)
+	if err != nil {
+		return false
+	}
+	ob, ok := learner.(solver.OrderedBatch)
+	return ok && ob.ReadsInPlace(rows)
+}
+
 // fit trains one learner of spec on src: the streaming driver for an online algorithm,
 // Fit on the in-memory dataset for a batch one. It returns the weights.
 func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params solver.Params, src solver.Source, cfg TrainConfig, res *TrainResult) ([]float64, error) {
@@ -244,10 +259,19 @@ func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params solver
 			return nil, err
 		}
 		ds := src.(solver.DatasetSource).D
+		var order []int
 		if cfg.Shuffle {
-			ds = ds.Subset(data.Shuffle(ds.Rows(), cfg.Seed))
+			order = data.Shuffle(ds.Rows(), cfg.Seed)
 		}
-		if err := learner.Fit(ctx, ds); err != nil {
+		if ob, ok := learner.(solver.OrderedBatch); ok {
+			err = ob.FitOrdered(ctx, ds, order) // the rows read where they lie when it can
+		} else {
+			if order != nil {
+				ds = ds.Subset(order)
+			}
+			err = learner.Fit(ctx, ds)
+		}
+		if err != nil {
 			return nil, err
 		}
 		return learner.Weights(), nil

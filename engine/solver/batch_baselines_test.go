@@ -101,7 +101,7 @@ func TestLSAUCBruteForce(t *testing.T) {
 			{"sparse/lambda=0.1", 60, 5, 0.1, false},
 			{"sparse/lambda=0", 60, 5, 0, false},
 			{"dense/lambda=1e-3", 70, 7, 1e-3, true},
-			{"blocks", 700, 3, 1e-2, false}, // more rows than a block
+			{"blocks", 2500, 3, 1e-2, false}, // more rows of each class than a block
 		} {
 			t.Run(b.Name()+"/"+tc.name, func(t *testing.T) {
 				ds := randomSparse(tc.n, tc.d, 0.3, 0.5, 1)

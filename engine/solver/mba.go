@@ -12,10 +12,6 @@ import (
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/stats"
 	"github.com/aucopt/aucopt/kernels"
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
-	"gonum.org/v1/gonum/mat"
 )
 
 // MBA family: mini-batch AUC optimisation via U-statistics of pairwise differences.
@@ -296,7 +292,21 @@ func (m *MBA) Statistics() (mu, sigma []float64) {
 // λ₁ and λ₂ (coordinate descent along Path warm-started λ₁ values when λ₁ > 0). It
 // discards any earlier fit.
 func (m *MBA) Fit(ctx context.Context, ds *data.Dataset) error {
-	if err := m.accumulate(ctx, ds); err != nil {
+	return m.FitOrdered(ctx, ds, nil)
+}
+
+// ReadsInPlace reports whether FitOrdered reads a training set of rows rows where they
+// lie: with every pair, whose statistics are the class moments. Sampled pairs index
+// the rows, and FitOrdered copies them in order first.
+func (m *MBA) ReadsInPlace(rows int) bool { return m.p.allPairsFor(int64(rows)) }
+
+// FitOrdered is Fit(ctx, ds.Subset(order)), bit for bit (order nil: ds's own order),
+// without the copy when ReadsInPlace(ds.Rows()).
+func (m *MBA) FitOrdered(ctx context.Context, ds *data.Dataset, order []int) error {
+	if order != nil && !m.ReadsInPlace(ds.Rows()) {
+		ds, order = ds.Subset(order), nil
+	}
+	if err := m.accumulate(ctx, ds, order); err != nil {
 		return err
 	}
 	return m.fitSolve(ctx)
@@ -339,7 +349,7 @@ func (m *MBA) FitPath(ctx context.Context, ds *data.Dataset, penalties [][2]floa
 			return nil, fmt.Errorf("%s: penalty %d: %w", m.name, i, Check(false, "lambda1", pen[0], "0 for mba-l2"))
 		}
 	}
-	if err := m.accumulate(ctx, ds); err != nil {
+	if err := m.accumulate(ctx, ds, nil); err != nil {
 		return nil, err
 	}
 	out := make([][]float64, 0, len(penalties))
@@ -448,8 +458,10 @@ func mbaSparse(b kernels.Backend, ds *data.Dataset, d int) bool {
 	return host && !(ds.IsDense() && ds.Dim == d)
 }
 
-// accumulate validates ds, samples the pairs and sets m.mu, m.sigma and m.info.
-func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset) error {
+// accumulate validates ds, samples the pairs and sets m.mu, m.sigma and m.info. order
+// (nil: ds's own) is the rows' order for the class moments of every pair; with sampled
+// pairs it must be nil.
+func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset, order []int) error {
 	m.mu, m.sigma, m.info = nil, nil, MBAInfo{}
 	clear(m.w)
 	if ds.Dim > m.dim {
@@ -470,7 +482,7 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset) error {
 		return fmt.Errorf("%s: %w (%d positives, %d negatives)", m.name, ErrOneClass, len(pos), len(neg))
 	}
 	if m.p.allPairsFor(int64(ds.Rows())) {
-		mp, mn, err := classMoments(ctx, m.b, ds, m.dim)
+		mp, mn, err := classMoments(ctx, m.b, ds, order, m.dim)
 		if err != nil {
 			return fmt.Errorf("%s: class moments: %w", m.name, err)
 		}
@@ -728,68 +740,26 @@ func (m *MBA) hostBlock(ds *data.Dataset, dense bool, pos, neg []int, sc *mbaScr
 }
 
 // solveCholesky sets w to the solution of (Σ_S + λ₂I) w = μ_S through the Cholesky
-// factorisation UᵀU (mbaPotrf) and two triangular solves; a matrix that is not
-// positive definite, or whose condition number (LAPACK's estimate, as gonum's
-// mat.Cholesky makes it) exceeds 10¹⁴, is refused.
+// factorisation UᵀU (stats.CholeskySolve: blocked, the trailing updates by the
+// backend's Syrk); a matrix that is not positive definite, or whose condition number
+// (LAPACK's estimate, as gonum's mat.Cholesky makes it) exceeds 10¹⁴, is refused.
 func (m *MBA) solveCholesky(l2 float64) error {
 	d := m.dim
-	a := make([]float64, d*d) // upper triangle of Σ_S + λ₂I, then U
+	a := make([]float64, d*d) // upper triangle of Σ_S, then of Σ_S + λ₂I, then U
 	for i := range d {
 		copy(a[i*d+i:(i+1)*d], m.sigma[i*d+i:(i+1)*d])
-		a[i*d+i] += l2
 	}
-	sym := blas64.Symmetric{Uplo: blas.Upper, N: d, Stride: d, Data: a}
-	anorm := lapack64.Lansy(mat.CondNorm, sym, make([]float64, d))
-	if !mbaPotrf(m.b, a, d) {
+	w, c, ok := stats.CholeskySolve(m.b, a, d, l2, m.mu)
+	if !ok {
 		return fmt.Errorf("%s: Σ_S + λ₂I with λ₂ = %g is not positive definite (a constant or duplicated feature?): %w; set lambda2 > 0",
 			m.name, l2, stats.ErrSingular)
 	}
-	if c := 1 / lapack64.Pocon(sym, anorm, make([]float64, 3*d), make([]int, d)); c > 1e14 || math.IsNaN(c) {
+	if c > 1e14 {
 		return fmt.Errorf("%s: Σ_S + λ₂I with λ₂ = %g has condition number %.3g (a constant or duplicated feature?): %w; set lambda2 > 0 or increase it",
 			m.name, l2, c, stats.ErrSingular)
 	}
-	u := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: d, Stride: d, Data: a}
-	copy(m.w, m.mu)
-	w := blas64.Vector{N: d, Inc: 1, Data: m.w}
-	blas64.Trsv(blas.Trans, u, w) // Uᵀy = μ_S
-	blas64.Trsv(blas.NoTrans, u, w)
+	copy(m.w, w)
 	return nil
-}
-
-// mbaBlock is the column block of mbaPotrf: the trailing updates (rank-256 Syrks)
-// run near the backend's peak, and the panels' triangular solves stay a small share.
-const mbaBlock = 256
-
-// mbaPotrf overwrites the upper triangle of the d×d row-major a with U, a = UᵀU, and
-// reports whether a is positive definite. Blocked, right-looking: each diagonal block
-// is factorised by LAPACK's potrf and its panel solved by trsm (gonum, on the host),
-// and the trailing matrix updated as A₂₂ −= U₁₂ᵀU₁₂ by the backend's Syrk on views of a
-// (kernels.Viewer): nearly all of the d³/3 flops, on the kernels that accumulate Σ_S
-// (d = 8,192: 42 s CPU with gonum's potrf, BLAS in pure Go). A backend without views
-// (a device) leaves the whole factorisation to potrf.
-func mbaPotrf(b kernels.Backend, a []float64, d int) bool {
-	v, ok := b.(kernels.Viewer)
-	nb := mbaBlock
-	if !ok {
-		nb = d
-	}
-	var view kernels.Mat
-	for k := 0; k < d; k += nb {
-		kb := min(nb, d-k)
-		u11, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: kb, Stride: d, Data: a[k*d+k:]})
-		if !ok {
-			return false
-		}
-		if k+kb == d {
-			break
-		}
-		blas64.Trsm(blas.Left, blas.Trans, 1, u11, blas64.General{Rows: kb, Cols: d - k - kb, Stride: d, Data: a[k*d+k+kb:]})
-		if view == nil {
-			view = v.ViewMat(d, d, a)
-		}
-		b.Syrk(-1, view.Slice(k, k+kb, k+kb, d), 1, view.Slice(k+kb, d, k+kb, d))
-	}
-	return true
 }
 
 // solveCD minimises ½wᵀΣ_S w − wᵀμ_S + λ₁‖w‖₁ + (λ₂/2)‖w‖² by cyclic coordinate

@@ -48,7 +48,7 @@ func (m *MBA) FitGrid(ctx context.Context, ds *data.Dataset, params []Params) ([
 			errs[g] = Check(false, "lambda1", pen[0], "0 for mba-l2")
 		}
 	}
-	if err := m.accumulate(ctx, ds); err != nil {
+	if err := m.accumulate(ctx, ds, nil); err != nil {
 		return nil, nil, true, err
 	}
 	order := make([]int, len(params))

@@ -578,7 +578,7 @@ func BenchmarkMBASigma(b *testing.B) {
 			}
 			m.SetWorkers(workers)
 			for b.Loop() {
-				if err := m.accumulate(context.Background(), ds); err != nil {
+				if err := m.accumulate(context.Background(), ds, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

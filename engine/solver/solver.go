@@ -37,6 +37,24 @@ type Batch interface {
 	Weights() []float64
 }
 
+// OrderedBatch is a batch learner that can fit a dataset's rows in a given order
+// without moving them, as a run's shuffle asks: B-LS-SVM, and MBA with every pair, whose
+// fits read the rows once into class moments.
+type OrderedBatch interface {
+	Batch
+	// ReadsInPlace reports whether FitOrdered reads a training set of rows rows where
+	// they lie (else it copies them in order first).
+	ReadsInPlace(rows int) bool
+	// FitOrdered is Fit(ctx, ds.Subset(order)), bit for bit; order nil is ds's own
+	// order.
+	FitOrdered(ctx context.Context, ds *data.Dataset, order []int) error
+}
+
+var (
+	_ OrderedBatch = (*LSAUC)(nil)
+	_ OrderedBatch = (*MBA)(nil)
+)
+
 // Errors of the solver package.
 var (
 	// ErrParam is wrapped by every error about a hyper-parameter: an unknown key, an

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/aucopt/aucopt/kernels"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -19,9 +20,11 @@ var ErrEmptyClass = errors.New("stats: a class has no example")
 type Problem struct {
 	Delta []float64     // δ
 	A     *mat.SymDense // S₊ + S₋ + δδᵀ
+	b     kernels.Backend
 }
 
 // NewProblem builds the problem from the positive and the negative class's moments.
+// Solve factorises on their backend.
 func NewProblem(pos, neg *Moments) (*Problem, error) {
 	if pos.d != neg.d {
 		return nil, fmt.Errorf("stats: class dimensions %d and %d differ", pos.d, neg.d)
@@ -35,14 +38,25 @@ func NewProblem(pos, neg *Moments) (*Problem, error) {
 	for i := range delta {
 		delta[i] = mp[i] - mn[i]
 	}
-	sp, sn := pos.Cov(), neg.Cov()
-	a := mat.NewSymDense(d, nil)
-	for i := range d {
-		for j := i; j < d; j++ {
-			a.SetSym(i, j, sp[i*d+j]+sn[i*d+j]+delta[i]*delta[j])
+	// A's upper triangle, S₊ + S₋ + δδᵀ with S = scatter/n as Cov computes it, in the
+	// storage of a mat.SymDense (row-major d×d; the lower triangle unused).
+	// S₋ comes down a band of rows at a time, so that no second d×d matrix is held.
+	a := make([]float64, d*d)
+	pos.b.Download(a, pos.scatter)
+	const band = 256
+	sn := make([]float64, min(band, d)*d)
+	cp, cn := 1/float64(pos.n), 1/float64(neg.n)
+	for i0 := 0; i0 < d; i0 += band {
+		i1 := min(i0+band, d)
+		neg.b.Download(sn[:(i1-i0)*d], neg.scatter.Slice(i0, i1, 0, d))
+		for i := i0; i < i1; i++ {
+			row, rn := a[i*d+i:(i+1)*d], sn[(i-i0)*d+i:(i-i0+1)*d]
+			for k := range row {
+				row[k] = row[k]*cp + rn[k]*cn + delta[i]*delta[i+k]
+			}
 		}
 	}
-	return &Problem{Delta: delta, A: a}, nil
+	return &Problem{Delta: delta, A: mat.NewSymDense(d, a), b: pos.b}, nil
 }
 
 // Loss returns L(w) = ½[1 − 2w·δ + wᵀAw] + (λ/2)‖w‖², the mean pairwise square loss
@@ -60,29 +74,27 @@ func (p *Problem) Loss(w []float64, lambda float64) float64 {
 }
 
 // Solve returns the exact minimiser w* of Loss, the solution of (A + λI) w = δ, by a
-// Cholesky factorisation. It returns ErrSingular when A + λI is not positive definite.
+// Cholesky factorisation (CholeskySolve, blocked on the moments' backend). It returns
+// ErrSingular when A + λI is not positive definite or its condition number exceeds
+// 10¹⁴.
 func (p *Problem) Solve(lambda float64) ([]float64, error) {
 	if lambda < 0 {
 		return nil, fmt.Errorf("stats: λ = %g, want λ ≥ 0", lambda)
 	}
-	d := len(p.Delta)
-	a := mat.NewSymDense(d, nil)
-	a.CopySym(p.A)
+	raw := p.A.RawSymmetric()
+	d := raw.N
+	a := make([]float64, d*d)
 	for i := range d {
-		a.SetSym(i, i, a.At(i, i)+lambda)
+		copy(a[i*d+i:(i+1)*d], raw.Data[i*raw.Stride+i:i*raw.Stride+d])
 	}
-	var ch mat.Cholesky
-	if ok := ch.Factorize(a); !ok {
+	w, c, ok := CholeskySolve(p.b, a, d, lambda, p.Delta)
+	if !ok {
 		return nil, ErrSingular
 	}
-	if c := ch.Cond(); c > 1e14 {
+	if c > 1e14 {
 		return nil, fmt.Errorf("%w: condition number %.3g", ErrSingular, c)
 	}
-	w := mat.NewVecDense(d, nil)
-	if err := ch.SolveVecTo(w, mat.NewVecDense(d, p.Delta)); err != nil {
-		return nil, fmt.Errorf("stats: solving the square-loss system: %w", err)
-	}
-	return w.RawVector().Data, nil
+	return w, nil
 }
 
 // Oracle returns the exact minimiser of the regularised pairwise square loss of two

@@ -1,0 +1,77 @@
+package solver
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/kernels"
+)
+
+// TestFitOrdered: FitOrdered(ds, order) gives Fit(ds.Subset(order))'s weights bit for
+// bit, on dense and sparse rows (more than a block of each class), and ReadsInPlace says
+// which learners read the rows where they lie.
+func TestFitOrdered(t *testing.T) {
+	sparse := randomSparse(1500, 9, 0.3, 0.5, 3)
+	for _, b := range testBackends(t) {
+		for _, tc := range []struct {
+			name    string
+			make    func(b kernels.Backend, d int) (OrderedBatch, error)
+			inPlace bool
+		}{
+			{"ls-auc", func(b kernels.Backend, d int) (OrderedBatch, error) {
+				return NewLSAUC(b, d, LSAUCParams{Lambda: 1e-3}, 0)
+			}, true},
+			{"mba-l2/all", func(b kernels.Backend, d int) (OrderedBatch, error) {
+				p := DefaultMBAL2Params()
+				p.Lambda2, p.Pairs = 1e-3, MBAPairsAll
+				return NewMBA(b, d, p, 5)
+			}, true},
+			{"mba-l2/auto-below-B·T", func(b kernels.Backend, d int) (OrderedBatch, error) {
+				p := mbaParams(100, 20, 0, 1e-3)
+				p.Pairs = MBAPairsAuto
+				return NewMBA(b, d, p, 5)
+			}, true},
+			{"mba-el/sampled", func(b kernels.Backend, d int) (OrderedBatch, error) {
+				return NewMBA(b, d, mbaParams(10, 20, 1e-3, 1e-3), 5)
+			}, false},
+		} {
+			for _, ds := range []*data.Dataset{sparse, sparse.ToDense()} {
+				layout := "sparse"
+				if ds.IsDense() {
+					layout = "dense"
+				}
+				t.Run(b.Name()+"/"+tc.name+"/"+layout, func(t *testing.T) {
+					order := data.Shuffle(ds.Rows(), 11)
+					want, err := tc.make(b, ds.Dim)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := want.Fit(context.Background(), ds.Subset(order)); err != nil {
+						t.Fatal(err)
+					}
+					got, err := tc.make(b, ds.Dim)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got.ReadsInPlace(ds.Rows()) != tc.inPlace {
+						t.Errorf("ReadsInPlace(%d) = %t, want %t", ds.Rows(), !tc.inPlace, tc.inPlace)
+					}
+					if err := got.FitOrdered(context.Background(), ds, order); err != nil {
+						t.Fatal(err)
+					}
+					if w0, w := want.Weights(), got.Weights(); !slices.Equal(w, w0) {
+						t.Errorf("FitOrdered's weights differ from Fit on the copy (max |Δ| %g)", maxAbs(sub(w, w0)))
+					}
+					if err := got.FitOrdered(context.Background(), ds, nil); err != nil {
+						t.Fatal(err)
+					}
+					if slices.Equal(got.Weights(), want.Weights()) {
+						t.Error("FitOrdered in the stored order gave the shuffled order's weights bit for bit: the order was not used")
+					}
+				})
+			}
+		}
+	}
+}
