@@ -28,8 +28,14 @@ for kind in dense sparse; do
 done
 dense=$dir/dense.train.svm
 sparse=$dir/sparse.train.svm
-[ -f "$dir/dense.cache" ] || "$bin/loadtime" -cache "$dir/dense.cache" "$dense" >/dev/null
-[ -f "$dir/sparse.cache" ] || "$bin/loadtime" -cache "$dir/sparse.cache" "$sparse" >/dev/null
+# The binary caches, made when missing or of an older format version than this build
+# writes (the little-endian uint32 at byte 8; version 3 stores its own fingerprint).
+for pair in dense.cache:dense.train.svm dense.test.cache:dense.test.svm sparse.cache:sparse.train.svm; do
+	c=$dir/${pair%%:*}
+	if [ "$(od -An -tu4 -j8 -N4 "$c" 2>/dev/null | tr -d ' ')" != 3 ]; then
+		"$bin/loadtime" -cache "$c" "$dir/${pair#*:}" >/dev/null
+	fi
+done
 
 echo "machine: $(nproc) cores,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), $(free -g | awk '/Mem:/{print $2}') GiB; $(go version | cut -d' ' -f3)"
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -117,11 +123,13 @@ linear() {
 	echo "   liblinear test AUC $(auc "$dir/$kind.test.svm" "$bin/ll.scores")"
 }
 
-# train ALGO DATA KIND [flags]: aucopt train, its test AUC.
+# train ALGO DATA KIND [flags]: aucopt train, its test AUC. From a cache, the test
+# data is read from its cache too.
 train() {
-	local algo=$1 data=$2 kind=$3
+	local algo=$1 data=$2 kind=$3 test=$dir/$kind.test.svm
 	shift 3
-	run "aucopt $algo $(basename "$data") $*" "$bin/aucopt" train --algo "$algo" --data "$data" --test "$dir/$kind.test.svm" --quiet --json "$@"
+	case $data in *.cache) test=$dir/$kind.test.cache ;; esac
+	run "aucopt $algo $(basename "$data") $*" "$bin/aucopt" train --algo "$algo" --data "$data" --test "$test" --quiet --json "$@"
 	echo "   aucopt test AUC $(grep -o '"test_auc": [0-9.]*' "$bin/out" | cut -d' ' -f2), training $(grep -o '"seconds": [0-9.]*' "$bin/out" | cut -d' ' -f2) s"
 }
 

@@ -83,7 +83,8 @@ type TrainResult struct {
 	Scaling   *data.Scaling  `json:"-"` // the fitted scaling (Scale's); nil for a streamed file
 
 	// TrainSHA256 is the SHA-256 of the training data's file as stored (for a dataset
-	// name, of its training file, on disk or embedded); "" when it could not be read.
+	// name, of its training file, on disk or embedded; for a version-3 binary cache, the
+	// digest it stores, data.Fingerprint); "" when it could not be read.
 	TrainSHA256 string `json:"train_sha256,omitempty"`
 	Seed        uint64 `json:"seed"` // the run's seed
 

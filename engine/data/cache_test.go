@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -219,9 +220,10 @@ func writeCacheV1(t *testing.T, path string, d *Dataset) {
 	}
 }
 
-// TestCacheMapped: a version-2 cache (names of odd lengths, so that padding is needed)
+// TestCacheMapped: a version-3 cache (names of odd lengths, so that padding is needed)
 // is mapped, not read (where files can be mapped): the same dataset, sparse and dense;
-// its arrays can be written without changing the file; a version-1 file is still read.
+// its arrays can be written without changing the file; a version-2 file is still
+// mapped and a version-1 file still read.
 func TestCacheMapped(t *testing.T) {
 	base, err := readString(t, small, Options{})
 	if err != nil {
@@ -248,7 +250,7 @@ func TestCacheMapped(t *testing.T) {
 			t.Fatal(err)
 		}
 		if runtime.GOOS == "linux" && !ok {
-			t.Fatalf("%s: a version-2 cache was not mapped", d.Name)
+			t.Fatalf("%s: a version-3 cache was not mapped", d.Name)
 		}
 		if !ok {
 			continue
@@ -266,6 +268,20 @@ func TestCacheMapped(t *testing.T) {
 		if after, _ := os.ReadFile(p); !bytes.Equal(before, after) {
 			t.Fatalf("%s: a write to the mapped dataset changed the file", d.Name)
 		}
+		v2 := filepath.Join(dir, d.Name+".v2.cache")
+		if err := WriteAtomic(v2, func(w io.Writer) error { return writeCache(w, d, 2) }); err != nil {
+			t.Fatal(err)
+		}
+		if f, err = os.Open(v2); err != nil {
+			t.Fatal(err)
+		}
+		st, _ = f.Stat()
+		got2, ok2, err := mapCache(f, st.Size())
+		f.Close()
+		if err != nil || !ok2 {
+			t.Fatalf("version 2: mapped %t, %v", ok2, err)
+		}
+		equalDatasets(t, got2, d)
 		v1 := filepath.Join(dir, d.Name+".v1.cache")
 		writeCacheV1(t, v1, d)
 		old, err := ReadCache(v1)

@@ -23,6 +23,46 @@ func FileSHA256(path string) (string, error) {
 	return readSHA256(f, path)
 }
 
+// Fingerprint returns the fingerprint model files record of the training file at
+// path: for a binary cache of format version 3 the digest it stores (the SHA-256 of its
+// bytes before the digest, written with the cache; the cache's checksum covers it, and
+// every read of the cache verifies that checksum), read in place of hashing the file
+// again; for any other file FileSHA256, the SHA-256 of the file as stored.
+func Fingerprint(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if sum, ok := storedDigest(f); ok {
+		return sum, nil
+	}
+	return readSHA256(f, path)
+}
+
+// storedDigest returns the digest a version-3 cache f stores, read at its place
+// (f's offset is unchanged); ok is false for any other file, or one too short for its
+// header (whose read reports what is wrong).
+func storedDigest(f *os.File) (sum string, ok bool) {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return "", false
+	}
+	var hdr [cacheHeader]byte
+	if _, err := f.ReadAt(hdr[:], 0); err != nil {
+		return "", false
+	}
+	ch, err := parseCacheHead(hdr[:], st.Size())
+	if err != nil || ch.version < 3 || !ch.known() {
+		return "", false
+	}
+	var d [digestSize]byte
+	if _, err := f.ReadAt(d[:], int64(ch.layout.digest)); err != nil {
+		return "", false
+	}
+	return hex.EncodeToString(d[:]), true
+}
+
 // SourceSHA256 returns the SHA-256 of the training file of the registered dataset name
 // (Source.Train), found where Load finds it: the data directory, else the embedded copy.
 func SourceSHA256(name string) (string, error) {

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -251,16 +254,40 @@ func TestScanFile(t *testing.T) {
 	if err := SaveCache(cachePath, d); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{plain, gzPath, cachePath} {
+	v2Path := filepath.Join(dir, "d.v2.cache")
+	if err := WriteAtomic(v2Path, func(w io.Writer) error { return writeCache(w, d, 2) }); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{plain, gzPath, cachePath, v2Path} {
 		info, err := ScanFile(context.Background(), p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum, _ := FileSHA256(p)
+		sum, _ := Fingerprint(p)
 		st, _ := os.Stat(p)
 		if info.Rows != d.Rows() || info.Dim != d.Dim || info.SHA256 != sum || info.Bytes != st.Size() || info.Nnz < int64(d.Nnz()) {
 			t.Errorf("%s: %+v, want %d rows, %d features, %d bytes, sha %s", p, info, d.Rows(), d.Dim, st.Size(), sum)
 		}
+	}
+	// The fingerprint of a file is its SHA-256, but for a version-3 cache, whose stored
+	// digest is the SHA-256 of its bytes before the digest (and the checksum).
+	for _, p := range []string{plain, gzPath, v2Path, cachePath} {
+		b, _ := os.ReadFile(p)
+		if p == cachePath {
+			b = b[:len(b)-digestSize-4]
+		}
+		want := sha256.Sum256(b)
+		if got, err := Fingerprint(p); err != nil || got != hex.EncodeToString(want[:]) {
+			t.Errorf("%s: fingerprint %s (%v), want %x", p, got, err, want)
+		}
+	}
+	// The digest is under the checksum: a changed digest makes a corrupt cache.
+	b, _ := os.ReadFile(cachePath)
+	b[len(b)-5] ^= 1
+	bad := filepath.Join(dir, "bad.cache")
+	os.WriteFile(bad, b, 0o644)
+	if _, err := ReadCache(bad); !errors.Is(err, ErrCache) {
+		t.Errorf("a cache with a changed digest: error %v, want ErrCache", err)
 	}
 }
 

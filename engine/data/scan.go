@@ -97,8 +97,9 @@ type FileInfo struct {
 	Nnz int64
 	// Bytes is the size of the file as stored.
 	Bytes int64
-	// SHA256 is the hexadecimal SHA-256 of the file as stored (a compressed file's
-	// compressed bytes), the fingerprint FileSHA256 computes.
+	// SHA256 is the file's fingerprint, as Fingerprint computes it: the hexadecimal
+	// SHA-256 of the file as stored (a compressed file's compressed bytes), or the
+	// digest a version-3 binary cache stores.
 	SHA256 string
 	// Cache tells that the file is a binary cache (SaveCache).
 	Cache bool
@@ -107,8 +108,8 @@ type FileInfo struct {
 // ScanFile reads path once, sequentially, and returns its number of examples and of
 // features and its fingerprint, without parsing a number: what a streamed training
 // run needs before its pass, for one read instead of a parse and a hash. Compressed
-// files are decompressed (the fingerprint is of the bytes as stored); a binary cache is
-// hashed and its header read. A malformed row is not detected here but by the parse
+// files are decompressed (the fingerprint is of the bytes as stored); a binary cache's
+// header is read, and the cache hashed unless it stores its digest (version 3). A malformed row is not detected here but by the parse
 // (the pass), which reports it by file and line; only an index too large for any
 // well-formed file (which would size a learner absurdly) makes ScanFile parse the file
 // and return its first error. ctx is checked every few thousand lines.
@@ -132,6 +133,14 @@ func ScanFile(ctx context.Context, path string) (FileInfo, error) {
 		info.Rows = int(binary.LittleEndian.Uint64(hdr[16:]))
 		info.Dim = int(binary.LittleEndian.Uint64(hdr[24:]))
 		info.Nnz = int64(binary.LittleEndian.Uint64(hdr[32:]))
+		if sum, ok := storedDigest(f); ok { // nothing more to read
+			st, err := f.Stat()
+			if err != nil {
+				return FileInfo{}, err
+			}
+			info.Bytes, info.SHA256 = st.Size(), sum
+			return info, nil
+		}
 		if _, err := io.Copy(io.Discard, br); err != nil {
 			return FileInfo{}, fmt.Errorf("%s: %w", path, err)
 		}

@@ -51,7 +51,8 @@ type Model struct {
 	TrainData string         // the training data as named: a file or a dataset name
 	TrainRows int            // training rows
 	// TrainSHA256 is the SHA-256 of the training file's bytes (for a dataset name, of its
-	// training file, on disk or embedded); "" when unknown.
+	// training file, on disk or embedded; for a version-3 binary cache, the digest it
+	// stores, data.Fingerprint); "" when unknown.
 	TrainSHA256 string
 	Seed        uint64  // seed of the run (shuffling, a multi-class dataset's grouping)
 	TestAUC     float64 // AUC on the test data at training time; NaN when unknown
