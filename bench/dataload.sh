@@ -126,7 +126,8 @@ linear() {
 # train ALGO DATA KIND [flags]: aucopt train, its test AUC. From a cache, the test
 # data is read from its cache too.
 train() {
-	local algo=$1 data=$2 kind=$3 test=$dir/$kind.test.svm
+	local algo=$1 data=$2 kind=$3
+	local test=$dir/$kind.test.svm
 	shift 3
 	case $data in *.cache) test=$dir/$kind.test.cache ;; esac
 	run "aucopt $algo $(basename "$data") $*" "$bin/aucopt" train --algo "$algo" --data "$data" --test "$test" --quiet --json "$@"
