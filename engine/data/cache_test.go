@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"io"
 	"math"
@@ -299,5 +300,16 @@ func TestCacheMapped(t *testing.T) {
 	}
 	if _, err := ReadCache(p); !errors.Is(err, ErrCache) || !strings.Contains(err.Error(), "value NaN") {
 		t.Errorf("mapped cache with a NaN: error %v, want ErrCache naming the value", err)
+	}
+	// Dense alike, named by row and feature.
+	dense := base.Subset([]int{0, 1, 2}).ToDense()
+	dense.Dense[len(dense.Dense)-2] = math.Inf(1)
+	p = filepath.Join(dir, "inf-dense.cache")
+	if err := SaveCache(p, dense); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("row 3, feature %d: value +Inf", dense.Dim-1)
+	if _, err := ReadCache(p); !errors.Is(err, ErrCache) || !strings.Contains(err.Error(), want) {
+		t.Errorf("mapped dense cache with an Inf: error %v, want ErrCache naming %q", err, want)
 	}
 }
