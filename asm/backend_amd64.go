@@ -4,6 +4,7 @@ package asm
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strings"
 
@@ -180,8 +181,32 @@ func (b *Backend) Ger(alpha float64, x, y kernels.Vec, a kernels.Mat) {
 	raceRead(xs)
 	raceRead(ys)
 	raceWriteMat(m)
-	for i, xi := range xs {
-		axpyAVX2(alpha*xi, ys, m.Data[i*m.Stride:i*m.Stride+m.Cols])
+	if len(xs)*len(ys) < rank1ParallelWork {
+		for i, xi := range xs {
+			axpyAVX2(alpha*xi, ys, m.Data[i*m.Stride:i*m.Stride+m.Cols])
+		}
+		return
+	}
+	j := host.GetJob()
+	j.A, j.X, j.Y, j.Alpha, j.Run = m, xs, ys, alpha, gerPart
+	j.N = max(4, gemvPartWork/max(len(ys), 1)) // rows per part
+	b.pool.Do((len(xs)+j.N-1)/j.N, j)
+	host.PutJob(j)
+}
+
+// rank1ParallelWork is the number of elements of A below which Ger and Syr run as one
+// part. Each element is updated alone, so the split changes no bit.
+const rank1ParallelWork = 1 << 17
+
+// syrParts is the number of parts of a large Syr: blocks of rows of about equal
+// upper-triangle area.
+const syrParts = 16
+
+// gerPart adds alpha·x[i]·y to the rows i of part p (j.N rows a part).
+func gerPart(j *host.Job, p int) {
+	m := j.A
+	for i := p * j.N; i < min((p+1)*j.N, len(j.X)); i++ {
+		axpyAVX2(j.Alpha*j.X[i], j.Y, m.Data[i*m.Stride:i*m.Stride+m.Cols])
 	}
 }
 
@@ -193,8 +218,34 @@ func (b *Backend) Syr(alpha float64, x kernels.Vec, a kernels.Mat) {
 	host.CheckSquare("Syr", m, len(xs))
 	raceRead(xs)
 	raceWriteUpper(m)
-	for i, xi := range xs {
-		axpyAVX2(alpha*xi, xs[i:], m.Data[i*m.Stride+i:i*m.Stride+m.Cols])
+	n := len(xs)
+	if n*(n+1)/2 < rank1ParallelWork {
+		syrRows(alpha, xs, m, 0, n)
+		return
+	}
+	j := host.GetJob()
+	j.A, j.X, j.Alpha, j.Run = m, xs, alpha, syrPart
+	b.pool.Do(syrParts, j)
+	host.PutJob(j)
+}
+
+// syrPart updates the rows of part p of a large Syr: rows [n − n√(1−p/P), …), so that
+// the parts hold about equal shares of the triangle.
+func syrPart(j *host.Job, p int) {
+	n := len(j.X)
+	bound := func(p int) int {
+		if p >= syrParts {
+			return n
+		}
+		return n - int(math.Round(float64(n)*math.Sqrt(1-float64(p)/syrParts)))
+	}
+	syrRows(j.Alpha, j.X, j.A, bound(p), bound(p+1))
+}
+
+// syrRows adds alpha·x[i]·x[i:] to the upper part of rows [lo, hi) of m.
+func syrRows(alpha float64, xs []float64, m *host.Mat, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		axpyAVX2(alpha*xs[i], xs[i:], m.Data[i*m.Stride+i:i*m.Stride+m.Cols])
 	}
 }
 

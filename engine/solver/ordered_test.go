@@ -2,6 +2,8 @@ package solver
 
 import (
 	"context"
+	"math"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -71,6 +73,40 @@ func TestFitOrdered(t *testing.T) {
 						t.Error("FitOrdered in the stored order gave the shuffled order's weights bit for bit: the order was not used")
 					}
 				})
+			}
+		}
+	}
+}
+
+// TestFillBlock: a block densified on several cores (past fillBlockParallel values) is
+// the one-core block, from dense and from sparse rows, in a shuffled order.
+func TestFillBlock(t *testing.T) {
+	sparse := randomSparse(600, 900, 0.3, 0.5, 9) // 550 rows × 905: 3 parts on 3 cores
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, ds := range []*data.Dataset{sparse, sparse.ToDense()} {
+		rows := data.Shuffle(ds.Rows(), 3)[:550]
+		d := ds.Dim + 5 // wider than the rows: the tail must be zeros
+		runtime.GOMAXPROCS(1)
+		want := make([]float64, len(rows)*d)
+		for i := range want {
+			want[i] = math.NaN() // every element must be written
+		}
+		fillBlock(want, ds, rows, d)
+		runtime.GOMAXPROCS(3)
+		got := make([]float64, len(rows)*d)
+		for i := range got {
+			got[i] = math.NaN()
+		}
+		fillBlock(got, ds, rows, d)
+		if !slices.Equal(got, want) {
+			t.Errorf("dense=%t: the block filled on 3 cores differs from the one-core block", ds.IsDense())
+		}
+		for q, i := range rows[:5] {
+			r := ds.Row(i)
+			for k, j := range r.Idx {
+				if want[q*d+int(j)] != r.Val[k] {
+					t.Fatalf("dense=%t: block row %d feature %d is %v, row %d's value %v", ds.IsDense(), q, j, want[q*d+int(j)], i, r.Val[k])
+				}
 			}
 		}
 	}
