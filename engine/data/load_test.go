@@ -100,10 +100,11 @@ func TestReadFileContextMatchesOneCore(t *testing.T) {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		for _, ch := range chunkings {
-			for _, layout := range []Layout{LayoutSparse, LayoutDense, LayoutAuto} {
-				got, err := ReadFileContext(context.Background(), p, tc.opts, ReadConfig{Layout: layout, Workers: ch.workers, chunk: ch.chunk})
+			for k, layout := range []Layout{LayoutSparse, LayoutDense, LayoutAuto} {
+				read := k == 1 // positioned reads, as a file too large to map
+				got, err := ReadFileContext(context.Background(), p, tc.opts, ReadConfig{Layout: layout, Workers: ch.workers, chunk: ch.chunk, read: read})
 				if err != nil {
-					t.Fatalf("%s chunk %d workers %d layout %d: %v", tc.name, ch.chunk, ch.workers, layout, err)
+					t.Fatalf("%s chunk %d workers %d layout %d read %t: %v", tc.name, ch.chunk, ch.workers, layout, read, err)
 				}
 				w := want
 				if layout == LayoutDense || layout == LayoutAuto && want.Density() >= DenseAuto && !strings.Contains(tc.name, "qid") {
@@ -158,9 +159,10 @@ func TestReadFileContextErrors(t *testing.T) {
 				continue // a megabyte of one-byte chunks: slow, and nothing the others miss
 			}
 			for _, layout := range []Layout{LayoutSparse, LayoutDense} {
-				_, err := ReadFileContext(context.Background(), p, tc.opts, ReadConfig{Layout: layout, Workers: ch.workers, chunk: ch.chunk})
+				read := layout == LayoutDense // positioned reads, as a file too large to map
+				_, err := ReadFileContext(context.Background(), p, tc.opts, ReadConfig{Layout: layout, Workers: ch.workers, chunk: ch.chunk, read: read})
 				if err == nil || err.Error() != msg {
-					t.Errorf("%s chunk %d workers %d: error %v, want %s", tc.name, ch.chunk, ch.workers, err, msg)
+					t.Errorf("%s chunk %d workers %d read %t: error %v, want %s", tc.name, ch.chunk, ch.workers, read, err, msg)
 				}
 				var pe *ParseError
 				if errors.As(err, &pe) != (msg != p+": no examples") {
