@@ -28,8 +28,9 @@ func FileSHA256(path string) (string, error) {
 // bytes before the digest, written with the cache; the cache's checksum covers it, and
 // every read of the cache verifies that checksum), read in place of hashing the file
 // again; for any other file FileSHA256, the SHA-256 of the file as stored, through a
-// read-only mapping for a file of at most 64 MiB (no copy out of the page cache; a
-// larger file is read, so that its pages do not count in the resident set twice).
+// read-only mapping (no copy out of the page cache): of the whole file up to 64 MiB, of
+// 16 MiB at a time above (so that a large file's pages do not count in the resident
+// set beside its dataset); read where mapping fails.
 func Fingerprint(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -39,14 +40,33 @@ func Fingerprint(path string) (string, error) {
 	if sum, ok := storedDigest(f); ok {
 		return sum, nil
 	}
-	if st, err := f.Stat(); err == nil {
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		if m := mapSmall(f, st.Size()); m != nil {
 			defer unmapFile(m)
 			sum := sha256.Sum256(m)
 			return hex.EncodeToString(sum[:]), nil
 		}
+		if sum, ok := windowSHA256(f, st.Size(), 16<<20); ok {
+			return sum, nil
+		}
 	}
 	return readSHA256(f, path)
+}
+
+// windowSHA256 hashes the regular file f of size bytes through a read-only mapping of
+// window bytes at a time (mapWindow): no copy out of the page cache, and one window's
+// pages in the resident set. ok is false when a window cannot be mapped.
+func windowSHA256(f *os.File, size, window int64) (sum string, ok bool) {
+	h := sha256.New()
+	for off := int64(0); off < size; off += window {
+		m, b := mapWindow(f, off, min(off+window, size))
+		if m == nil {
+			return "", false
+		}
+		h.Write(b)
+		unmapFile(m)
+	}
+	return hex.EncodeToString(h.Sum(nil)), true
 }
 
 // storedDigest returns the digest a version-3 cache f stores, read at its place

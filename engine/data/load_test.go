@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -101,10 +102,10 @@ func TestReadFileContextMatchesOneCore(t *testing.T) {
 		}
 		for _, ch := range chunkings {
 			for k, layout := range []Layout{LayoutSparse, LayoutDense, LayoutAuto} {
-				read := k == 1 // positioned reads, as a file too large to map
-				got, err := ReadFileContext(context.Background(), p, tc.opts, ReadConfig{Layout: layout, Workers: ch.workers, chunk: ch.chunk, read: read})
+				how := chunkIO(k) // the whole file mapped, reads, a mapping per chunk
+				got, err := ReadFileContext(context.Background(), p, tc.opts, ReadConfig{Layout: layout, Workers: ch.workers, chunk: ch.chunk, io: how})
 				if err != nil {
-					t.Fatalf("%s chunk %d workers %d layout %d read %t: %v", tc.name, ch.chunk, ch.workers, layout, read, err)
+					t.Fatalf("%s chunk %d workers %d layout %d io %d: %v", tc.name, ch.chunk, ch.workers, layout, how, err)
 				}
 				w := want
 				if layout == LayoutDense || layout == LayoutAuto && want.Density() >= DenseAuto && !strings.Contains(tc.name, "qid") {
@@ -159,14 +160,15 @@ func TestReadFileContextErrors(t *testing.T) {
 				continue // a megabyte of one-byte chunks: slow, and nothing the others miss
 			}
 			for _, layout := range []Layout{LayoutSparse, LayoutDense} {
-				read := layout == LayoutDense // positioned reads, as a file too large to map
-				_, err := ReadFileContext(context.Background(), p, tc.opts, ReadConfig{Layout: layout, Workers: ch.workers, chunk: ch.chunk, read: read})
-				if err == nil || err.Error() != msg {
-					t.Errorf("%s chunk %d workers %d read %t: error %v, want %s", tc.name, ch.chunk, ch.workers, read, err, msg)
-				}
-				var pe *ParseError
-				if errors.As(err, &pe) != (msg != p+": no examples") {
-					t.Errorf("%s: error %v is not a ParseError", tc.name, err)
+				for _, how := range []chunkIO{ioAuto, ioRead, ioWindow} {
+					_, err := ReadFileContext(context.Background(), p, tc.opts, ReadConfig{Layout: layout, Workers: ch.workers, chunk: ch.chunk, io: how})
+					if err == nil || err.Error() != msg {
+						t.Errorf("%s chunk %d workers %d io %d: error %v, want %s", tc.name, ch.chunk, ch.workers, how, err, msg)
+					}
+					var pe *ParseError
+					if errors.As(err, &pe) != (msg != p+": no examples") {
+						t.Errorf("%s: error %v is not a ParseError", tc.name, err)
+					}
 				}
 			}
 		}
@@ -282,6 +284,19 @@ func TestScanFile(t *testing.T) {
 		if got, err := Fingerprint(p); err != nil || got != hex.EncodeToString(want[:]) {
 			t.Errorf("%s: fingerprint %s (%v), want %x", p, got, err, want)
 		}
+	}
+	// Hashed a window at a time (as a file over 64 MiB is), windows not page-aligned.
+	for _, window := range []int64{1, 5000, 1 << 20} {
+		f, err := os.Open(plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := os.ReadFile(plain)
+		want := sha256.Sum256(b)
+		if got, ok := windowSHA256(f, int64(len(b)), window); runtime.GOOS == "linux" && (!ok || got != hex.EncodeToString(want[:])) {
+			t.Errorf("windows of %d bytes: %s (mapped %t), want %x", window, got, ok, want)
+		}
+		f.Close()
 	}
 	// The digest is under the checksum: a changed digest makes a corrupt cache.
 	b, _ := os.ReadFile(cachePath)

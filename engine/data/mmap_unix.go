@@ -36,3 +36,21 @@ func mapSmall(f *os.File, size int64) []byte {
 	}
 	return m
 }
+
+// mapWindow maps bytes [off, end) of the regular file f read only, for one pass over
+// that range (a chunk of a file too large for mapSmall): it returns the mapping, to
+// unmap (unmapFile) when the pass is done, and the range's bytes within it; nil when it
+// cannot. Only a chunk's pages are mapped at a time, so that a large file's pages do
+// not all count in the resident set.
+func mapWindow(f *os.File, off, end int64) (m, b []byte) {
+	page := int64(os.Getpagesize())
+	start := off &^ (page - 1)
+	if end <= off || int64(int(end-start)) != end-start {
+		return nil, nil
+	}
+	m, err := syscall.Mmap(int(f.Fd()), start, int(end-start), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, nil
+	}
+	return m, m[off-start:]
+}
