@@ -58,4 +58,7 @@ var (
 	ErrCorrupt = errors.New("corrupt or truncated file")
 	// ErrEmpty: a data file holds no examples.
 	ErrEmpty = errors.New("no examples")
+	// ErrChanged: a file shrank while it was read through a mapping (its pages past the
+	// new end fault).
+	ErrChanged = errors.New("file changed while it was read")
 )

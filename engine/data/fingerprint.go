@@ -43,10 +43,18 @@ func Fingerprint(path string) (string, error) {
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 		if m := mapSmall(f, st.Size()); m != nil {
 			defer unmapFile(m)
-			sum := sha256.Sum256(m)
+			var sum [sha256.Size]byte
+			if err := guardFault(path, func() { sum = sha256.Sum256(m) }); err != nil {
+				return "", err
+			}
 			return hex.EncodeToString(sum[:]), nil
 		}
-		if sum, ok := windowSHA256(f, st.Size(), 16<<20); ok {
+		var sum string
+		var ok bool
+		if err := guardFault(path, func() { sum, ok = windowSHA256(f, st.Size(), 16<<20) }); err != nil {
+			return "", err
+		}
+		if ok {
 			return sum, nil
 		}
 	}
@@ -63,8 +71,10 @@ func windowSHA256(f *os.File, size, window int64) (sum string, ok bool) {
 		if m == nil {
 			return "", false
 		}
-		h.Write(b)
-		unmapFile(m)
+		func() {
+			defer unmapFile(m) // also when the file shrank under it (guardFault)
+			h.Write(b)
+		}()
 	}
 	return hex.EncodeToString(h.Sum(nil)), true
 }

@@ -307,13 +307,20 @@ func (ld *loader) each(ctx context.Context, fn func(i int, c *chunk, buf []byte)
 					continue
 				}
 				if ld.mapped != nil {
-					fn(int(i), c, ld.mapped[c.off:c.end])
+					if err := guardFault(ld.path, func() { fn(int(i), c, ld.mapped[c.off:c.end]) }); err != nil {
+						errs[w] = err
+						return
+					}
 					continue
 				}
 				if ld.io != ioRead {
 					if m, b := mapWindow(ld.f, c.off, c.end); m != nil {
-						fn(int(i), c, b)
+						err := guardFault(ld.path, func() { fn(int(i), c, b) })
 						unmapFile(m)
+						if err != nil {
+							errs[w] = err
+							return
+						}
 						continue
 					}
 				}
