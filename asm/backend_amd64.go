@@ -4,7 +4,6 @@ package asm
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"strings"
 
@@ -229,17 +228,11 @@ func (b *Backend) Syr(alpha float64, x kernels.Vec, a kernels.Mat) {
 	host.PutJob(j)
 }
 
-// syrPart updates the rows of part p of a large Syr: rows [n − n√(1−p/P), …), so that
-// the parts hold about equal shares of the triangle.
+// syrPart updates the rows of part p of a large Syr: Syrk's equal-area stripes
+// (stripe) counted from the last row, since row i holds n − i elements of the triangle.
 func syrPart(j *host.Job, p int) {
 	n := len(j.X)
-	bound := func(p int) int {
-		if p >= syrParts {
-			return n
-		}
-		return n - int(math.Round(float64(n)*math.Sqrt(1-float64(p)/syrParts)))
-	}
-	syrRows(j.Alpha, j.X, j.A, bound(p), bound(p+1))
+	syrRows(j.Alpha, j.X, j.A, n-stripe(n, syrParts, syrParts-p), n-stripe(n, syrParts, syrParts-p-1))
 }
 
 // syrRows adds alpha·x[i]·x[i:] to the upper part of rows [lo, hi) of m.

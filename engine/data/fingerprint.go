@@ -37,10 +37,10 @@ func Fingerprint(path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	if sum, ok := storedDigest(f); ok {
-		return sum, nil
-	}
 	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		if sum, ok := storedDigest(f, st.Size()); ok {
+			return sum, nil
+		}
 		if m := mapSmall(f, st.Size()); m != nil {
 			defer unmapFile(m)
 			var sum [sha256.Size]byte
@@ -79,19 +79,15 @@ func windowSHA256(f *os.File, size, window int64) (sum string, ok bool) {
 	return hex.EncodeToString(h.Sum(nil)), true
 }
 
-// storedDigest returns the digest a version-3 cache f stores, read at its place
-// (f's offset is unchanged); ok is false for any other file, or one too short for its
-// header (whose read reports what is wrong).
-func storedDigest(f *os.File) (sum string, ok bool) {
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return "", false
-	}
+// storedDigest returns the digest a version-3 cache f of size bytes stores, read at its
+// place (f's offset is unchanged); ok is false for any other file, or one too short for
+// its header (whose read reports what is wrong).
+func storedDigest(f *os.File, size int64) (sum string, ok bool) {
 	var hdr [cacheHeader]byte
 	if _, err := f.ReadAt(hdr[:], 0); err != nil {
 		return "", false
 	}
-	ch, err := parseCacheHead(hdr[:], st.Size())
+	ch, err := parseCacheHead(hdr[:], size)
 	if err != nil || ch.version < 3 || !ch.known() {
 		return "", false
 	}

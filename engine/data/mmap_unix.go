@@ -19,21 +19,16 @@ func unmapFile(m []byte) { _ = syscall.Munmap(m) }
 // mapSmallMax is the largest file mapSmall maps.
 const mapSmallMax = 64 << 20
 
-// mapSmall maps a regular file of size bytes (at most mapSmallMax, more than 0) read
-// only, for one pass of reading that would otherwise copy it out of the page cache; nil
-// when it cannot. The caller unmaps it (unmapFile) when the pass is done. A file
-// truncated while mapped would fault on access, so the mapping lives only for the read.
+// mapSmall maps the whole regular file f of size bytes (at most mapSmallMax, more than
+// 0) read only (mapWindow), for one pass of reading that would otherwise copy it out of
+// the page cache; nil when it cannot. The caller unmaps it (unmapFile) when the pass is
+// done. A file truncated while mapped would fault on access, so the mapping lives only
+// for the read.
 func mapSmall(f *os.File, size int64) []byte {
-	if size <= 0 || size > mapSmallMax {
+	if size > mapSmallMax {
 		return nil
 	}
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil
-	}
-	m, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
-	if err != nil {
-		return nil
-	}
+	m, _ := mapWindow(f, 0, size)
 	return m
 }
 

@@ -133,13 +133,11 @@ func ScanFile(ctx context.Context, path string) (FileInfo, error) {
 		info.Rows = int(binary.LittleEndian.Uint64(hdr[16:]))
 		info.Dim = int(binary.LittleEndian.Uint64(hdr[24:]))
 		info.Nnz = int64(binary.LittleEndian.Uint64(hdr[32:]))
-		if sum, ok := storedDigest(f); ok { // nothing more to read
-			st, err := f.Stat()
-			if err != nil {
-				return FileInfo{}, err
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			if sum, ok := storedDigest(f, st.Size()); ok { // nothing more to read
+				info.Bytes, info.SHA256 = st.Size(), sum
+				return info, nil
 			}
-			info.Bytes, info.SHA256 = st.Size(), sum
-			return info, nil
 		}
 		if _, err := io.Copy(io.Discard, br); err != nil {
 			return FileInfo{}, fmt.Errorf("%s: %w", path, err)

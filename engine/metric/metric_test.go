@@ -91,18 +91,7 @@ func TestAUCBruteForce(t *testing.T) {
 			y[i] = int8(2*r.IntN(2) - 1)
 		}
 		y[0], y[1] = 1, -1
-		want := bruteAUC(s, y)
-		got, err := AUC(s, y)
-		if err != nil || math.Abs(got-want) > 1e-12 {
-			t.Fatalf("trial %d (n=%d): AUC = %v, %v; brute force %v", trial, n, got, err, want)
-		}
-		pts, err := ROC(s, y)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a := Area(pts); a != got {
-			t.Fatalf("trial %d: Area(ROC) = %v, AUC = %v; want them bit-identical", trial, a, got)
-		}
+		pts := checkBrute(t, trial, s, y, 1e-12)
 		distinct := map[float64]bool{}
 		for _, v := range s {
 			distinct[v] = true
@@ -198,17 +187,25 @@ func TestAUCRadix(t *testing.T) {
 			y[i] = int8(2*r.IntN(2) - 1)
 		}
 		y[0], y[1] = 1, -1
-		want := bruteAUC(s, y)
-		got, err := AUC(s, y)
-		if err != nil || got != want {
-			t.Fatalf("trial %d (n=%d): AUC = %v, %v; brute force %v", trial, n, got, err, want)
-		}
-		pts, err := ROC(s, y)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if a := Area(pts); a != got {
-			t.Fatalf("trial %d: Area(ROC) = %v, AUC = %v; want them bit-identical", trial, a, got)
-		}
+		checkBrute(t, trial, s, y, 0)
 	}
+}
+
+// checkBrute fails unless AUC(s, y) is within tol of the brute-force count and the
+// ROC's area is that AUC bit for bit; it returns the ROC.
+func checkBrute(t *testing.T, trial int, s []float64, y []int8, tol float64) []Point {
+	t.Helper()
+	want := bruteAUC(s, y)
+	got, err := AUC(s, y)
+	if err != nil || math.Abs(got-want) > tol {
+		t.Fatalf("trial %d (n=%d): AUC = %v, %v; brute force %v", trial, len(s), got, err, want)
+	}
+	pts, err := ROC(s, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := Area(pts); a != got {
+		t.Fatalf("trial %d: Area(ROC) = %v, AUC = %v; want them bit-identical", trial, a, got)
+	}
+	return pts
 }
