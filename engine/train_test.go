@@ -52,7 +52,7 @@ func TestTrainErrors(t *testing.T) {
 		is   error
 	}{
 		{"unknown algorithm", TrainConfig{Algo: "svm", Data: "a9a"}, `unknown algorithm "svm" (known: opauc,`, nil},
-		{"unknown key", TrainConfig{Algo: "spam-l2", Data: "a9a", Params: []string{"zeta=1"}}, `unknown key "zeta" (valid: eta, theta, beta, beta1, prepass)`, solver.ErrParam},
+		{"unknown key", TrainConfig{Algo: "spam-l2", Data: "a9a", Params: []string{"zeta=1"}}, `unknown key "zeta" (valid: eta, theta, beta, beta1, prepass, avgfrom)`, solver.ErrParam},
 		{"out of range", TrainConfig{Algo: "spam-l2", Data: "a9a", Params: []string{"eta=-1"}}, "eta", solver.ErrParam},
 		{"no data", TrainConfig{Algo: "olr", Data: "nowhere.svm"}, "nowhere.svm is neither a file nor a known dataset", nil},
 		{"one class", TrainConfig{Algo: "olr", Data: oneClass}, "only one class", solver.ErrOneClass},
@@ -97,9 +97,11 @@ func TestTrainStreamed(t *testing.T) {
 	if err := data.SaveCache(file, sp.Train); err != nil {
 		t.Fatal(err)
 	}
-	// spam-l2 has no data-scaled defaults (a streamed file's facts are not known, so the
-	// static defaults hold there; in memory those would differ).
-	cfg := TrainConfig{Algo: "spam-l2", Data: file, Test: file, Scale: data.ScaleNone, Passes: 2, Backend: fallback.New()}
+	// A streamed file's facts are not known, so the static defaults hold there; in
+	// memory spam-l2's multi-pass defaults would be scaled to the data, so every one
+	// they set is given.
+	cfg := TrainConfig{Algo: "spam-l2", Data: file, Test: file, Scale: data.ScaleNone, Passes: 2, Backend: fallback.New(),
+		Params: []string{"eta=0.003", "theta=0.25", "beta=1e-4", "avgfrom=0"}}
 	if !streamable(cfg) {
 		t.Fatal("a file with --shuffle=false --scale none must stream")
 	}

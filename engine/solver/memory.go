@@ -40,7 +40,7 @@ var stateWords = map[string]func(d, n float64, p Params) float64{
 	"oam-gra": func(d, _ float64, p Params) float64 { return 2*float64(p.ptr.(*OAMParams).Buffer)*d + 4*d },
 	"adaoam":  func(d, _ float64, _ Params) float64 { return 2*d*d + 84*d },
 	// a few d-vectors (and one of scratch)
-	"solam": vectors(3), "fsauc": vectors(8), "spam-l2": vectors(4), "spam-net": vectors(4),
+	"solam": vectors(3), "fsauc": vectors(8), "spam-l2": spam, "spam-net": spam,
 	"ubauc-online": vectors(2), "olr": vectors(2), "ftrl": vectors(3), "uniexp": vectors(2),
 	// one d×d accumulator per worker, the merged Σ and its factor, two B×d blocks
 	"mba-l2": mba, "mba-l1": mba, "mba-el": mba,
@@ -74,6 +74,14 @@ var stateWords = map[string]func(d, n float64, p Params) float64{
 // vectors is the state of k vectors of d words.
 func vectors(k float64) func(d, n float64, p Params) float64 {
 	return func(d, _ float64, _ Params) float64 { return k * d }
+}
+
+// spam is SPAM's w, class means and scratch, and the tail average's sum when it averages.
+func spam(d, _ float64, p Params) float64 {
+	if p.ptr.(*SPAMParams).AvgFrom > 0 {
+		return 5 * d
+	}
+	return 4 * d
 }
 
 func mba(d, _ float64, p Params) float64 { return 4*d*d + 2*float64(p.ptr.(*MBAParams).B)*d + 8*d }

@@ -3,6 +3,7 @@ package solver
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/aucopt/aucopt/kernels"
 )
@@ -29,6 +30,13 @@ type SPAMParams struct {
 	// pre-pass is one more read of the training data: solver.Run does it, in-memory
 	// callers call PrePass; a grid search (NewMulti) refuses it.
 	PrePass bool `param:"prepass"`
+	// AvgFrom is the step t₀ from which the output is the average of the iterates
+	// w_t, t ≥ t₀ (tail Polyak–Ruppert averaging), instead of the last iterate; 0 (the
+	// default, the paper's output) never averages. Averaged constant-step SGD on a
+	// square loss converges whatever the conditioning of its Hessian (Bach and Moulines,
+	// NIPS 2013), where the last iterate crawls along the directions of small curvature.
+	// The data-scaled defaults of a multi-pass run average the second half of the passes.
+	AvgFrom int `param:"avgfrom"`
 }
 
 // DefaultSPAMParams returns SPAM-L2 with C = 0.003, θ = 0.25, β = 10⁻⁴ (test AUC
@@ -50,6 +58,7 @@ func (p SPAMParams) check() error {
 		Check(p.Theta >= 0 && p.Theta <= 1, "theta", p.Theta, "in [0, 1]"),
 		Check(p.Beta >= 0 && !math.IsInf(p.Beta, 0), "beta", p.Beta, "a finite number ≥ 0"),
 		Check(p.Beta1 >= 0 && !math.IsInf(p.Beta1, 0), "beta1", p.Beta1, "a finite number ≥ 0"),
+		Check(p.AvgFrom >= 0, "avgfrom", p.AvgFrom, "a step ≥ 0 (0: the last iterate)"),
 	} {
 		if err != nil {
 			return err
@@ -82,6 +91,10 @@ func (p SPAMParams) check() error {
 // fewer than the fixed cost of a backend call would pay for (tens of ns on a CPU, µs on
 // a GPU), and there is no dense linear algebra to hand to the backend.
 //
+// The tail average of the iterates (AvgFrom) costs O(nnz(x)) more per example: the sum
+// Σ_{t≥t₀} w_t is kept as A·v + z, and a step that adds δ to v subtracts A·δ from z
+// (the sum does not change) before A grows by the new scale S.
+//
 // SPAM-NET costs O(d) per example. The ℓ1 prox is per-coordinate and nonlinear, and the
 // next step needs w·m+ and w·m−, which read every coordinate in the support of the means
 // (for real data, nearly all): a lazily thresholded w (cumulative penalty per
@@ -96,6 +109,7 @@ type SPAM struct {
 	v    []float64 // w = S·v
 	uPos []float64 // m+ = SPos·uPos
 	uNeg []float64 // m− = SNeg·uNeg
+	z    []float64 // Σ_{t≥AvgFrom} w_t = A·v + z (nil without averaging)
 }
 
 // spamScalars is SPAM's scalar state, checkpointed as is.
@@ -107,6 +121,8 @@ type spamScalars struct {
 	S          float64 // w = S·v
 	SPos, SNeg float64 // m± = S±·u±
 	WPos, WNeg float64 // w·m+, w·m−
+	A          float64 // Σ_{t≥AvgFrom} w_t = A·v + z
+	K          int64   // iterates summed
 }
 
 // NewSPAM returns SPAM-L2 (Beta1 = 0) or SPAM-NET for dim features, with running
@@ -120,6 +136,9 @@ func NewSPAM(b kernels.Backend, dim int, p SPAMParams, seed uint64) (*SPAM, erro
 		return nil, err
 	}
 	s := &SPAM{dim: dim, p: p, v: make([]float64, dim), uPos: make([]float64, dim), uNeg: make([]float64, dim)}
+	if p.AvgFrom > 0 {
+		s.z = make([]float64, dim)
+	}
 	s.st = spamScalars{S: 1, SPos: 1, SNeg: 1}
 	return s, nil
 }
@@ -220,6 +239,12 @@ func (s *SPAM) Observe(x kernels.Sparse, y int8) float64 {
 		for k, j := range x.Idx {
 			s.v[j] += a * val[k]
 		}
+		if st.A != 0 { // the sum A·v + z stays as it was (SPAM-NET keeps A = 0)
+			az := -st.A * a
+			for k, j := range x.Idx {
+				s.z[j] += az * val[k]
+			}
+		}
 	}
 	// prox: ŵ/(1 + ηβ), soft-thresholded for SPAM-NET.
 	div := 1 + eta*s.p.Beta
@@ -241,16 +266,37 @@ func (s *SPAM) Observe(x kernels.Sparse, y int8) float64 {
 		}
 		st.S = 1
 		s.exact()
+		s.addIterate()
 		return wx
 	}
 	if a := math.Abs(st.S); a < lazyScaleLow || a > lazyScaleHigh {
 		scal(st.S, s.v)
+		st.A /= st.S // A·v unchanged
 		st.S = 1
 	}
 	if st.T%int64(max(s.dim, 64)) == 0 {
 		s.exact()
 	}
+	s.addIterate()
 	return wx
+}
+
+// addIterate adds the iterate after step T, w = S·v, to the tail sum from step
+// AvgFrom on: as A += S for SPAM-L2 (whose steps keep A·v + z), into z itself for
+// SPAM-NET (whose steps rewrite v, O(d) anyway).
+func (s *SPAM) addIterate() {
+	st := &s.st
+	if s.p.AvgFrom == 0 || st.T < int64(s.p.AvgFrom) {
+		return
+	}
+	st.K++
+	if s.p.Beta1 > 0 {
+		for j, vj := range s.v {
+			s.z[j] += st.S * vj
+		}
+		return
+	}
+	st.A += st.S
 }
 
 // powTheta returns t^θ, exactly for the common θ ∈ {0, ½, ¼, 1} and by math.Pow
@@ -300,9 +346,19 @@ func scal(alpha float64, x []float64) {
 	}
 }
 
-// Weights returns a copy of w.
+// Weights returns a copy of w: the average of the iterates from step AvgFrom on once
+// there is one, else the last iterate.
 func (s *SPAM) Weights() []float64 {
-	return scaledCopy(s.st.S, s.v)
+	st := &s.st
+	if st.K == 0 {
+		return scaledCopy(st.S, s.v)
+	}
+	w := make([]float64, s.dim)
+	k := float64(st.K)
+	for j, vj := range s.v {
+		w[j] = (st.A*vj + s.z[j]) / k
+	}
+	return w
 }
 
 // Means returns copies of the class means in use (running or fixed) and p.
@@ -325,12 +381,13 @@ type spamState struct {
 	Params        SPAMParams
 	Scalars       spamScalars
 	V, UPos, UNeg []float64
+	Z             []float64 // the tail sum's vector (AvgFrom > 0)
 }
 
 // MarshalBinary encodes the solver's state (gob); UnmarshalBinary into a solver made
 // with the same dimension continues bit-identically.
 func (s *SPAM) MarshalBinary() ([]byte, error) {
-	st := spamState{Dim: s.dim, Params: s.p, Scalars: s.st, V: s.v, UPos: s.uPos, UNeg: s.uNeg}
+	st := spamState{Dim: s.dim, Params: s.p, Scalars: s.st, V: s.v, UPos: s.uPos, UNeg: s.uNeg, Z: s.z}
 	b, err := encodeState(st)
 	if err != nil {
 		return nil, fmt.Errorf("spam checkpoint: %w", err)
@@ -350,7 +407,14 @@ func (s *SPAM) UnmarshalBinary(data []byte) error {
 	if err := st.Params.check(); err != nil {
 		return fmt.Errorf("spam checkpoint: %w", err)
 	}
+	if st.Params.AvgFrom > 0 && len(st.Z) != s.dim {
+		return fmt.Errorf("spam checkpoint: averaging from step %d with %d sums, solver has %d features", st.Params.AvgFrom, len(st.Z), s.dim)
+	}
 	s.p, s.st = st.Params, st.Scalars
+	s.z = nil
+	if s.p.AvgFrom > 0 {
+		s.z = slices.Clone(st.Z)
+	}
 	copy(s.v, st.V)
 	copy(s.uPos, st.UPos)
 	copy(s.uNeg, st.UNeg)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -18,6 +19,8 @@ type denseSPAM struct {
 	fixed         bool
 	pFix          float64
 	w, mPos, mNeg []float64
+	sum           []float64 // Σ w_t from step AvgFrom on
+	k             float64
 }
 
 func newDenseSPAM(dim int, p SPAMParams) *denseSPAM {
@@ -66,7 +69,28 @@ func (d *denseSPAM) observe(x []float64, y int8) float64 {
 		v := (d.w[j] - eta*cx*x[j]) / div
 		d.w[j] = math.Copysign(max(0, math.Abs(v)-tau), v)
 	}
+	if d.p.AvgFrom > 0 && d.t >= float64(d.p.AvgFrom) {
+		if d.sum == nil {
+			d.sum = make([]float64, len(d.w))
+		}
+		d.k++
+		for j := range d.w {
+			d.sum[j] += d.w[j]
+		}
+	}
 	return wx
+}
+
+// weights is the last iterate, or the average from AvgFrom on once there is one.
+func (d *denseSPAM) weights() []float64 {
+	if d.k == 0 {
+		return d.w
+	}
+	out := make([]float64, len(d.w))
+	for j := range out {
+		out[j] = d.sum[j] / d.k
+	}
+	return out
 }
 
 func TestSPAMMatchesDense(t *testing.T) {
@@ -81,6 +105,11 @@ func TestSPAMMatchesDense(t *testing.T) {
 		{"sparse-net", sparseStream(2000, 200, 12, 3), SPAMParams{Eta: 0.2, Theta: 0.5, Beta: 0.01, Beta1: 0.001}, false},
 		{"dense-l2", gaussian(2000, 20, 0.3, 1, 4), SPAMParams{Eta: 0.05, Theta: 0.5, Beta: 1e-3}, false},
 		{"dense-net-const", gaussian(2000, 20, 0.3, 1, 5), SPAMParams{Eta: 0.005, Theta: 0, Beta: 1, Beta1: 0.01}, false},
+		{"sparse-l2-avg", sparseStream(3000, 200, 12, 6), SPAMParams{Eta: 0.2, Theta: 0, Beta: 0.01, AvgFrom: 1200}, false},
+		{"sparse-l2-avg-fixed", sparseStream(3000, 200, 12, 7), SPAMParams{Eta: 0.2, Theta: 0.5, Beta: 0.1, AvgFrom: 1}, true},
+		// a strong ridge and a tiny step drive the lazy scale S through its rescaling
+		{"dense-l2-avg-rescale", gaussian(3000, 20, 0.3, 1, 8), SPAMParams{Eta: 0.02, Theta: 0, Beta: 40, AvgFrom: 500}, false},
+		{"dense-net-avg", gaussian(2000, 20, 0.3, 1, 9), SPAMParams{Eta: 0.005, Theta: 0, Beta: 1, Beta1: 0.01, AvgFrom: 1000}, false},
 	}
 	for _, c := range cases {
 		for _, b := range testBackends(t) {
@@ -116,7 +145,7 @@ func TestSPAMMatchesDense(t *testing.T) {
 						t.Fatalf("example %d: score %v, dense %v", i, got, want)
 					}
 				}
-				if e := maxRelDiff(s.Weights(), ref.w); e > 1e-10 {
+				if e := maxRelDiff(s.Weights(), ref.weights()); e > 1e-10 {
 					t.Errorf("w differs from the dense transcription by %.3g", e)
 				}
 				mp, mn, _ := s.Means()
@@ -281,4 +310,45 @@ func TestSPAMPrePass(t *testing.T) {
 		}
 	}()
 	newSPAM(p).Observe(d.Row(0), d.Y[0])
+}
+
+// TestSPAMAverageResume checkpoints SPAM-L2 and SPAM-NET inside their averaging tail
+// and checks that the restored solver ends with the uninterrupted one's weights, bit
+// for bit.
+func TestSPAMAverageResume(t *testing.T) {
+	d := sparseStream(2000, 100, 10, 12)
+	b := testBackends(t)[0]
+	for _, p := range []SPAMParams{
+		{Eta: 0.1, Theta: 0, Beta: 0.01, AvgFrom: 800},
+		{Eta: 0.1, Theta: 0, Beta: 0.01, Beta1: 1e-3, AvgFrom: 800},
+	} {
+		whole, err := NewSPAM(b, d.Dim, p, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, _ := NewSPAM(b, d.Dim, p, 1)
+		for i := range d.Rows() {
+			whole.Observe(d.Row(i), d.Y[i])
+			if i < 1200 {
+				first.Observe(d.Row(i), d.Y[i])
+			}
+		}
+		blob, err := first.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		rest, _ := NewSPAM(b, d.Dim, DefaultSPAMParams(), 1)
+		if err := rest.UnmarshalBinary(blob); err != nil {
+			t.Fatal(err)
+		}
+		for i := 1200; i < d.Rows(); i++ {
+			rest.Observe(d.Row(i), d.Y[i])
+		}
+		if got, want := rest.Weights(), whole.Weights(); !slices.Equal(got, want) {
+			t.Errorf("%+v: resumed weights differ from the uninterrupted run's (max rel. diff %.3g)", p, maxRelDiff(got, want))
+		}
+		if got := rest.Weights(); slices.Equal(got, scaledCopy(rest.st.S, rest.v)) {
+			t.Errorf("%+v: the weights are the last iterate, want the tail average", p)
+		}
+	}
 }
