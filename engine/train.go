@@ -292,12 +292,25 @@ func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params solver
 }
 
 // runSettings lists what determines an online run besides its algorithm and passes,
-// for its checkpoint: every parameter, the seed, shuffling, the scaling in effect, the
-// training data (its SHA-256, else its name) with its rows and features, and the
-// backend (whose rounding the weights carry).
+// for its checkpoint: the training data (its SHA-256, else its name) with its rows and
+// features, the scaling in effect, the seed, shuffling, every parameter and the backend
+// (whose rounding the weights carry). The data come first: a resume compares in this
+// order and names the first difference, and other data or another scaling also change
+// the parameters scaled to the data.
 func runSettings(params solver.Params, cfg TrainConfig, res *TrainResult) []solver.Setting {
+	trainData := "sha256:" + res.TrainSHA256
+	if res.TrainSHA256 == "" {
+		trainData = cfg.Data + " (no fingerprint)"
+	}
+	out := []solver.Setting{
+		{Key: "training data", Value: trainData},
+		{Key: "training rows", Value: strconv.Itoa(res.TrainRows)},
+		{Key: "features", Value: strconv.Itoa(res.Features)},
+		{Key: "scaling", Value: res.Scale},
+		{Key: "seed", Value: strconv.FormatUint(cfg.Seed, 10)},
+		{Key: "shuffle", Value: strconv.FormatBool(cfg.Shuffle)},
+	}
 	vals := params.Values()
-	var out []solver.Setting
 	for _, k := range params.Keys() {
 		v := fmt.Sprint(vals[k])
 		if f, ok := vals[k].(float64); ok {
@@ -305,19 +318,7 @@ func runSettings(params solver.Params, cfg TrainConfig, res *TrainResult) []solv
 		}
 		out = append(out, solver.Setting{Key: "parameter " + k, Value: v})
 	}
-	trainData := "sha256:" + res.TrainSHA256
-	if res.TrainSHA256 == "" {
-		trainData = cfg.Data + " (no fingerprint)"
-	}
-	return append(out,
-		solver.Setting{Key: "seed", Value: strconv.FormatUint(cfg.Seed, 10)},
-		solver.Setting{Key: "shuffle", Value: strconv.FormatBool(cfg.Shuffle)},
-		solver.Setting{Key: "scaling", Value: res.Scale},
-		solver.Setting{Key: "training data", Value: trainData},
-		solver.Setting{Key: "training rows", Value: strconv.Itoa(res.TrainRows)},
-		solver.Setting{Key: "features", Value: strconv.Itoa(res.Features)},
-		solver.Setting{Key: "backend", Value: res.Backend},
-	)
+	return append(out, solver.Setting{Key: "backend", Value: res.Backend})
 }
 
 // prepare resolves the training source and the test data, filling res's TrainRows,
