@@ -109,7 +109,11 @@ func handFold(t *testing.T, cfg CVConfig, f int) float64 {
 	defer b.Close()
 	params := spec.Params()
 	if spec.Defaults != nil {
-		spec.Defaults(solver.FactsOf(train), params) // scaled to the fold's training part
+		facts := solver.FactsOf(train) // scaled to the fold's training part
+		if !spec.IsBatch() {
+			facts.Passes = cfg.Passes
+		}
+		spec.Defaults(facts, params)
 	}
 	var w []float64
 	if spec.IsBatch() {

@@ -97,7 +97,7 @@ func TestCheckpointCommand(t *testing.T) {
 		{"flipped byte", flip, nil, "", "checksum mismatch"},
 		{"truncated", good[:len(good)/2], nil, "", "corrupt or truncated"},
 		{"other algorithm", good, nil, "spam-l2", "holds a spam-net run, not spam-l2"},
-		{"other parameter", good, []string{"-p", "eta=0.5"}, "", "parameter eta 0.003 there, 0.5 here"},
+		{"other parameter", good, []string{"-p", "beta1=0.5"}, "", "parameter beta1 0.0001 there, 0.5 here"},
 		{"other seed", good, []string{"--seed", "2"}, "", "seed 1 there, 2 here"},
 		{"other passes", good, []string{"--passes", "4"}, "", "passes 3 there, 4 here"},
 		{"no shuffle", good, []string{"--shuffle=false"}, "", "shuffle true there, false here"},
