@@ -73,6 +73,10 @@ type Task struct {
 	// FSAUC's n) to the run, which sets it to the examples each fit sees where the user
 	// did not set it (Train, Grid and CV; an experiment sets it itself).
 	sized bool
+	// testLater, when set in place of Test, is test data being read beside the fit
+	// (Train): Run waits for it to score, then cuts it to the training features and
+	// scales it as the training data were.
+	testLater *pendingTest
 }
 
 // Run runs task t on backend b: it fits t.Scale on the training data and applies it to
@@ -137,6 +141,17 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 		return nil, err
 	}
 	res.Seconds = time.Since(start).Seconds()
+	if t.testLater != nil {
+		if test, err = t.testLater.wait(); err != nil {
+			return nil, err
+		}
+		if test != nil {
+			noteWiderTest(res.TrainResult, test)
+			if res.Scaling != nil {
+				test = scaleTest(res.Scaling, test, res.Features)
+			}
+		}
+	}
 	if test != nil {
 		res.TestRows = test.Rows()
 		if res.TestAUC, err = ScoreAUC(res.Weights, test); err != nil {

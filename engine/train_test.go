@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -263,6 +264,60 @@ func TestStreamLengthSized(t *testing.T) {
 		}
 		if want := tc.want(rows); got != want {
 			t.Errorf("%s: n = %v, want %d (%d rows)", tc.name, got, want, rows)
+		}
+	}
+}
+
+// TestTrainTestReadBeside: Train reads the test file beside the training. The test
+// data are scored as if read first (cut to the training features, scaled as the
+// training data were), and a test file that cannot be read stops the run with the
+// test file's own error and no progress reported.
+func TestTrainTestReadBeside(t *testing.T) {
+	t.Setenv(data.EnvData, t.TempDir()) // the embedded german
+	sp, err := data.Load("german", data.LoadOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var good bytes.Buffer
+	if err := data.WriteLibSVM(&good, sp.Train.Subset(seqRows(300))); err != nil { // any rows will do
+		t.Fatal(err)
+	}
+	goodFile := writeFile(t, "test.svm", good.Bytes())
+	badFile := writeFile(t, "bad.svm", append(slices.Clone(good.Bytes()), "+1 3:x\n"...))
+	for _, algo := range []string{"spam-l2", "ls-auc"} {
+		progress := 0
+		cfg := TrainConfig{Algo: algo, Data: "german", Test: goodFile, Scale: data.ScaleMinMax, Shuffle: true, Seed: 1,
+			Backend: fallback.New(), Progress: func(solver.Progress) { progress++ }}
+		if algo == "spam-l2" {
+			cfg.Passes = 5
+		}
+		res, err := Train(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		test, err := data.ReadFile(goodFile, data.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := ScoreAUC(res.Weights, res.Scaling.Apply(test.Truncate(res.Features)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.TestAUC != want || res.TestRows != test.Rows() {
+			t.Errorf("%s: test AUC %v on %d rows, want %v on %d (the test file scaled as the training data)", algo, res.TestAUC, res.TestRows, want, test.Rows())
+		}
+		if algo == "spam-l2" && progress == 0 {
+			t.Errorf("%s: no progress reported", algo)
+		}
+
+		progress = 0
+		cfg.Test = badFile
+		_, err = Train(context.Background(), cfg)
+		if !errors.Is(err, data.ErrValue) || !strings.Contains(err.Error(), badFile) || strings.HasPrefix(err.Error(), "train ") {
+			t.Errorf("%s with a bad test file: error %v, want the test file's own (data.ErrValue, naming %s)", algo, err, badFile)
+		}
+		if progress != 0 {
+			t.Errorf("%s with a bad test file: %d progress reports, want none", algo, progress)
 		}
 	}
 }
