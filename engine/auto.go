@@ -269,6 +269,8 @@ func checkAuto(cfg AutoConfig) error {
 		return inputErrorf("auto: --average does not apply")
 	case cfg.Passes > 1:
 		return inputErrorf("auto: the one-pass candidates run one pass; --passes %d does not apply", cfg.Passes)
+	case cfg.Bins != 0:
+		return inputErrorf("auto chooses whether to bin the features: --bins does not apply")
 	case cfg.Budget < 0:
 		return inputErrorf("auto: budget %s, want a positive duration", cfg.Budget)
 	}

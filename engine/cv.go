@@ -225,7 +225,7 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 		run := &res.Runs[i]
 		start := time.Now()
 		g, err := Run(ctx, b, Task{Spec: spec, Points: points, Train: ds.Subset(jobs[i].Train), Test: ds.Subset(jobs[i].Test),
-			Scale: cfg.Scale, Selection: Selection{Folds: cfg.GridFolds, Holdout: cfg.GridHoldout, Seed: cfg.Seed},
+			Scale: cfg.Scale, Bins: cfg.Bins, Selection: Selection{Folds: cfg.GridFolds, Holdout: cfg.GridHoldout, Seed: cfg.Seed},
 			Passes: cfg.Passes, Shuffle: cfg.Shuffle, Seed: cfg.Seed, Workers: inner, Settings: settings, cfg: &tcfg, sized: true})
 		if err != nil {
 			return err

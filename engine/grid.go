@@ -153,11 +153,11 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	}
 	defer release()
 	res.Backend = b.Name()
-	need, what := gridStateBytes(spec, params, res.Features, res.TrainRows, Workers(b, cfg.Workers, len(params)))
+	need, what := gridStateBytes(spec, params, binnedWidth(res.Features, cfg.Bins), res.TrainRows, Workers(b, cfg.Workers, len(params)))
 	if err := checkMemory(spec, need, what, res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {
 		return nil, err
 	}
-	g, err := Run(ctx, b, Task{Spec: spec, Points: params, Train: src.(solver.DatasetSource).D, Test: test, Scale: cfg.Scale,
+	g, err := Run(ctx, b, Task{Spec: spec, Points: params, Train: src.(solver.DatasetSource).D, Test: test, Scale: cfg.Scale, Bins: cfg.Bins,
 		Selection: Selection{Folds: cfg.Folds, Holdout: cfg.Holdout, Seed: cfg.Seed}, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
 		Seed: cfg.Seed, Workers: cfg.Workers, Progress: cfg.Progress, Settings: pointSettings(cfg.Params, points),
 		cfg: &cfg.TrainConfig, res: res, owned: true, sized: true})

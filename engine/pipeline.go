@@ -42,7 +42,11 @@ type Task struct {
 	Train, Test *data.Dataset
 	// Scale is the scaling kind (data.ScaleAuto, ScaleNone, …), fitted on Train and
 	// applied to both; ScaleAuto takes the algorithm's preference (solver.Spec.UnitRows).
-	Scale     string
+	Scale string
+	// Bins, when not 0, expands the scaled training data by at most Bins quantile-bin
+	// indicators per feature (data.FitBins; TrainConfig.Bins), fitted on Train, and
+	// the test data by the same bins.
+	Bins      int
 	Selection Selection
 	// Passes (0: the learner's default for Train's rows, solver.Spec.DefaultPasses) and
 	// Shuffle (a random order seeded by Seed+pass) are an online algorithm's passes over
@@ -150,6 +154,9 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 			if res.Scaling != nil {
 				test = scaleTest(res.Scaling, test, res.Features)
 			}
+			if res.Binned != nil {
+				test = res.Binned.Apply(test)
+			}
 		}
 	}
 	if test != nil {
@@ -169,6 +176,11 @@ func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *d
 	train, test, err := scale(t.Scale, t.Spec.UnitRows, train, test, res.TrainResult)
 	if err != nil {
 		return nil, nil, err
+	}
+	if t.Bins != 0 {
+		if train, test, err = binData(t.Bins, train, test, res.TrainResult); err != nil {
+			return nil, nil, err
+		}
 	}
 	var notes []string // what the data set, per point
 	if t.Settings != nil && t.Spec.Defaults != nil {
@@ -197,7 +209,7 @@ func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *d
 		res.Notes = append(res.Notes, notes[res.Best])
 	}
 	if t.Spec.IsBatch() && cfg.Shuffle && train.IsDense() && owned &&
-		!readsInPlace(t.Spec, b, res.Features, t.Points[res.Best], train.Rows()) {
+		!readsInPlace(t.Spec, b, res.width(), t.Points[res.Best], train.Rows()) {
 		// The rows are this run's alone: a dense matrix is shuffled in place (the rows
 		// fit's Subset would copy, in the same order) instead of held twice. A learner
 		// that reads them in the shuffle's order where they lie is spared the move

@@ -51,6 +51,12 @@ type TrainConfig struct {
 	// contiguous shard of the training rows, in parallel, and averages their weights
 	// (parameter averaging; online algorithms only).
 	Average int
+	// Bins, when not 0, expands every numeric feature, after scaling, by the indicators
+	// of at most Bins quantile bins of its training values (data.FitBins, 2 to
+	// data.MaxBins), so that the linear score becomes an additive one (a step function of
+	// each feature beside its linear term). The data are then held in memory (no
+	// streaming, no --out-of-core), and the model records the bins.
+	Bins int
 }
 
 // DefaultSeed is the seed of a run whose TrainConfig.Seed is 0: the zero value gives the
@@ -81,6 +87,11 @@ type TrainResult struct {
 	Notes     []string       `json:"notes,omitempty"`    // things the user should know
 	Weights   []float64      `json:"-"`
 	Scaling   *data.Scaling  `json:"-"` // the fitted scaling (Scale's); nil for a streamed file
+	// Bins is TrainConfig.Bins (0: none) and Binned the bins fitted on the scaled
+	// training data: then Weights has Binned.OutDim() entries, Features and the
+	// indicators.
+	Bins   int        `json:"bins,omitempty"`
+	Binned *data.Bins `json:"-"`
 
 	// TrainSHA256 is the SHA-256 of the training data's file as stored (for a dataset
 	// name, of its training file, on disk or embedded; for a version-3 binary cache, the
@@ -92,6 +103,14 @@ type TrainResult struct {
 	Schema *data.Schema `json:"table,omitempty"`
 
 	density float64 // the training data's share of values stored (0 when not known)
+}
+
+// width is the number of features the learner sees: Features, and the bin indicators.
+func (res *TrainResult) width() int {
+	if res.Binned != nil {
+		return res.Binned.OutDim()
+	}
+	return res.Features
 }
 
 // workload is the automatic backend selection's view of training spec on the data res
@@ -165,6 +184,9 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		res.Passes = 0
 	}
 	if cfg.OutOfCore {
+		if cfg.Bins != 0 {
+			return nil, inputErrorf("--out-of-core fits from class moments of the features as read; --bins does not apply")
+		}
 		return trainOutOfCore(ctx, spec, params, cfg, res)
 	}
 	inMemory := spec.IsBatch() || cfg.Average > 1
@@ -193,7 +215,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		}
 	}
 	defaultPasses(spec, &cfg.Passes, res)
-	if err := checkMemory(spec, spec.StateBytes(res.Features, res.TrainRows, params), featuresOf(res.Features),
+	if err := checkMemory(spec, spec.StateBytes(binnedWidth(res.Features, cfg.Bins), res.TrainRows, params), featuresOf(res.Features),
 		res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {
 		return nil, err
 	}
@@ -209,7 +231,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if cfg.Checkpoint != "" && sum != nil {
 		sum.wait(res) // the checkpoint records the training data's fingerprint
 	}
-	t := Task{Spec: spec, Points: []solver.Params{params}, Scale: cfg.Scale, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
+	t := Task{Spec: spec, Points: []solver.Params{params}, Scale: cfg.Scale, Bins: cfg.Bins, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
 		Seed: cfg.Seed, Progress: cfg.Progress, cfg: &cfg, res: res, owned: true, sized: true, testLater: test}
 	if ds, ok := src.(solver.DatasetSource); ok {
 		t.Train = ds.D
@@ -267,10 +289,10 @@ func readsInPlace(spec solver.Spec, b kernels.Backend, dim int, params solver.Pa
 // Fit on the in-memory dataset for a batch one. It returns the weights.
 func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params solver.Params, src solver.Source, cfg TrainConfig, res *TrainResult) ([]float64, error) {
 	if cfg.Average > 1 {
-		return fitAveraged(ctx, spec, b, params, src.(solver.DatasetSource).D, cfg, res.Features, cfg.Average)
+		return fitAveraged(ctx, spec, b, params, src.(solver.DatasetSource).D, cfg, res.width(), cfg.Average)
 	}
 	if spec.IsBatch() {
-		learner, err := spec.NewBatch(b, res.Features, params, cfg.Seed)
+		learner, err := spec.NewBatch(b, res.width(), params, cfg.Seed)
 		if err != nil {
 			return nil, err
 		}
@@ -292,13 +314,13 @@ func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params solver
 		}
 		return learner.Weights(), nil
 	}
-	learner, err := spec.NewOnline(b, res.Features, params, cfg.Seed)
+	learner, err := spec.NewOnline(b, res.width(), params, cfg.Seed)
 	if err != nil {
 		return nil, err
 	}
 	_, err = solver.Run(ctx, learner, src, solver.RunOptions{
 		Passes: cfg.Passes, Progress: cfg.Progress, Checkpoint: cfg.Checkpoint, Resume: cfg.Checkpoint != "",
-		Algo: spec.Name, Settings: runSettings(params, cfg, res), Dim: res.Features,
+		Algo: spec.Name, Settings: runSettings(params, cfg, res), Dim: res.width(),
 	})
 	if err != nil {
 		return nil, err
@@ -324,6 +346,9 @@ func runSettings(params solver.Params, cfg TrainConfig, res *TrainResult) []solv
 		{Key: "scaling", Value: res.Scale},
 		{Key: "seed", Value: strconv.FormatUint(cfg.Seed, 10)},
 		{Key: "shuffle", Value: strconv.FormatBool(cfg.Shuffle)},
+	}
+	if cfg.Bins != 0 { // only then, so that the checkpoints of earlier versions resume
+		out = append(out, solver.Setting{Key: "bins", Value: strconv.Itoa(cfg.Bins)})
 	}
 	vals := params.Values()
 	for _, k := range params.Keys() {
@@ -654,6 +679,29 @@ func scale(kind string, unitRows bool, train, test *data.Dataset, res *TrainResu
 	return s.Apply(train), test, nil
 }
 
+// binnedWidth bounds the features a learner sees when each of dim features gains at
+// most bins indicators (the bins are fitted later, on the scaled data).
+func binnedWidth(dim, bins int) int {
+	if bins == 0 {
+		return dim
+	}
+	return dim * (bins + 1)
+}
+
+// binData fits k bins per feature to the scaled training data (data.FitBins), records
+// them in res and expands train and test (nil for none) by them.
+func binData(k int, train, test *data.Dataset, res *TrainResult) (*data.Dataset, *data.Dataset, error) {
+	b, err := data.FitBins(train, k)
+	if err != nil {
+		return nil, nil, inputError{err}
+	}
+	res.Bins, res.Binned = k, b
+	if test != nil {
+		test = b.Apply(test)
+	}
+	return b.Apply(train), test, nil
+}
+
 // scaleTest returns test cut to the training data's dim features and scaled by s.
 func scaleTest(s *data.Scaling, test *data.Dataset, dim int) *data.Dataset {
 	if test.Dim != dim {
@@ -697,7 +745,7 @@ func smallText(path string) bool {
 // loading it: a file (not a dataset name), read in its own order (no shuffling), with no
 // scaling to fit. One pass then holds one row in memory at a time.
 func streamable(cfg TrainConfig) bool {
-	if cfg.Shuffle || cfg.Scale != data.ScaleNone {
+	if cfg.Shuffle || cfg.Scale != data.ScaleNone || cfg.Bins != 0 {
 		return false
 	}
 	st, err := os.Stat(cfg.Data)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/fallback"
 )
@@ -318,6 +320,74 @@ func TestTrainTestReadBeside(t *testing.T) {
 		}
 		if progress != 0 {
 			t.Errorf("%s with a bad test file: %d progress reports, want none", algo, progress)
+		}
+	}
+}
+
+// TestTrainBins: with Bins the learner sees the scaled features and their bin
+// indicators, the model records the bins and scores new data as the run scored its test
+// data, and the settings that cannot bin are refused.
+func TestTrainBins(t *testing.T) {
+	t.Setenv(data.EnvData, t.TempDir()) // the embedded german
+	sp, err := data.Load("german", data.LoadOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := data.WriteLibSVM(&text, sp.Train.Subset(seqRows(300))); err != nil {
+		t.Fatal(err)
+	}
+	testFile := writeFile(t, "test.svm", text.Bytes())
+	for _, algo := range []string{"unilog", "spam-l2"} {
+		res, err := Train(context.Background(), TrainConfig{Algo: algo, Data: "german", Test: testFile, Bins: 8, Seed: 1, Shuffle: true,
+			Backend: fallback.New()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Bins != 8 || res.Binned == nil || len(res.Weights) != res.Binned.OutDim() || res.Binned.OutDim() <= res.Features {
+			t.Fatalf("%s: bins %d, %d weights for %d features", algo, res.Bins, len(res.Weights), res.Features)
+		}
+		m := res.Model()
+		test, err := data.ReadFile(testFile, data.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		scores, err := m.Score(test.Truncate(m.Features))
+		if err != nil {
+			t.Fatal(err)
+		}
+		auc, err := metric.AUC(scores, test.Y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(auc-res.TestAUC) > 1e-12 {
+			t.Errorf("%s: the model scores the test file at AUC %v, the run at %v", algo, auc, res.TestAUC)
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		run  func() error
+		want string
+	}{
+		{"one bin", func() error {
+			_, err := Train(context.Background(), TrainConfig{Algo: "unilog", Data: "german", Bins: 1})
+			return err
+		}, "want 2 to"},
+		{"out of core", func() error {
+			_, err := Train(context.Background(), TrainConfig{Algo: "ls-auc", Data: testFile, Bins: 4, OutOfCore: true})
+			return err
+		}, "--bins does not apply"},
+		{"auto", func() error {
+			_, err := Auto(context.Background(), AutoConfig{TrainConfig: TrainConfig{Data: "german", Bins: 4}})
+			return err
+		}, "--bins does not apply"},
+		{"trace", func() error {
+			_, err := Trace(context.Background(), TraceConfig{TrainConfig: TrainConfig{Algo: "olr", Data: "german", Test: testFile, Bins: 4}})
+			return err
+		}, "--bins is for train"},
+	} {
+		if err := tt.run(); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want an input error with %q", tt.name, err, tt.want)
 		}
 	}
 }

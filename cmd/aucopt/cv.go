@@ -42,6 +42,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	read := addReadFlags(fs)
+	bins := binsFlag(fs)
 	if err := parse(fs, joinOptional(args, "--grid")); err != nil {
 		return err
 	}
@@ -51,6 +52,9 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	if *passes < 0 {
 		return inputErrorf("--passes %d: want 0 (the learner's default) or more", *passes)
+	}
+	if err := checkBins(*bins); err != nil {
+		return err
 	}
 	if *folds < 2 {
 		return inputErrorf("--folds %d: want at least 2", *folds)
@@ -80,7 +84,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := engine.CVConfig{
 		TrainConfig: engine.TrainConfig{Algo: *algo, Params: *params, Data: *dataArg, Passes: *passes, Shuffle: *shuffle,
-			Scale: *scale, Seed: *seed, Backend: b, MaxMemory: maxBytes, Positive: positive, Table: table},
+			Scale: *scale, Seed: *seed, Backend: b, MaxMemory: maxBytes, Positive: positive, Table: table, Bins: *bins},
 		Folds: *folds, Repeats: *repeats, Workers: *workers,
 	}
 	if fs.Changed("grid") {
@@ -95,7 +99,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	auto := *algo == engine.AlgoAuto
-	if err := checkAutoFlags(auto, fs.Changed, "param", "grid", "passes", "workers"); err != nil {
+	if err := checkAutoFlags(auto, fs.Changed, "param", "grid", "passes", "workers", "bins"); err != nil {
 		return err
 	}
 	var res *engine.CVResult

@@ -57,6 +57,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	gridHoldout := fs.Float64("grid-holdout", 0.2, "with --grid and no --grid-folds: the share of the training rows held out to choose the best")
 	read := addReadFlags(fs)
 	average := fs.Int("average", 1, "one-pass algorithms: train this many independent learners on as many contiguous shards of the training rows, in parallel, and average their weights (parameter averaging)")
+	bins := binsFlag(fs)
 	outOfCore := fs.Bool("out-of-core", false, "stream the --data file once in parallel chunks, memory independent of its rows: ls-auc, mba-l2/l1/el with -p pairs=all (scaling none, minmax or auto; no shuffling)")
 	if err := parse(fs, joinOptional(args, "--grid")); err != nil {
 		return err
@@ -66,7 +67,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	auto := *algo == engine.AlgoAuto
-	if err := checkAutoFlags(auto, fs.Changed, "param", "help-params", "grid", "checkpoint", "passes", "average", "out-of-core"); err != nil {
+	if err := checkAutoFlags(auto, fs.Changed, "param", "help-params", "grid", "checkpoint", "passes", "average", "out-of-core", "bins"); err != nil {
 		return err
 	}
 	if auto {
@@ -82,6 +83,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *passes < 0 {
 		return inputErrorf("--passes %d: want 0 (the learner's default) or more", *passes)
+	}
+	if err := checkBins(*bins); err != nil {
+		return err
 	}
 	if err := checkGridFlags(fs); err != nil {
 		return err
@@ -115,7 +119,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg := engine.TrainConfig{
 		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
 		Scale: *scale, Seed: *seed, Backend: b, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table,
-		OutOfCore: *outOfCore, Average: *average,
+		OutOfCore: *outOfCore, Average: *average, Bins: *bins,
 	}
 	if auto {
 		cfg.Algo, cfg.Passes = engine.AlgoAuto, 0

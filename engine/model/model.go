@@ -37,19 +37,27 @@ var (
 //	 "backend": "avx2", "train_data": "a9a", "train_rows": 32561, "train_sha256": "…",
 //	 "seed": 1, "test_auc": 0.9003, "test_rows": 16281, "weights": […]}
 //
-// weights is an array of Features numbers, or, when fewer than half of them are
+// A model trained on binned features (TrainConfig.Bins) also has "bins": {"edges":
+// [[…], null, …]}, one list of bin edges per feature (data.Bins; null for a feature not
+// binned), in the scaled features' units: its rows are scaled, then expanded by the
+// bins, before the weights apply, and it has Width() weights rather than Features.
+//
+// weights is an array of Width() numbers, or, when fewer than half of them are
 // non-zero, {"index": […], "value": […]} with LIBSVM's 1-based feature numbers in
 // increasing order. Numbers are written in the shortest form that reads back exactly,
 // and nothing depends on the time of writing, so the same run writes the same bytes.
 type Model struct {
-	Version   string         // aucopt version that wrote the model
-	Algo      string         // registered algorithm name
-	Params    map[string]any // its hyper-parameters
-	Features  int            // number of features of the training data
-	Scaling   Scaling        // the transformation applied before w
-	Backend   string         // compute backend that trained it
-	TrainData string         // the training data as named: a file or a dataset name
-	TrainRows int            // training rows
+	Version  string         // aucopt version that wrote the model
+	Algo     string         // registered algorithm name
+	Params   map[string]any // its hyper-parameters
+	Features int            // number of features of the training data
+	Scaling  Scaling        // the transformation applied before w
+	// Bins, when not nil, expands the scaled rows by quantile-bin indicators (data.Bins)
+	// before w applies: Bins.Dim is Features and w has Bins.OutDim() weights.
+	Bins      *data.Bins
+	Backend   string // compute backend that trained it
+	TrainData string // the training data as named: a file or a dataset name
+	TrainRows int    // training rows
 	// TrainSHA256 is the SHA-256 of the training file's bytes (for a dataset name, of its
 	// training file, on disk or embedded; for a version-3 binary cache, the digest it
 	// stores, data.Fingerprint); "" when unknown.
@@ -119,6 +127,7 @@ type file struct {
 	Params      map[string]any  `json:"params"`
 	Features    int             `json:"features"`
 	Scaling     Scaling         `json:"scaling"`
+	Bins        *binsFile       `json:"bins,omitempty"`
 	Backend     string          `json:"backend"`
 	TrainData   string          `json:"train_data"`
 	TrainRows   int             `json:"train_rows"`
@@ -133,6 +142,11 @@ type file struct {
 
 // required lists the fields a format-1 file must have.
 var required = []string{"format", "algorithm", "features", "scaling", "weights"}
+
+// binsFile is the JSON of a model's data.Bins.
+type binsFile struct {
+	Edges [][]float64 `json:"edges"`
+}
 
 // sparse is the sparse form of the weights.
 type sparse struct {
@@ -155,6 +169,9 @@ func (m *Model) encode(nl, indent string) ([]byte, error) {
 	f := file{Format: Format, Version: m.Version, Algo: m.Algo, Params: m.Params, Features: m.Features,
 		Scaling: m.Scaling, Backend: m.Backend, TrainData: m.TrainData, TrainRows: m.TrainRows,
 		TrainSHA256: m.TrainSHA256, Seed: m.Seed, TestRows: m.TestRows, Table: m.Table, Notes: m.Notes}
+	if m.Bins != nil {
+		f.Bins = &binsFile{Edges: m.Bins.Edges}
+	}
 	if f.Params == nil {
 		f.Params = map[string]any{}
 	}
@@ -286,8 +303,17 @@ func Decode(b []byte, name string) (*Model, error) {
 	if f.Features > math.MaxInt32 {
 		return nil, fail("features %d: more than the %d aucopt's data can have", f.Features, math.MaxInt32)
 	}
+	if f.Bins != nil {
+		m.Bins = &data.Bins{Dim: len(f.Bins.Edges), Edges: f.Bins.Edges}
+		if m.Bins.Dim != f.Features {
+			return nil, fail("bins: %d edge lists for %d features", m.Bins.Dim, f.Features)
+		}
+		if err := m.Bins.Check(); err != nil {
+			return nil, fail("%v", err)
+		}
+	}
 	var err error
-	if m.Weights, err = decodeWeights(f.Weights, f.Features); err != nil {
+	if m.Weights, err = decodeWeights(f.Weights, m.Width()); err != nil {
 		return nil, fail("%v", err)
 	}
 	if err := m.Validate(); err != nil {
@@ -373,7 +399,18 @@ func (m *Model) Validate() error {
 	if _, err := solver.Lookup(m.Algo); err != nil {
 		return fail("%v", err)
 	}
-	if len(m.Weights) != m.Features {
+	if b := m.Bins; b != nil {
+		if b.Dim != m.Features {
+			return fail("bins for %d features, the model has %d", b.Dim, m.Features)
+		}
+		if err := b.Check(); err != nil {
+			return fail("%v", err)
+		}
+	}
+	if len(m.Weights) != m.Width() {
+		if m.Bins != nil {
+			return fail("%d weights for %d features and their %d bin indicators", len(m.Weights), m.Features, m.Width()-m.Features)
+		}
 		return fail("%d weights for %d features", len(m.Weights), m.Features)
 	}
 	if t := m.Table; t != nil {
@@ -449,7 +486,7 @@ func nonFinite(v []float64) int {
 	return slices.IndexFunc(v, func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) })
 }
 
-// Transform returns ds as the model sees it: scaled as the training data was. It
+// Transform returns ds as the model sees it: scaled as the training data was, then expanded by its bins. It
 // returns an error wrapping ErrFeatureSpace when ds has another number of features
 // than the model: more or fewer features most likely mean data of another feature
 // space (an a9a model scoring german). To score such data anyway, with the extra
@@ -459,7 +496,20 @@ func (m *Model) Transform(ds *data.Dataset) (*data.Dataset, error) {
 	if ds.Dim != m.Features {
 		return nil, fmt.Errorf("%w: the data has %d features, the model %d (trained on %s)", ErrFeatureSpace, ds.Dim, m.Features, m.TrainData)
 	}
-	return m.Scaling.Data().Apply(ds), nil
+	ds = m.Scaling.Data().Apply(ds)
+	if m.Bins != nil {
+		ds = m.Bins.Apply(ds)
+	}
+	return ds, nil
+}
+
+// Width is the number of weights: Features, and the bin indicators when the model
+// expands its rows by Bins.
+func (m *Model) Width() int {
+	if m.Bins != nil {
+		return m.Bins.OutDim()
+	}
+	return m.Features
 }
 
 // Score returns the model's score w·T(x) of every row of ds, T being the training

@@ -248,3 +248,56 @@ func TestScore(t *testing.T) {
 		t.Errorf("Score(truncated) = %v, %v", got, err)
 	}
 }
+
+// TestModelBins: a model with bins round-trips, scores the scaled row expanded by its
+// bins, and is refused when its bins or weights do not fit its features.
+func TestModelBins(t *testing.T) {
+	m := sample(data.ScaleMinMax, []float64{1, -2, 0.5})
+	m.Bins = &data.Bins{Dim: 3, Edges: [][]float64{{0, 0.5}, nil, {-0.5}}}
+	// features, then feature 1's three bins, then feature 3's two
+	m.Weights = []float64{1, -2, 0.5, 10, 20, 30, 100, 200}
+	var buf bytes.Buffer
+	path := filepath.Join(t.TempDir(), "m.json")
+	if err := m.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Bins.Edges, m.Bins.Edges) || !reflect.DeepEqual(back.Weights, m.Weights) || back.Width() != 8 {
+		t.Errorf("read back bins %v, weights %v, width %d", back.Bins, back.Weights, back.Width())
+	}
+	// row {1,2,3} min-maxes to {1, 0.9, 0.8}: feature 1 in bin 2 (≥ 0.5), feature 3 in
+	// bin 1 (≥ −0.5); row {0,0,0} to {0, −0.1, −0.2}: bins 1 and 1.
+	got, err := back.Score(dataset(3, [][]float64{{1, 2, 3}, {0, 0, 0}}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{1 - 1.8 + 0.4 + 30 + 200, 0.2 - 0.1 + 20 + 200}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-12 {
+			t.Errorf("Score[%d] = %v, want %v", i, got[i], want[i])
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		edit func(*Model)
+		want string
+	}{
+		{"weights for the features alone", func(m *Model) { m.Weights = m.Weights[:3] }, "3 weights for 3 features and their 5 bin indicators"},
+		{"bins of another width", func(m *Model) { m.Bins = &data.Bins{Dim: 2, Edges: [][]float64{{0}, nil}} }, "bins for 2 features, the model has 3"},
+		{"edges not increasing", func(m *Model) { m.Bins = &data.Bins{Dim: 3, Edges: [][]float64{{0.5, 0}, nil, {-0.5}}} }, "want finite and above the one before"},
+	} {
+		bad := *m
+		tt.edit(&bad)
+		if err := bad.Write(filepath.Join(t.TempDir(), "bad.json")); !errors.Is(err, ErrModel) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: error %v, want ErrModel with %q", tt.name, err, tt.want)
+		}
+	}
+	b, _ := os.ReadFile(path)
+	buf.Write(bytes.Replace(b, []byte(`"edges":[[0,0.5],null,[-0.5]]`), []byte(`"edges":[[0,0.5],null]`), 1))
+	if _, err := Decode(buf.Bytes(), "short.json"); !errors.Is(err, ErrModel) || !strings.Contains(err.Error(), "2 edge lists for 3 features") {
+		t.Errorf("a file with 2 edge lists for 3 features: error %v", err)
+	}
+}
