@@ -275,17 +275,9 @@ func TestStreamLengthSized(t *testing.T) {
 // training data were), and a test file that cannot be read stops the run with the
 // test file's own error and no progress reported.
 func TestTrainTestReadBeside(t *testing.T) {
-	t.Setenv(data.EnvData, t.TempDir()) // the embedded german
-	sp, err := data.Load("german", data.LoadOptions{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var good bytes.Buffer
-	if err := data.WriteLibSVM(&good, sp.Train.Subset(seqRows(300))); err != nil { // any rows will do
-		t.Fatal(err)
-	}
-	goodFile := writeFile(t, "test.svm", good.Bytes())
-	badFile := writeFile(t, "bad.svm", append(slices.Clone(good.Bytes()), "+1 3:x\n"...))
+	good := germanText(t)
+	goodFile := writeFile(t, "test.svm", good)
+	badFile := writeFile(t, "bad.svm", append(slices.Clone(good), "+1 3:x\n"...))
 	for _, algo := range []string{"spam-l2", "ls-auc"} {
 		progress := 0
 		cfg := TrainConfig{Algo: algo, Data: "german", Test: goodFile, Scale: data.ScaleMinMax, Shuffle: true, Seed: 1,
@@ -328,16 +320,7 @@ func TestTrainTestReadBeside(t *testing.T) {
 // indicators, the model records the bins and scores new data as the run scored its test
 // data, and the settings that cannot bin are refused.
 func TestTrainBins(t *testing.T) {
-	t.Setenv(data.EnvData, t.TempDir()) // the embedded german
-	sp, err := data.Load("german", data.LoadOptions{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var text bytes.Buffer
-	if err := data.WriteLibSVM(&text, sp.Train.Subset(seqRows(300))); err != nil {
-		t.Fatal(err)
-	}
-	testFile := writeFile(t, "test.svm", text.Bytes())
+	testFile := writeFile(t, "test.svm", germanText(t))
 	for _, algo := range []string{"unilog", "spam-l2"} {
 		res, err := Train(context.Background(), TrainConfig{Algo: algo, Data: "german", Test: testFile, Bins: 8, Seed: 1, Shuffle: true,
 			Backend: fallback.New()})
@@ -390,4 +373,21 @@ func TestTrainBins(t *testing.T) {
 			t.Errorf("%s: error %v, want an input error with %q", tt.name, err, tt.want)
 		}
 	}
+}
+
+// germanText points the data directory at an empty one (so that "german" is the
+// embedded set) and returns german's first 300 rows as LIBSVM text: test data for a run
+// on german (any rows will do).
+func germanText(t *testing.T) []byte {
+	t.Helper()
+	t.Setenv(data.EnvData, t.TempDir())
+	sp, err := data.Load("german", data.LoadOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := data.WriteLibSVM(&text, sp.Train.Subset(seqRows(300))); err != nil {
+		t.Fatal(err)
+	}
+	return text.Bytes()
 }
