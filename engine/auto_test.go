@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -12,8 +14,10 @@ import (
 	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/fallback"
+	"github.com/aucopt/aucopt/kernels"
 )
 
 // autoGerman is a quick Auto on the embedded german data (800 rows: 5-fold selection).
@@ -73,16 +77,17 @@ func TestAutoDeterministic(t *testing.T) {
 func TestAutoBudget(t *testing.T) {
 	for _, budget := range []time.Duration{time.Nanosecond, 20 * time.Millisecond, DefaultAutoBudget} {
 		r := autoGerman(t, budget)
-		byAlgo := map[string]AutoEntry{}
+		byName := map[string]AutoEntry{}
 		for _, e := range r.Leaderboard {
-			byAlgo[e.Algo] = e
+			byName[e.Name()] = e
 		}
 		left, ran := budget.Seconds(), 0
-		for i, c := range autoPortfolio {
-			e := byAlgo[c.algo]
-			wantRun := i == 0 || e.Estimate <= left
+		for k, i := range admissionOrder() { // the reference, the binned candidate, the rest
+			c := autoPortfolio[i]
+			e := byName[AutoEntry{Algo: c.algo, Bins: c.bins}.Name()]
+			wantRun := k == 0 || e.Estimate <= left
 			if gotRun := e.Skipped == ""; gotRun != wantRun {
-				t.Errorf("budget %s: %s (estimated %g s, %g s left) ran %v, want %v", budget, c.algo, e.Estimate, left, gotRun, wantRun)
+				t.Errorf("budget %s: %s (estimated %g s, %g s left) ran %v, want %v", budget, e.Name(), e.Estimate, left, gotRun, wantRun)
 			}
 			if wantRun {
 				left -= e.Estimate
@@ -246,5 +251,52 @@ func TestUnilogGrid(t *testing.T) {
 		if got, _ := unilogGrid(tt.n, tt.d, tt.e); got != tt.want {
 			t.Errorf("%s: grid %q, want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestAutoBins: on data whose label depends on a feature's distance from its middle,
+// which no linear score of the features can rank, Auto chooses Uni-Log on the binned
+// features, and the model it leaves scores the test data as the run did.
+func TestAutoBins(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	write := func(name string, n int) string {
+		d := &data.Dataset{Name: name, Dim: 2}
+		for range n {
+			x1, x2 := 2*rng.Float64()-1, 2*rng.Float64()-1
+			y := int8(-1)
+			if (math.Abs(x1) < 0.5) != (rng.Float64() < 0.1) {
+				y = 1
+			}
+			d.Append(y, float64(y), kernels.Sparse{Idx: []int32{0, 1}, Val: []float64{x1, x2}})
+		}
+		var text bytes.Buffer
+		if err := data.WriteLibSVM(&text, d); err != nil {
+			t.Fatal(err)
+		}
+		return writeFile(t, name, text.Bytes())
+	}
+	train, test := write("train.svm", 600), write("test.svm", 400)
+	r, err := Auto(context.Background(), AutoConfig{TrainConfig: TrainConfig{Data: train, Test: test, Backend: fallback.New(), Shuffle: true},
+		Budget: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := r.Leaderboard[0]; w.Name() != "unilog+bins10" || r.Bins != autoBins || r.TestAUC < 0.8 {
+		t.Fatalf("winner %s (bins %d), test AUC %.4f; want unilog+bins10 above 0.8 (a linear score is near 0.5)", w.Name(), r.Bins, r.TestAUC)
+	}
+	m := r.Model()
+	if m.Bins == nil || !strings.Contains(strings.Join(m.Notes, " "), "auto: unilog+bins10") {
+		t.Errorf("model bins %v, notes %q", m.Bins, m.Notes)
+	}
+	ds, err := data.ReadFile(test, data.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores, err := m.Score(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if auc, err := metric.AUC(scores, ds.Y); err != nil || math.Abs(auc-r.TestAUC) > 1e-12 {
+		t.Errorf("the model scores the test file at AUC %v (%v), the run at %v", auc, err, r.TestAUC)
 	}
 }

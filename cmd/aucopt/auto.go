@@ -34,7 +34,7 @@ func checkAutoFlags(auto bool, changed func(string) bool, flags ...string) error
 func runAuto(ctx context.Context, cfg engine.AutoConfig, model string, asJSON, quiet bool, stdout, stderr io.Writer) error {
 	if !quiet {
 		cfg.Done = func(e engine.AutoEntry) {
-			fmt.Fprintf(stderr, "auto: %-8s %s\n", e.Algo, entryOutcome(e))
+			fmt.Fprintf(stderr, "auto: %-13s %s\n", e.Name(), entryOutcome(e))
 		}
 	}
 	res, err := engine.Auto(ctx, cfg)
@@ -54,13 +54,13 @@ func runAuto(ctx context.Context, cfg engine.AutoConfig, model string, asJSON, q
 	fmt.Fprintf(stdout, "auto on %s: %d rows, %d features, budget %s, %s, backend %s; %.3fs in all\n",
 		res.Data, res.TrainRows, res.Features, time.Duration(res.Budget*float64(time.Second)), res.Selection, res.Backend, res.AutoSeconds)
 	fmt.Fprintf(stdout, "  winner: the first in portfolio order within %.4f of the best validation AUC\n", res.Tolerance)
-	fmt.Fprintf(stdout, "  %-3s %-8s %-27s %-9s %9s %9s  %s\n", "#", "algo", "grid", "val AUC", "est. s", "seconds", "best point")
+	fmt.Fprintf(stdout, "  %-3s %-13s %-27s %-9s %9s %9s  %s\n", "#", "algo", "grid", "val AUC", "est. s", "seconds", "best point")
 	for i, e := range res.Leaderboard {
 		val, point := "-", entryOutcome(e)
 		if e.ValAUC != nil {
 			val, point = fmt.Sprintf("%.4f", *e.ValAUC), formatParams(e.Params)
 		}
-		fmt.Fprintf(stdout, "  %-3d %-8s %-27s %-9s %9.3f %9.3f  %s\n", i+1, e.Algo, e.Grid, val, e.Estimate, e.Seconds, point)
+		fmt.Fprintf(stdout, "  %-3d %-13s %-27s %-9s %9.3f %9.3f  %s\n", i+1, e.Name(), e.Grid, val, e.Estimate, e.Seconds, point)
 	}
 	fmt.Fprintf(stdout, "winner %s refitted on all %d training rows in %.3fs: %s\n", res.Algo, res.TrainRows, res.Seconds, formatParams(res.Params))
 	printOutcome(stdout, res.TrainResult, model)

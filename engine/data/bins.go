@@ -71,6 +71,44 @@ func FitBins(d *Dataset, k int) (*Bins, error) {
 	return b, nil
 }
 
+// Binnable counts the features of d that FitBins could bin: those with more than two
+// distinct values (implicit zeros counted). It reads each stored value once.
+func Binnable(d *Dataset) int {
+	type seen struct {
+		a, b   float64
+		n      int8 // distinct values seen, up to 3
+		stored int
+	}
+	fs := make([]seen, d.Dim)
+	add := func(f *seen, v float64) {
+		switch {
+		case f.n == 0:
+			f.a, f.n = v, 1
+		case f.n == 1 && v != f.a:
+			f.b, f.n = v, 2
+		case f.n == 2 && v != f.a && v != f.b:
+			f.n = 3
+		}
+	}
+	for i := range d.Rows() {
+		x := d.Row(i)
+		for t, j := range x.Idx {
+			fs[j].stored++
+			add(&fs[j], x.Val[t])
+		}
+	}
+	count := 0
+	for j := range fs {
+		if fs[j].stored < d.Rows() {
+			add(&fs[j], 0)
+		}
+		if fs[j].n == 3 {
+			count++
+		}
+	}
+	return count
+}
+
 // distinct counts the distinct values of sorted v, up to 3.
 func distinct(v []float64) int {
 	c := 0

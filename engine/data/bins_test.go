@@ -36,6 +36,9 @@ func TestFitBins(t *testing.T) {
 			t.Errorf("feature %d: edges %v, want %v", j+1, b.Edges[j], want[j])
 		}
 	}
+	if got := Binnable(d); got != 2 {
+		t.Errorf("Binnable %d, want 2 (features 1 and 4)", got)
+	}
 	if got := b.OutDim(); got != 4+5+2 {
 		t.Errorf("OutDim %d, want 11", got)
 	}
