@@ -145,7 +145,8 @@ type autoCandidate struct {
 // (class-weighted logistic regression, LIBLINEAR's -s 0 by another name) that the AUC
 // learners must beat to be chosen (see winner); then the learners that won or came
 // close on the shared datasets (ls-auc, OPAUC, SVM-OR), then MBA and the one-pass
-// baselines. The estimates are
+// baselines, and last Uni-Log on binned features (admitted second: admissionOrder).
+// The estimates are
 // seconds measured on the development machine (2 shared cores) for the grid search
 // and refit of each candidate on a9a (n = 32,561, d = 123, minmax-scaled so e = n·d),
 // divided by the term that dominates its work: n·d² for the learners that build d×d
@@ -190,9 +191,10 @@ const autoBins = 10
 //
 // The portfolio (the reference Uni-Log, then AUC learners and baselines, each with a
 // grid: Uni-Log, ls-auc's λ grid from shared class moments, OPAUC's step grid when
-// d ≤ 300, SVM-OR, MBA's λ path, one-pass grids of FTRL, OLR and SPAM) is admitted in
-// that order: Uni-Log always, then each candidate whose estimated time, from the
-// training rows and features alone, fits what the earlier ones left of the budget.
+// d ≤ 300, SVM-OR, MBA's λ path, one-pass grids of FTRL, OLR and SPAM, and Uni-Log on
+// the features and their quantile bins) is admitted in admissionOrder: Uni-Log always,
+// then each candidate whose estimated time, from the training rows and features alone,
+// fits what the earlier ones left of the budget.
 // Each admitted candidate is a grid search (Grid) whose best point is chosen by
 // validation AUC on the same held-out split or inner folds of the training rows (the
 // same seed), and the winner is the first candidate in portfolio order whose

@@ -84,7 +84,8 @@ type Task struct {
 }
 
 // Run runs task t on backend b: it fits t.Scale on the training data and applies it to
-// both parts, chooses the best of t.Points (by mean validation AUC under t.Selection;
+// both parts (and, with t.Bins, expands both by bins fitted on the scaled training
+// data), chooses the best of t.Points (by mean validation AUC under t.Selection;
 // skipped for one point), refits that point on the whole training data with the
 // algorithm's driver (solver.Run for an online algorithm, Fit for a batch one) and
 // scores the test data. The result's TrainResult holds the refit (Weights, Params,
