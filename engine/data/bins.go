@@ -23,7 +23,6 @@ const MaxBins = 256
 type Bins struct {
 	Dim   int         // the features of the data it expands
 	Edges [][]float64 // per feature: increasing bin edges; nil for a feature not binned
-	at    []int       // per binned feature: the index of its first indicator
 }
 
 // FitBins fits at most k bins (2 ≤ k ≤ MaxBins) to each feature of d: the edges are the
@@ -67,7 +66,6 @@ func FitBins(d *Dataset, k int) (*Bins, error) {
 			b.Edges[j] = edges
 		}
 	}
-	b.index()
 	return b, nil
 }
 
@@ -122,18 +120,6 @@ func distinct(v []float64) int {
 	return c
 }
 
-// index sets the first indicator of each binned feature.
-func (b *Bins) index() {
-	b.at = make([]int, len(b.Edges))
-	next := b.Dim
-	for j, e := range b.Edges {
-		b.at[j] = next
-		if e != nil {
-			next += len(e) + 1
-		}
-	}
-}
-
 // OutDim is the number of features of the expanded rows: Dim and the indicators.
 func (b *Bins) OutDim() int {
 	out := b.Dim
@@ -167,9 +153,6 @@ func (b *Bins) Check() error {
 // Apply returns d expanded: a new dataset of OutDim features in the sparse layout. d
 // must have Dim features (cut or widen it with Truncate first).
 func (b *Bins) Apply(d *Dataset) *Dataset {
-	if b.at == nil {
-		b.index()
-	}
 	out := &Dataset{Name: d.Name, Dim: b.OutDim(), Ptr: make([]int64, 1, d.Rows()+1)}
 	dense := make([]float64, b.Dim)
 	var row kernels.Sparse
@@ -183,19 +166,19 @@ func (b *Bins) Apply(d *Dataset) *Dataset {
 }
 
 // ApplyRow expands one row x of Dim features into out (reusing its storage) and returns
-// it; dense is scratch of Dim zeros, left zero.
+// it; dense is scratch of Dim zeros, left zero. The indicators of binned feature j follow
+// the features and those of the binned features before j.
 func (b *Bins) ApplyRow(x kernels.Sparse, dense []float64, out kernels.Sparse) kernels.Sparse {
-	if b.at == nil {
-		b.index()
-	}
 	out.Idx, out.Val = append(out.Idx[:0], x.Idx...), append(out.Val[:0], x.Val...)
 	for t, j := range x.Idx {
 		dense[j] = x.Val[t]
 	}
+	at := b.Dim // the first indicator of the next binned feature
 	for j, e := range b.Edges {
 		if e != nil {
 			bin := sort.Search(len(e), func(t int) bool { return e[t] > dense[j] })
-			out.Idx, out.Val = append(out.Idx, int32(b.at[j]+bin)), append(out.Val, 1)
+			out.Idx, out.Val = append(out.Idx, int32(at+bin)), append(out.Val, 1)
+			at += len(e) + 1
 		}
 	}
 	for _, j := range x.Idx {
