@@ -1,6 +1,7 @@
 package data
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -101,4 +102,22 @@ func TestBinsCheck(t *testing.T) {
 			t.Errorf("%v: Check %v, want ok %v", tt.b.Edges, err, tt.ok)
 		}
 	}
+}
+
+// ExampleFitBins bins a feature of values 1 to 8 into 4 quantile bins, beside the
+// feature itself.
+func ExampleFitBins() {
+	d := &Dataset{Name: "example"}
+	for i := 1; i <= 8; i++ {
+		d.Append(int8(1-2*(i%2)), 0, kernels.Sparse{Idx: []int32{0}, Val: []float64{float64(i)}})
+	}
+	b, err := FitBins(d, 4)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("edges:", b.Edges[0], "features after:", b.OutDim())
+	fmt.Println("row x = 6:", b.Apply(d).Row(5))
+	// Output:
+	// edges: [3 5 7] features after: 5
+	// row x = 6: {[0 3] [6 1]}
 }
