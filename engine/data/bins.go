@@ -132,8 +132,8 @@ func (b *Bins) OutDim() int {
 	return out
 }
 
-// Check reports whether b is usable: Dim ≥ 0 edge lists, each finite and strictly
-// increasing (or nil).
+// Check reports whether b is usable: Dim edge lists, each nil or finite and strictly
+// increasing.
 func (b *Bins) Check() error {
 	if len(b.Edges) != b.Dim {
 		return fmt.Errorf("bins: %d edge lists for %d features", len(b.Edges), b.Dim)
@@ -160,9 +160,8 @@ func (b *Bins) Apply(d *Dataset) *Dataset {
 	for i := range d.Rows() {
 		x := d.Row(i)
 		row = b.ApplyRow(x, dense, row)
-		out.Append(d.Y[i], d.Labels[i], row)
+		out.Append(d.Y[i], d.Labels[i], row) // indices below Dim: it stays OutDim
 	}
-	out.Dim = b.OutDim()
 	return out
 }
 
