@@ -532,12 +532,7 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 			return nil, err
 		}
 		noteWiderTest(res, test)
-		if test.Dim != res.Features {
-			test = test.Truncate(res.Features)
-		}
-		if res.Scaling != nil {
-			test = res.Scaling.Apply(test)
-		}
+		test = res.asTrained(test)
 		res.TestRows = test.Rows()
 		if res.TestAUC, err = ScoreAUC(res.Weights, test); err != nil {
 			return nil, fmt.Errorf("test AUC on %s: %w", cfg.Test, err)

@@ -78,8 +78,8 @@ type Task struct {
 	// did not set it (Train, Grid and CV; an experiment sets it itself).
 	sized bool
 	// testLater, when set in place of Test, is test data being read beside the fit
-	// (Train): Run waits for it to score, then cuts it to the training features and
-	// scales it as the training data were.
+	// (Train): Run waits for it to score, then prepares it as the training data were
+	// (TrainResult.asTrained).
 	testLater *pendingTest
 }
 
@@ -152,12 +152,7 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 		}
 		if test != nil {
 			noteWiderTest(res.TrainResult, test)
-			if res.Scaling != nil {
-				test = scaleTest(res.Scaling, test, res.Features)
-			}
-			if res.Binned != nil {
-				test = res.Binned.Apply(test)
-			}
+			test = res.asTrained(test)
 		}
 	}
 	if test != nil {
@@ -174,15 +169,16 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 // it returns the refit's source and the scaled test data.
 func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *data.Dataset, cfg *TrainConfig, res *GridResult) (solver.Source, *data.Dataset, error) {
 	read := train
-	train, test, err := scale(t.Scale, t.Spec.UnitRows, train, test, res.TrainResult)
+	train, err := scale(t.Scale, t.Spec.UnitRows, train, res.TrainResult)
 	if err != nil {
 		return nil, nil, err
 	}
 	if t.Bins != 0 {
-		if train, test, err = binData(t.Bins, train, test, res.TrainResult); err != nil {
+		if train, err = binData(t.Bins, train, res.TrainResult); err != nil {
 			return nil, nil, err
 		}
 	}
+	test = res.asTrained(test)
 	var notes []string // what the data set, per point
 	if t.Settings != nil && t.Spec.Defaults != nil {
 		if len(t.Settings) != len(t.Points) {

@@ -82,10 +82,11 @@ func TestModelScoresEqualTraining(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, scaled, err := scale(tt.scale, false, trainDS, testDS, &TrainResult{})
-			if err != nil {
+			fitted := &TrainResult{Features: trainDS.Dim}
+			if _, err := scale(tt.scale, false, trainDS, fitted); err != nil {
 				t.Fatal(err)
 			}
+			scaled := fitted.asTrained(testDS)
 			want := Score(res.Weights, scaled)
 			testName := tt.test
 			if testName == "" {

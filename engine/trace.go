@@ -104,9 +104,10 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 	}
 	defaultPasses(spec, &cfg.Passes, res)
 	if ds, ok := src.(solver.DatasetSource); ok {
-		if ds.D, test, err = scale(cfg.Scale, spec.UnitRows, ds.D, test, res); err != nil {
+		if ds.D, err = scale(cfg.Scale, spec.UnitRows, ds.D, res); err != nil {
 			return nil, err
 		}
+		test = res.asTrained(test)
 		src = ds
 		if spec.Defaults != nil { // as Run makes them for Train
 			facts := solver.FactsOf(ds.D)

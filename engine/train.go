@@ -665,18 +665,15 @@ func scanTable(path string, in data.Options) (dim, rows int, sch *data.Schema, e
 }
 
 // scale fits the scaling kind (data.FitScaling; unitRows: the algorithm assumes
-// ‖x‖ ≤ 1) on the training data and applies it to both parts, the test data cut to the
-// training features; res gets the scaling.
-func scale(kind string, unitRows bool, train, test *data.Dataset, res *TrainResult) (*data.Dataset, *data.Dataset, error) {
+// ‖x‖ ≤ 1) on the training data and applies it; res gets the scaling (asTrained applies
+// it to test data).
+func scale(kind string, unitRows bool, train *data.Dataset, res *TrainResult) (*data.Dataset, error) {
 	s, err := data.FitScaling(kind, train, unitRows)
 	if err != nil {
-		return nil, nil, inputError{err}
+		return nil, inputError{err}
 	}
 	res.Scale, res.Scaling = s.Kind, s
-	if test != nil {
-		test = scaleTest(s, test, train.Dim)
-	}
-	return s.Apply(train), test, nil
+	return s.Apply(train), nil
 }
 
 // binnedWidth bounds the features a learner sees when each of dim features gains at
@@ -689,25 +686,33 @@ func binnedWidth(dim, bins int) int {
 }
 
 // binData fits k bins per feature to the scaled training data (data.FitBins), records
-// them in res and expands train and test (nil for none) by them.
-func binData(k int, train, test *data.Dataset, res *TrainResult) (*data.Dataset, *data.Dataset, error) {
+// them in res and expands the training data by them (asTrained expands test data).
+func binData(k int, train *data.Dataset, res *TrainResult) (*data.Dataset, error) {
 	b, err := data.FitBins(train, k)
 	if err != nil {
-		return nil, nil, inputError{err}
+		return nil, inputError{err}
 	}
 	res.Bins, res.Binned = k, b
-	if test != nil {
-		test = b.Apply(test)
-	}
-	return b.Apply(train), test, nil
+	return b.Apply(train), nil
 }
 
-// scaleTest returns test cut to the training data's dim features and scaled by s.
-func scaleTest(s *data.Scaling, test *data.Dataset, dim int) *data.Dataset {
-	if test.Dim != dim {
-		test = test.Truncate(dim)
+// asTrained returns test data (nil for none) as the learner saw the training data: cut
+// to the training features, scaled by res.Scaling and expanded by res.Binned, each
+// when set.
+func (res *TrainResult) asTrained(test *data.Dataset) *data.Dataset {
+	if test == nil {
+		return nil
 	}
-	return s.Apply(test)
+	if test.Dim != res.Features {
+		test = test.Truncate(res.Features)
+	}
+	if res.Scaling != nil {
+		test = res.Scaling.Apply(test)
+	}
+	if res.Binned != nil {
+		test = res.Binned.Apply(test)
+	}
+	return test
 }
 
 // Text files that a streamable run loads instead, parsed on all cores: up to
