@@ -304,13 +304,7 @@ func Decode(b []byte, name string) (*Model, error) {
 		return nil, fail("features %d: more than the %d aucopt's data can have", f.Features, math.MaxInt32)
 	}
 	if f.Bins != nil {
-		m.Bins = &data.Bins{Dim: len(f.Bins.Edges), Edges: f.Bins.Edges}
-		if m.Bins.Dim != f.Features {
-			return nil, fail("bins: %d edge lists for %d features", m.Bins.Dim, f.Features)
-		}
-		if err := m.Bins.Check(); err != nil {
-			return nil, fail("%v", err)
-		}
+		m.Bins = &data.Bins{Dim: f.Features, Edges: f.Bins.Edges} // Validate checks them
 	}
 	var err error
 	if m.Weights, err = decodeWeights(f.Weights, m.Width()); err != nil {
