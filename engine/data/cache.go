@@ -12,8 +12,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"runtime"
-	"sync"
 	"unsafe"
 )
 
@@ -463,10 +461,6 @@ func mapCache(f *os.File, size int64) (d *Dataset, ok bool, err error) {
 		return nil, false, nil
 	}
 	l := ch.layout
-	if got, stored := checksum(m[:l.crc]), binary.LittleEndian.Uint32(m[l.crc:]); got != stored {
-		unmapFile(m)
-		return nil, true, checksumError(stored, got)
-	}
 	rows, nnz := int(ch.rows), int(ch.nnz)
 	d = &Dataset{Name: string(m[cacheHeader : cacheHeader+ch.nam]), Dim: int(ch.dim),
 		Y: mapped[int8](m, l.y, rows), Labels: mapped[float64](m, l.labels, rows)}
@@ -475,9 +469,12 @@ func mapCache(f *os.File, size int64) (d *Dataset, ok bool, err error) {
 	} else {
 		d.Ptr, d.Idx, d.Val = mapped[int64](m, l.ptr, rows+1), mapped[int32](m, l.idx, nnz), mapped[float64](m, l.val, nnz)
 	}
-	if d, err = finishCache(d); err != nil {
+	if err := verifyMapped(m, l, d); err != nil {
 		unmapFile(m)
 		return nil, true, err
+	}
+	if d.Dense != nil {
+		d.setIndices()
 	}
 	return d, true, nil
 }
@@ -489,79 +486,4 @@ func mapped[T cacheElem](m []byte, off uint64, n int) []T {
 		return []T{}
 	}
 	return unsafe.Slice((*T)(unsafe.Pointer(&m[off])), n)
-}
-
-// validate checks the invariants a cache promises, those the LIBSVM reader enforces:
-// CSR structure, labels ±1 or 0 (unmapped), finite labels and values. A checksum
-// catches corruption, this catches a well-formed file written by something else (a
-// crafted one with a valid CRC and a NaN value, say).
-func (d *Dataset) validate() error {
-	for i, l := range d.Labels {
-		if math.IsNaN(l) || math.IsInf(l, 0) {
-			return fmt.Errorf("row %d: label %v", i+1, l)
-		}
-		if y := d.Y[i]; y != 1 && y != -1 && y != 0 {
-			return fmt.Errorf("row %d: label %d", i+1, y)
-		}
-	}
-	if d.Dense != nil {
-		if k := firstNonFinite(d.Dense); k >= 0 {
-			return fmt.Errorf("row %d, feature %d: value %v", k/max(d.Dim, 1)+1, k%max(d.Dim, 1)+1, d.Dense[k])
-		}
-		return nil
-	}
-	if len(d.Ptr) != d.Rows()+1 || d.Ptr[0] != 0 || d.Ptr[d.Rows()] != int64(len(d.Idx)) {
-		return fmt.Errorf("row pointers do not span the values")
-	}
-	for i := range d.Rows() {
-		lo, hi := d.Ptr[i], d.Ptr[i+1]
-		if hi < lo {
-			return fmt.Errorf("row %d: pointers decrease", i+1)
-		}
-		for k := lo; k < hi; k++ {
-			if d.Idx[k] < 0 || int(d.Idx[k]) >= d.Dim || k > lo && d.Idx[k] <= d.Idx[k-1] {
-				return fmt.Errorf("row %d: index %d out of order or range", i+1, d.Idx[k]+1)
-			}
-			if v := d.Val[k]; math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("row %d, feature %d: value %v", i+1, d.Idx[k]+1, v)
-			}
-		}
-	}
-	return nil
-}
-
-// firstNonFinite returns the index of the first NaN or ±Inf in v, or −1, checking large
-// slices in parts on all cores.
-func firstNonFinite(v []float64) int {
-	first := func(v []float64) int {
-		for k, x := range v {
-			if math.Float64bits(x)&(0x7ff<<52) == 0x7ff<<52 { // exponent all ones
-				return k
-			}
-		}
-		return -1
-	}
-	parts := min(runtime.GOMAXPROCS(0), len(v)/(1<<20))
-	if parts <= 1 {
-		return first(v)
-	}
-	found := make([]int, parts)
-	var wg sync.WaitGroup
-	size := (len(v) + parts - 1) / parts
-	for p := range parts {
-		wg.Go(func() {
-			lo := min(p*size, len(v))
-			found[p] = first(v[lo:min(lo+size, len(v))])
-			if found[p] >= 0 {
-				found[p] += lo
-			}
-		})
-	}
-	wg.Wait()
-	for _, k := range found {
-		if k >= 0 {
-			return k
-		}
-	}
-	return -1
 }

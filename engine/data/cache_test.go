@@ -313,3 +313,108 @@ func TestCacheMapped(t *testing.T) {
 		t.Errorf("mapped dense cache with an Inf: error %v, want ErrCache naming %q", err, want)
 	}
 }
+
+// TestCacheStructure writes caches whose checksum is valid but whose CSR structure the
+// reader would never produce (indices out of order or range, pointers that decrease)
+// or whose values are not finite, small and large enough to be checked in parts on
+// several cores, and requires the mapped path (ReadCache: checksum and checks in one
+// pass, verifyMapped) and the in-memory path (DecodeCache: validate) to refuse each
+// with the same ErrCache naming the row. Index errors come before value errors, as
+// the indices come before the values in the file.
+func TestCacheStructure(t *testing.T) {
+	small := func() *Dataset {
+		return &Dataset{Name: "s", Dim: 10, Y: []int8{1, -1, 1}, Labels: []float64{1, -1, 1},
+			Ptr: []int64{0, 2, 2, 5}, Idx: []int32{0, 4, 1, 2, 9}, Val: []float64{1, 2, 3, 4, 5}}
+	}
+	// 999 rows of 1,100 values: 13 MB, checked in parts (verifyMapped: 4 MiB, and
+	// blocks of verifyBlock bytes).
+	large := func() *Dataset {
+		const rows, per = 999, 1100
+		d := &Dataset{Name: "l", Dim: 2 * per, Ptr: []int64{0}}
+		for i := range rows {
+			d.Y, d.Labels = append(d.Y, int8(1-2*(i%2))), append(d.Labels, float64(1-2*(i%2)))
+			for j := range per {
+				d.Idx, d.Val = append(d.Idx, int32(2*j+i%2)), append(d.Val, float64(i+j))
+			}
+			d.Ptr = append(d.Ptr, int64(len(d.Idx)))
+		}
+		return d
+	}
+	cases := []struct {
+		name string
+		d    func() *Dataset
+		want string // "" for a sound dataset
+	}{
+		{"small, sound", func() *Dataset { return small() }, ""},
+		{"small, out of order", func() *Dataset { d := small(); d.Idx[3] = 1; return d }, "row 3: index 2 out of order or range"},
+		{"small, repeated", func() *Dataset { d := small(); d.Idx[1] = 0; return d }, "row 1: index 1 out of order or range"},
+		{"small, index at dim", func() *Dataset { d := small(); d.Idx[4] = 10; return d }, "row 3: index 11 out of order or range"},
+		{"small, negative index", func() *Dataset { d := small(); d.Idx[2] = -1; return d }, "row 3: index 0 out of order or range"},
+		{"small, pointers decrease", func() *Dataset { d := small(); d.Ptr[1], d.Ptr[2] = 3, 2; return d }, "row 2: pointers decrease"},
+		{"small, pointers past the values", func() *Dataset { d := small(); d.Ptr[1] = 7; return d }, "row 2: pointers decrease"},
+		{"large, sound", large, ""},
+		{"large, last row out of order", func() *Dataset { d := large(); d.Idx[len(d.Idx)-1] = 0; return d }, "row 999: index 1 out of order or range"},
+		{"large, a row cut between blocks", func() *Dataset {
+			d := large()
+			k := verifyBlock / 4 // the first index of verifyMapped's second block
+			d.Idx[k] = d.Idx[k-1]
+			return d
+		}, "row 60: index 1272 out of order or range"},
+		{"large, NaN late", func() *Dataset { d := large(); d.Val[len(d.Val)-3] = math.NaN(); return d }, "row 999, feature 2195: value NaN"},
+		{"large, index before value", func() *Dataset {
+			d := large()
+			d.Val[5] = math.Inf(-1)
+			d.Idx[len(d.Idx)-1] = 5000
+			return d
+		}, "row 999: index 5001 out of order or range"},
+	}
+	dir := t.TempDir()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := c.d()
+			var buf bytes.Buffer
+			if err := WriteCache(&buf, d); err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(dir, "c.cache")
+			if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			mappedD, mappedErr := ReadCache(p)
+			memD, memErr := DecodeCache(buf.Bytes())
+			for _, r := range []struct {
+				path string
+				got  *Dataset
+				err  error
+			}{{"mapped", mappedD, mappedErr}, {"in memory", memD, memErr}} {
+				switch {
+				case c.want == "" && r.err != nil:
+					t.Errorf("%s: %v", r.path, r.err)
+				case c.want == "":
+					equalDatasets(t, r.got, d)
+				case !errors.Is(r.err, ErrCache) || !strings.Contains(r.err.Error(), c.want):
+					t.Errorf("%s: error %v, want ErrCache with %q", r.path, r.err, c.want)
+				}
+			}
+			if c.want != "" && mappedErr != nil && memErr != nil && strings.TrimPrefix(mappedErr.Error(), p+": ") != memErr.Error() {
+				t.Errorf("the paths disagree: mapped %q, in memory %q", mappedErr, memErr)
+			}
+		})
+	}
+}
+
+// TestCheckIdxRange: checkIdx on a range that starts inside a row compares the range's
+// first index with the one before it, which another part checks.
+func TestCheckIdxRange(t *testing.T) {
+	d := &Dataset{Dim: 10, Ptr: []int64{0, 4, 6}, Idx: []int32{1, 3, 3, 7, 0, 9}, Val: make([]float64, 6)}
+	for _, tt := range []struct {
+		lo, hi int
+		bad    bool
+	}{{0, 6, true}, {2, 6, true}, {3, 6, false}, {0, 2, false}, {4, 6, false}, {1, 3, true}} {
+		if err := d.checkIdx(tt.lo, tt.hi); (err != nil) != tt.bad {
+			t.Errorf("checkIdx(%d, %d) = %v, want an error: %v", tt.lo, tt.hi, err, tt.bad)
+		} else if err != nil && err.Error() != "row 1: index 4 out of order or range" {
+			t.Errorf("checkIdx(%d, %d) = %v", tt.lo, tt.hi, err)
+		}
+	}
+}
