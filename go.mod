@@ -5,8 +5,9 @@ go 1.26
 require (
 	github.com/ebitengine/purego v0.11.3
 	github.com/klauspost/cpuid/v2 v2.3.0
-	github.com/schollz/progressbar/v3 v3.19.1
+	github.com/parquet-go/parquet-go v0.32.0
 	github.com/spf13/pflag v1.0.10
+	github.com/twmb/murmur3 v1.1.8
 	github.com/ulikunitz/xz v0.5.12
 	golang.org/x/term v0.44.0
 	gonum.org/v1/gonum v0.17.0
@@ -23,13 +24,9 @@ require (
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/klauspost/compress v1.17.9 // indirect
-	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
 	github.com/parquet-go/bitpack v1.0.0 // indirect
 	github.com/parquet-go/jsonlite v1.0.0 // indirect
-	github.com/parquet-go/parquet-go v0.32.0 // indirect
 	github.com/pierrec/lz4/v4 v4.1.21 // indirect
-	github.com/rivo/uniseg v0.4.7 // indirect
-	github.com/twmb/murmur3 v1.1.8 // indirect
 	github.com/twpayne/go-geom v1.6.1 // indirect
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/sys v0.46.0 // indirect

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/aucopt/aucopt/engine/solver"
-	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 )
 
@@ -26,7 +25,7 @@ type progress struct {
 	tty    bool
 	algo   string
 	mu     sync.Mutex
-	bar    *progressbar.ProgressBar
+	bar    *bar
 	passes int
 	pass   int
 }
@@ -50,27 +49,32 @@ func (p *progress) started(rows, passes int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.passes = passes
-	common := []progressbar.Option{
-		progressbar.OptionSetWriter(p.w),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(100 * time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-		progressbar.OptionSetElapsedTime(true),
-	}
 	if passes == 0 {
-		p.bar = progressbar.NewOptions64(-1, append(common,
-			progressbar.OptionSetDescription(fmt.Sprintf("%s: fitting on %d rows", p.algo, rows)),
-			progressbar.OptionSpinnerType(14))...)
-		p.bar.RenderBlank()
+		p.bar = newBar(p.w, fmt.Sprintf("%s: fitting on %d rows", p.algo, rows), 0, time.Now())
+		p.bar.render(time.Now())
+		go p.spin(p.bar)
 		return
 	}
-	p.bar = progressbar.NewOptions64(int64(rows)*int64(passes), append(common,
-		progressbar.OptionSetDescription(p.describe(0)),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("examples"),
-		progressbar.OptionSetPredictTime(true))...)
-	p.bar.Add64(0) // start the rate's clock now, not at the first report
+	p.bar = newBar(p.w, p.describe(0), int64(rows)*int64(passes), time.Now())
+}
+
+// spin redraws b, a spinner, every barEvery until it is finished.
+func (p *progress) spin(b *bar) {
+	t := time.NewTicker(barEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-b.stop:
+			return
+		case now := <-t.C:
+			p.mu.Lock()
+			if p.bar == b {
+				b.frame++
+				b.render(now)
+			}
+			p.mu.Unlock()
+		}
+	}
 }
 
 func (p *progress) describe(pass int) string {
@@ -100,9 +104,9 @@ func (p *progress) update(pr solver.Progress) {
 	}
 	if pr.Pass != p.pass {
 		p.pass = pr.Pass
-		p.bar.Describe(p.describe(pr.Pass))
+		p.bar.desc = p.describe(pr.Pass)
 	}
-	p.bar.Set64(min(pr.Seen, p.bar.GetMax64()))
+	p.bar.set(pr.Seen, time.Now())
 }
 
 // finish clears the bar (the summary follows on stdout), after success or failure.
@@ -110,8 +114,7 @@ func (p *progress) finish() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.bar != nil {
-		p.bar.Finish()
-		p.bar.Exit()
+		p.bar.clear()
 		p.bar = nil
 	}
 }
