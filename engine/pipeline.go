@@ -356,7 +356,7 @@ func search(ctx context.Context, b kernels.Backend, train *data.Dataset, t Task,
 		diverged := never
 		if spec.IsBatch() {
 			var shared bool
-			ws, shared, err = gridBatch(ctx, spec, b, part, params, t.Seed, failed)
+			ws, shared, err = gridBatch(ctx, spec, b, part, params, t.Seed, workers, failed)
 			res.Shared = res.Shared || shared
 		} else {
 			var m solver.Multi
@@ -525,10 +525,11 @@ func gridOnline(ctx context.Context, spec solver.Spec, b kernels.Backend, part *
 }
 
 // gridBatch fits every point on part: all at once from shared work when the algorithm
-// is a solver.GridFitter (MBA's λ path from one Σ_S), else one after another. A point
-// whose fit fails is marked failed rather than ending the search.
+// is a solver.GridFitter (MBA's λ path from one Σ_S), else each on its own, workers at
+// a time (the fits are independent: the same weights in any order). A point whose fit
+// fails is marked failed rather than ending the search.
 func gridBatch(ctx context.Context, spec solver.Spec, b kernels.Backend, part *data.Dataset, params []solver.Params,
-	seed uint64, failed []string) (ws [][]float64, shared bool, err error) {
+	seed uint64, workers int, failed []string) (ws [][]float64, shared bool, err error) {
 	if l, err := spec.NewBatch(b, part.Dim, params[0], seed); err == nil {
 		if gf, ok := l.(solver.GridFitter); ok {
 			ws, errs, ok, err := gf.FitGrid(ctx, part, params)
@@ -546,22 +547,30 @@ func gridBatch(ctx context.Context, spec solver.Spec, b kernels.Backend, part *d
 		}
 	}
 	ws = make([][]float64, len(params))
-	for g, p := range params {
+	err = RunJobs(ctx, b, len(params), workers, func(ctx context.Context, jb kernels.Backend, g int) error {
 		if failed[g] != "" {
-			continue
+			return nil
 		}
-		l, err := spec.NewBatch(b, part.Dim, p, seed)
+		l, err := spec.NewBatch(jb, part.Dim, params[g], seed)
 		if err != nil {
-			return nil, false, err
+			return err
 		}
 		if err := l.Fit(ctx, part); err != nil {
 			if ctx.Err() != nil {
-				return nil, false, ctx.Err()
+				return ctx.Err()
 			}
-			failed[g] = err.Error()
-			continue
+			failed[g] = err.Error() // this point only: the others go on
+			return nil
 		}
 		ws[g] = l.Weights()
+		return nil
+	}, nil)
+	var je *JobError
+	if errors.As(err, &je) && ctx.Err() == nil {
+		err = je.Err // a learner that could not be made: as before, the search's error
+	}
+	if err != nil {
+		return nil, false, err
 	}
 	return ws, false, nil
 }

@@ -158,3 +158,39 @@ func TestSearchFolds(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchBatchWorkers: a batch algorithm's grid points, fitted on several goroutines
+// (gridBatch), get the validation AUCs, bit for bit, and the choice they get fitted one
+// by one.
+func TestSearchBatchWorkers(t *testing.T) {
+	all := spanA9a(t)
+	train := all.Subset(data.Shuffle(all.Rows(), 3)[:600])
+	spec, err := solver.Lookup("unilog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	params, _, err := gridParams(spec, nil, "lambda=10^[-4..0]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []*GridResult
+	for _, workers := range []int{1, 2, 4} {
+		res := &GridResult{TrainResult: &TrainResult{}}
+		task := Task{Spec: spec, Points: params, Selection: Selection{Folds: 3, Seed: 5}, Seed: 5, Workers: workers}
+		if err := search(context.Background(), fallback.New(), train, task, res); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, res)
+	}
+	for w, res := range got[1:] {
+		if res.Best != got[0].Best {
+			t.Errorf("workers %d: best %d, one by one %d", []int{2, 4}[w], res.Best, got[0].Best)
+		}
+		for g, p := range res.Points {
+			q := got[0].Points[g]
+			if (p.ValAUC == nil) != (q.ValAUC == nil) || p.ValAUC != nil && *p.ValAUC != *q.ValAUC || p.Failed != q.Failed {
+				t.Errorf("workers %d, point %d: %v %q, one by one %v %q", []int{2, 4}[w], g, p.ValAUC, p.Failed, q.ValAUC, q.Failed)
+			}
+		}
+	}
+}
