@@ -517,7 +517,12 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 		return nil, err
 	}
 	p, n := cm.Counts()
-	if err := checkMemory(spec, spec.StateBytes(cm.Dim(), int(p+n), params), featuresOf(cm.Dim()), cm.Dim(), int(p+n), memoryLimit(cfg.MaxMemory)); err != nil {
+	// A fit from moments holds the two classes' d×d scatters and the system and its
+	// factor, whatever the learner's in-memory state (ls-auc above
+	// solver.LSAUCDirectMax features solves from the rows, in O(d) memory, in memory).
+	d := float64(cm.Dim())
+	need := max(spec.StateBytes(cm.Dim(), int(p+n), params), 8*4*d*d)
+	if err := checkMemory(spec, need, featuresOf(cm.Dim()), cm.Dim(), int(p+n), memoryLimit(cfg.MaxMemory)); err != nil {
 		return nil, err
 	}
 	if err := FitClassMoments(ctx, b, spec, params, append([]string{}, cfg.Params...), cm, cfg.Scale, res); err != nil {

@@ -189,11 +189,15 @@ func lsaucBlockRows(d int) int {
 //	(S₊ + S₋ + δδᵀ + λI) w = δ        (ALGORITHMS.md, ORACLE)
 //
 // by Cholesky (stats.Oracle). Memory O(d²); time O(n·d²) on the backend plus O(d³).
+// Above LSAUCDirectMax features it solves the same system by conjugate gradients on the
+// rows instead (fitCG): memory O(d + n), O(nnz) a step.
 type LSAUC struct {
 	b   kernels.Backend
 	dim int
 	p   LSAUCParams
 	w   []float64
+	// cgMaxIter bounds fitCG's steps (0: lsaucCGMaxIter; tests lower it).
+	cgMaxIter int
 }
 
 // NewLSAUC makes a B-LS-SVM learner over dim features. seed is unused (the method is
@@ -222,6 +226,9 @@ func (l *LSAUC) ReadsInPlace(rows int) bool { return true }
 func (l *LSAUC) FitOrdered(ctx context.Context, ds *data.Dataset, order []int) error {
 	if _, _, err := batchClasses("ls-auc", ds, l.dim); err != nil {
 		return err
+	}
+	if l.wide() {
+		return l.fitCG(ctx, ds, order)
 	}
 	pos, neg, err := classMoments(ctx, l.b, ds, order, l.dim)
 	if err != nil {
@@ -355,9 +362,9 @@ func (l *LSAUC) FitMoments(ctx context.Context, pos, neg *stats.Moments) error {
 	return nil
 }
 
-// MomentsOnly reports true: B-LS-SVM depends on the data only through the class
-// moments.
-func (l *LSAUC) MomentsOnly() bool { return true }
+// MomentsOnly reports whether the learner trains from the class moments: up to
+// LSAUCDirectMax features (above, it needs the rows: fitCG).
+func (l *LSAUC) MomentsOnly() bool { return !l.wide() }
 
 // Weights returns a copy of w (zeros before Fit).
 func (l *LSAUC) Weights() []float64 { return append([]float64(nil), l.w...) }

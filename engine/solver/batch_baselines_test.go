@@ -90,6 +90,10 @@ func bruteSquare(t *testing.T, ds *data.Dataset, lambda float64) []float64 {
 	return w.RawVector().Data
 }
 
+// TestLSAUCBruteForce: B-LS-SVM's Cholesky solution is the explicit pair sum's to
+// 10⁻⁹; fitCG, its solver above LSAUCDirectMax features, called on the same data gives
+// it to 10⁻⁶ (its relative residual is 10⁻⁸), λ = 0 included, and in an order the bits
+// of the reordered copy.
 func TestLSAUCBruteForce(t *testing.T) {
 	for _, b := range testBackends(t) {
 		for _, tc := range []struct {
@@ -102,6 +106,7 @@ func TestLSAUCBruteForce(t *testing.T) {
 			{"sparse/lambda=0", 60, 5, 0, false},
 			{"dense/lambda=1e-3", 70, 7, 1e-3, true},
 			{"blocks", 2500, 3, 1e-2, false}, // more rows of each class than a block
+			{"sparse/d=40", 300, 40, 1e-4, false},
 		} {
 			t.Run(b.Name()+"/"+tc.name, func(t *testing.T) {
 				ds := randomSparse(tc.n, tc.d, 0.3, 0.5, 1)
@@ -118,6 +123,24 @@ func TestLSAUCBruteForce(t *testing.T) {
 				want := bruteSquare(t, ds, tc.lambda)
 				if e := dist(l.Weights(), want); e > 1e-9 {
 					t.Errorf("‖w − w_brute‖/‖w_brute‖ = %.3g, want ≤ 1e-9", e)
+				}
+				cg, _ := NewLSAUC(b, tc.d, LSAUCParams{Lambda: tc.lambda}, 0)
+				if err := cg.fitCG(context.Background(), ds, nil); err != nil {
+					t.Fatal(err)
+				}
+				if e := dist(cg.Weights(), want); e > 1e-6 {
+					t.Errorf("conjugate gradients: ‖w − w_brute‖/‖w_brute‖ = %.3g, want ≤ 1e-6", e)
+				}
+				order := data.Shuffle(ds.Rows(), 5)
+				copied, _ := NewLSAUC(b, tc.d, LSAUCParams{Lambda: tc.lambda}, 0)
+				if err := cg.fitCG(context.Background(), ds, order); err != nil {
+					t.Fatal(err)
+				}
+				if err := copied.fitCG(context.Background(), ds.Subset(order), nil); err != nil {
+					t.Fatal(err)
+				}
+				if !slices.Equal(cg.Weights(), copied.Weights()) {
+					t.Error("conjugate gradients in an order: not the bits of the reordered copy")
 				}
 			})
 		}
