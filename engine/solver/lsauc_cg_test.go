@@ -3,8 +3,10 @@ package solver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,5 +101,110 @@ func TestLSAUCWide(t *testing.T) {
 	short.cgMaxIter = 3
 	if err := short.Fit(context.Background(), ds); !errors.Is(err, ErrDiverged) || !strings.Contains(err.Error(), "after 3 steps") {
 		t.Errorf("CG stopped after 3 steps: %v, want ErrDiverged naming the steps", err)
+	}
+}
+
+// TestLSAUCEarlyStop: with Steps = k, B-LS-SVM's weights are the iterate after k steps
+// of Jacobi-preconditioned conjugate gradients from 0 on the ORACLE system, checked
+// against a dense transcription on the explicit matrix (S₊ + S₋ + δδᵀ + λI from the
+// pair sum) to 10⁻⁹; enough steps give the exact minimiser; a grid of steps and λ
+// (FitGrid: one path per λ) gives each point the bits of its own fit, the exact
+// points included.
+func TestLSAUCEarlyStop(t *testing.T) {
+	ds := randomSparse(200, 12, 0.3, 0.5, 3)
+	const lambda = 1e-3
+	// The dense transcription: A and δ from the pairs, then plain PCG.
+	z := pairs(ds)
+	d, nf := ds.Dim, float64(len(z))
+	a := make([]float64, d*d)
+	delta := make([]float64, d)
+	for _, row := range z {
+		for p := range d {
+			delta[p] += row[p] / nf
+			for q := range d {
+				a[p*d+q] += row[p] * row[q] / nf
+			}
+		}
+	}
+	for p := range d {
+		a[p*d+p] += lambda
+	}
+	iterates := map[int][]float64{}
+	w, r := make([]float64, d), append([]float64(nil), delta...)
+	pre := func(v []float64) []float64 {
+		out := make([]float64, d)
+		for j := range v {
+			out[j] = v[j] / a[j*d+j]
+		}
+		return out
+	}
+	zz := pre(r)
+	p := append([]float64(nil), zz...)
+	rz := hostDot(r, zz)
+	for k := 1; k <= 6; k++ {
+		ap := make([]float64, d)
+		for i := range d {
+			ap[i] = hostDot(a[i*d:(i+1)*d], p)
+		}
+		alpha := rz / hostDot(p, ap)
+		for j := range w {
+			w[j] += alpha * p[j]
+			r[j] -= alpha * ap[j]
+		}
+		zz = pre(r)
+		rz1 := hostDot(r, zz)
+		for j := range p {
+			p[j] = zz[j] + rz1/rz*p[j]
+		}
+		rz = rz1
+		iterates[k] = append([]float64(nil), w...)
+	}
+	b := testBackends(t)[0]
+	fit := func(pp LSAUCParams) []float64 {
+		l, err := NewLSAUC(b, d, pp, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Fit(context.Background(), ds); err != nil {
+			t.Fatal(err)
+		}
+		if pp.Steps > 0 && l.MomentsOnly() {
+			t.Errorf("steps=%d: MomentsOnly, want false", pp.Steps)
+		}
+		return l.Weights()
+	}
+	for _, k := range []int{1, 2, 3, 6} {
+		if e := dist(fit(LSAUCParams{Lambda: lambda, Steps: k}), iterates[k]); e > 1e-9 {
+			t.Errorf("steps=%d: %.3g from the dense transcription's iterate, want ≤ 1e-9", k, e)
+		}
+	}
+	if e := dist(fit(LSAUCParams{Lambda: lambda, Steps: 500}), fit(LSAUCParams{Lambda: lambda})); e > 1e-6 {
+		t.Errorf("500 steps: %.3g from the exact minimiser, want ≤ 1e-6", e)
+	}
+	spec, err := Lookup("ls-auc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var params []Params
+	for _, pp := range []LSAUCParams{{lambda, 3}, {1e-2, 2}, {lambda, 1}, {lambda, 0}, {1e-2, 5}, {lambda, 6}} {
+		p := spec.Params()
+		if err := p.SetAll([]string{fmt.Sprintf("lambda=%g", pp.Lambda), fmt.Sprintf("steps=%d", pp.Steps)}); err != nil {
+			t.Fatal(err)
+		}
+		params = append(params, p)
+	}
+	l, _ := NewLSAUC(b, d, DefaultLSAUCParams(), 0)
+	ws, errs, ok, err := l.FitGrid(context.Background(), ds, params)
+	if err != nil || !ok {
+		t.Fatalf("FitGrid: ok %v, %v", ok, err)
+	}
+	for g, p := range params {
+		pp := *p.ptr.(*LSAUCParams)
+		if errs[g] != nil {
+			t.Fatalf("point %d: %v", g, errs[g])
+		}
+		if want := fit(pp); !slices.Equal(ws[g], want) {
+			t.Errorf("point %+v: the grid's weights are not its own fit's", pp)
+		}
 	}
 }

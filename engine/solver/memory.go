@@ -59,8 +59,8 @@ var stateWords = map[string]func(d, n float64, p Params) float64{
 	"ubauc-batch": func(d, n float64, _ Params) float64 { return 2*d*d + 2*n*d + 256*d + 4*n },
 	// two classes' moments (d×d), the oracle's system and factor, and a block of rows
 	// of each class
-	"ls-auc": func(d, n float64, _ Params) float64 {
-		if d > LSAUCDirectMax { // conjugate gradients: ~12 d-vectors, 4 n-vectors
+	"ls-auc": func(d, n float64, p Params) float64 {
+		if d > LSAUCDirectMax || p.ptr.(*LSAUCParams).Steps > 0 { // conjugate gradients: ~12 d-vectors, 4 n-vectors
 			return 12*d + 4*n
 		}
 		return 4*d*d + 2*float64(lsaucBlockRows(int(d)))*d + 8*d
