@@ -173,12 +173,11 @@ const verifyBlock = 256 << 10
 
 // verifyMapped checks the mapped version-2 or -3 cache m of layout l, whose arrays d
 // holds: its checksum (first: a mismatch is the error) and validate's rules (an error
-// wrapping ErrCache), in one
-// pass over m's memory. The labels and pointers are checked first; then each core takes
-// a contiguous part of the values and, block by block, adds the block to its part's
-// checksum and checks the indices and values in it. A cache read from a mapping is
-// otherwise read twice: once to checksum it and once to check it, each time from
-// memory (the file is larger than the CPU's caches).
+// wrapping ErrCache), in one pass over m's memory. The labels and pointers are checked
+// first; then each core takes a contiguous part of the values and, block by block,
+// adds the block to its part's checksum and checks the indices and values in it.
+// Otherwise a mapped cache is read twice, to checksum it and to check it, each time
+// from memory (the file is larger than the CPU's caches).
 func verifyMapped(m []byte, l cacheLayout, d *Dataset) error {
 	body := l.idx // the values' part: from the indices (sparse) or the dense values
 	if d.Dense != nil {
@@ -195,14 +194,17 @@ func verifyMapped(m []byte, l cacheLayout, d *Dataset) error {
 	n := int(l.crc - body)
 	parts := max(1, min(runtime.GOMAXPROCS(0), n/(4<<20)))
 	sums, errs := make([]uint32, parts), make([]error, parts)
-	cut := func(p int) int { return int(body) + (p*n/parts)&^7 } // 8-byte aligned
+	// part p is bytes [cut(p), cut(p+1)), its start 8-byte aligned; the last ends at the CRC.
+	cut := func(p int) int {
+		if p == parts {
+			return int(l.crc)
+		}
+		return int(body) + (p*n/parts)&^7
+	}
 	var wg sync.WaitGroup
 	for p := range parts {
 		wg.Go(func() {
-			end := int(l.crc)
-			if p+1 < parts {
-				end = cut(p + 1)
-			}
+			end := cut(p + 1)
 			for a := cut(p); a < end; a += verifyBlock {
 				b := min(a+verifyBlock, end)
 				sums[p] = crc32.Update(sums[p], castagnoli, m[a:b])
@@ -215,11 +217,7 @@ func verifyMapped(m []byte, l cacheLayout, d *Dataset) error {
 	wg.Wait()
 	got := head
 	for p := range parts {
-		end := int(l.crc)
-		if p+1 < parts {
-			end = cut(p + 1)
-		}
-		got = crc32Combine(crc32.Castagnoli, got, sums[p], int64(end-cut(p)))
+		got = crc32Combine(crc32.Castagnoli, got, sums[p], int64(cut(p+1)-cut(p)))
 	}
 	if got != stored {
 		return checksumError(stored, got)
