@@ -217,9 +217,10 @@ const autoBins = 10
 // budget, refits the winner on the whole training set and scores the test data.
 //
 // The portfolio (the reference Uni-Log, then AUC learners and baselines, each with a
-// grid: Uni-Log, ls-auc's λ grid from shared class moments, OPAUC's step grid when
-// d ≤ 300, SVM-OR, MBA's λ path, one-pass grids of FTRL, OLR and SPAM, and Uni-Log on
-// the features and their quantile bins) is admitted in admissionOrder: Uni-Log always,
+// grid: Uni-Log, ls-auc's λ grid (above 8,192 features its early-stopped conjugate
+// gradients), OPAUC's step grid when d ≤ 300, SVM-OR, MBA's λ path, one-pass grids of
+// FTRL, OLR and SPAM, and Uni-Log on the features and their quantile bins) is
+// admitted in admissionOrder: Uni-Log always,
 // then each candidate whose estimated time, from the training rows and features alone,
 // fits what the earlier ones left of the budget.
 // Each admitted candidate is a grid search (Grid) whose best point is chosen by
