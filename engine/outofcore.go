@@ -562,8 +562,11 @@ func CheckMomentsOnly(spec solver.Spec, params solver.Params, kind string) error
 	}
 	if ml, ok := learner.(solver.MomentsLearner); !ok || !ml.MomentsOnly() {
 		hint := ""
-		if ok {
+		switch learner.(type) {
+		case *solver.MBA:
 			hint = " (set -p pairs=all)"
+		case *solver.LSAUC:
+			hint = " (early stopping, -p steps, runs on the rows; steps=0 is the exact minimiser)"
 		}
 		return inputErrorf("out of core: %s needs the rows, not only the class moments%s; the learners that do not: ls-auc, mba-l2/mba-l1/mba-el with pairs=all", spec.Name, hint)
 	}

@@ -75,6 +75,7 @@ func TestTrainCommandErrors(t *testing.T) {
 		{[]string{"train", "--algo", "ls-auc", "--data", one, "--out-of-core", "--model", model}, 2, "only one class"},
 		{[]string{"train", "--algo", "olr", "--data", one, "--out-of-core"}, 2, "olr is an online algorithm"},
 		{[]string{"train", "--algo", "mba-l2", "--data", one, "--out-of-core"}, 2, "set -p pairs=all"},
+		{[]string{"train", "--algo", "ls-auc", "-p", "steps=5", "--data", one, "--out-of-core"}, 2, "ls-auc needs the rows, not only the class moments (early stopping"},
 		{[]string{"train", "--algo", "ls-auc", "--data", "german", "--out-of-core"}, 2, `--out-of-core reads a data file; "german" is not one`},
 		{[]string{"train", "--algo", "ls-auc", "--data", one, "--out-of-core", "--scale", "norm"}, 2, "--scale norm needs a pass"},
 		{[]string{"train", "--algo", "ls-auc", "--data", one, "--out-of-core", "--shuffle"}, 2, "--shuffle does not apply"},
