@@ -41,26 +41,32 @@ func randomSparse(n, d int, pos, shift float64, seed uint64) *data.Dataset {
 	return ds
 }
 
+// forPairs calls f(i, j) for every pair of a positive row i and a negative row j of ds.
+func forPairs(ds *data.Dataset, f func(i, j int)) {
+	for i := range ds.Rows() {
+		if ds.Y[i] != 1 {
+			continue
+		}
+		for j := range ds.Rows() {
+			if ds.Y[j] == -1 {
+				f(i, j)
+			}
+		}
+	}
+}
+
 // pairs returns the explicit pair differences z = x_i − x_j (i positive, j negative)
 // of ds as dense rows.
 func pairs(ds *data.Dataset) [][]float64 {
 	dd := ds.ToDense()
 	var z [][]float64
-	for i := range dd.Rows() {
-		if dd.Y[i] != 1 {
-			continue
+	forPairs(dd, func(i, j int) {
+		row := make([]float64, dd.Dim)
+		for k := range row {
+			row[k] = dd.DenseRow(i)[k] - dd.DenseRow(j)[k]
 		}
-		for j := range dd.Rows() {
-			if dd.Y[j] != -1 {
-				continue
-			}
-			row := make([]float64, dd.Dim)
-			for k := range row {
-				row[k] = dd.DenseRow(i)[k] - dd.DenseRow(j)[k]
-			}
-			z = append(z, row)
-		}
-	}
+		z = append(z, row)
+	})
 	return z
 }
 

@@ -58,36 +58,27 @@ func TestLSAUCWide(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := l.Weights()
-	grad := make([]float64, d)
-	var rhs []float64 = make([]float64, d)
+	grad, rhs := make([]float64, d), make([]float64, d)
 	npairs := 0
-	for i := range ds.Rows() {
-		if ds.Y[i] != 1 {
-			continue
+	forPairs(ds, func(i, j int) {
+		npairs++
+		z := map[int32]float64{}
+		xi, xj := ds.Row(i), ds.Row(j)
+		for q, f := range xi.Idx {
+			z[f] += xi.Val[q]
 		}
-		for j := range ds.Rows() {
-			if ds.Y[j] != -1 {
-				continue
-			}
-			npairs++
-			z := map[int32]float64{}
-			xi, xj := ds.Row(i), ds.Row(j)
-			for q, f := range xi.Idx {
-				z[f] += xi.Val[q]
-			}
-			for q, f := range xj.Idx {
-				z[f] -= xj.Val[q]
-			}
-			var wz float64
-			for f, v := range z {
-				wz += w[f] * v
-			}
-			for f, v := range z {
-				grad[f] -= (1 - wz) * v
-				rhs[f] += v
-			}
+		for q, f := range xj.Idx {
+			z[f] -= xj.Val[q]
 		}
-	}
+		var wz float64
+		for f, v := range z {
+			wz += w[f] * v
+		}
+		for f, v := range z {
+			grad[f] -= (1 - wz) * v
+			rhs[f] += v
+		}
+	})
 	var gn, rn float64
 	for f := range grad {
 		g := grad[f]/float64(npairs) + 1e-2*w[f]
