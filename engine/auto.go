@@ -220,9 +220,9 @@ const autoBins = 10
 // grid: Uni-Log, ls-auc's λ grid (above 8,192 features its early-stopped conjugate
 // gradients), OPAUC's step grid when d ≤ 300, SVM-OR, MBA's λ path, one-pass grids of
 // FTRL, OLR and SPAM, and Uni-Log on the features and their quantile bins) is
-// admitted in admissionOrder: Uni-Log always,
-// then each candidate whose estimated time, from the training rows and features alone,
-// fits what the earlier ones left of the budget.
+// admitted in admissionOrder: Uni-Log always, then each candidate whose estimated time,
+// from the training rows and features alone, fits what the earlier ones left of the
+// budget.
 // Each admitted candidate is a grid search (Grid) whose best point is chosen by
 // validation AUC on the same held-out split or inner folds of the training rows (the
 // same seed), and the winner is the first candidate in portfolio order whose

@@ -526,9 +526,9 @@ func gridOnline(ctx context.Context, spec solver.Spec, b kernels.Backend, part *
 
 // gridBatch fits every point on part: all at once from shared work when the algorithm
 // is a solver.GridFitter (MBA's λ path from one Σ_S, ls-auc's early-stopped points from
-// one conjugate-gradient path), else each on its own, workers at
-// a time (the fits are independent: the same weights in any order). A point whose fit
-// fails is marked failed rather than ending the search.
+// one conjugate-gradient path), else each on its own, workers at a time (the fits are
+// independent: the same weights in any order). A point whose fit fails is marked
+// failed rather than ending the search.
 func gridBatch(ctx context.Context, spec solver.Spec, b kernels.Backend, part *data.Dataset, params []solver.Params,
 	seed uint64, workers int, failed []string) (ws [][]float64, shared bool, err error) {
 	if l, err := spec.NewBatch(b, part.Dim, params[0], seed); err == nil {

@@ -49,13 +49,14 @@ func (p *progress) started(rows, passes int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.passes = passes
+	now := time.Now()
 	if passes == 0 {
-		p.bar = newBar(p.w, fmt.Sprintf("%s: fitting on %d rows", p.algo, rows), 0, time.Now())
-		p.bar.render(time.Now())
+		p.bar = newBar(p.w, fmt.Sprintf("%s: fitting on %d rows", p.algo, rows), 0, now)
+		p.bar.render(now)
 		go p.spin(p.bar)
 		return
 	}
-	p.bar = newBar(p.w, p.describe(0), int64(rows)*int64(passes), time.Now())
+	p.bar = newBar(p.w, p.describe(0), int64(rows)*int64(passes), now)
 }
 
 // spin redraws b, a spinner, every barEvery until it is finished.

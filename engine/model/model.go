@@ -480,12 +480,13 @@ func nonFinite(v []float64) int {
 	return slices.IndexFunc(v, func(x float64) bool { return math.IsNaN(x) || math.IsInf(x, 0) })
 }
 
-// Transform returns ds as the model sees it: scaled as the training data was, then expanded by its bins. It
-// returns an error wrapping ErrFeatureSpace when ds has another number of features
-// than the model: more or fewer features most likely mean data of another feature
-// space (an a9a model scoring german). To score such data anyway, with the extra
-// features at weight 0 (LIBLINEAR's rule) or the missing ones at value 0 (a sparse
-// file whose last features never occur), pass ds.Truncate(m.Features).
+// Transform returns ds as the model sees it: scaled as the training data was, then
+// expanded by its bins. It returns an error wrapping ErrFeatureSpace when ds has
+// another number of features than the model: more or fewer features most likely mean
+// data of another feature space (an a9a model scoring german). To score such data
+// anyway, with the extra features at weight 0 (LIBLINEAR's rule) or the missing ones
+// at value 0 (a sparse file whose last features never occur), pass
+// ds.Truncate(m.Features).
 func (m *Model) Transform(ds *data.Dataset) (*data.Dataset, error) {
 	if ds.Dim != m.Features {
 		return nil, fmt.Errorf("%w: the data has %d features, the model %d (trained on %s)", ErrFeatureSpace, ds.Dim, m.Features, m.TrainData)

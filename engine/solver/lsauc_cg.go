@@ -234,10 +234,10 @@ func (l *LSAUC) FitGrid(ctx context.Context, ds *data.Dataset, params []Params) 
 		}
 		// Every early-stopped point of this λ, from one path.
 		lam := ps[g].Lambda
-		var steps []int
+		var group, steps []int
 		for h := range ps {
 			if !done[h] && ps[h].Steps > 0 && ps[h].Lambda == lam {
-				steps = append(steps, ps[h].Steps)
+				group, steps = append(group, h), append(steps, ps[h].Steps)
 			}
 		}
 		slices.Sort(steps)
@@ -251,12 +251,10 @@ func (l *LSAUC) FitGrid(ctx context.Context, ds *data.Dataset, params []Params) 
 		if ctx.Err() != nil {
 			return nil, nil, true, ctx.Err()
 		}
-		for h := range ps {
-			if !done[h] && ps[h].Steps > 0 && ps[h].Lambda == lam {
-				ws[h], errs[h], done[h] = at[ps[h].Steps], err, true
-				if err != nil {
-					ws[h] = nil
-				}
+		for _, h := range group {
+			ws[h], errs[h], done[h] = at[ps[h].Steps], err, true
+			if err != nil {
+				ws[h] = nil
 			}
 		}
 	}
