@@ -344,6 +344,7 @@ func (r *Reader) parse(line []byte) (ok bool, err error) {
 	idxs, vals := ex.X.Idx[:cap(ex.X.Idx)], ex.X.Val[:cap(ex.X.Val)]
 	k, prev := 0, 0
 	for {
+		pos, k, prev = fastRow(line, pos, idxs, vals, k, prev, r.opts.Dim)
 		for pos < n && isSpace(line[pos]) {
 			pos++
 		}
@@ -386,7 +387,9 @@ func (r *Reader) parse(line []byte) (ok bool, err error) {
 		v, fast := float64(m), pos > vstart && (pos == n || isSpace(line[pos]))
 		if !fast {
 			var end int
-			if v, end, fast = scanDecimal(line, vstart); fast {
+			if v, end, fast = fastDecimal(line, vstart); fast {
+				pos = end
+			} else if v, end, fast = scanDecimal(line, vstart); fast {
 				pos = end
 			} else {
 				for pos < n && !isSpace(line[pos]) {
