@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -200,7 +201,10 @@ func lsaucBlockRows(d int) int {
 //
 // by Cholesky (stats.Oracle). Memory O(d²); time O(n·d²) on the backend plus O(d³).
 // Above LSAUCDirectMax features it solves the same system by conjugate gradients on the
-// rows instead (fitCG): memory O(d + n), O(nnz) a step.
+// rows instead (fitCG): memory O(d + n), O(nnz) a step. On dense rows of at least
+// cgFirstMinDim features that the backend views in place it tries a few conjugate-
+// gradient steps first (cgFirstSteps, one pass over the rows each), which solve a
+// well-conditioned system for a fraction of the moments' cost.
 type LSAUC struct {
 	b   kernels.Backend
 	dim int
@@ -239,6 +243,12 @@ func (l *LSAUC) FitOrdered(ctx context.Context, ds *data.Dataset, order []int) e
 	}
 	if l.wide() || l.p.Steps > 0 {
 		return l.fitCG(ctx, ds, order)
+	}
+	if budget := cgFirstSteps(l.b, ds, l.dim); budget > 0 {
+		err := l.cgPath(ctx, ds, order, nil, true, budget, func(_ int, w []float64) { l.w = w })
+		if nc := (*cgUnconverged)(nil); !errors.As(err, &nc) {
+			return err
+		}
 	}
 	pos, neg, err := classMoments(ctx, l.b, ds, order, l.dim)
 	if err != nil {

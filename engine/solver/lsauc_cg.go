@@ -3,11 +3,15 @@ package solver
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/kernels"
 )
 
 // LSAUCDirectMax is the number of features up to which B-LS-SVM forms the class
@@ -25,6 +29,25 @@ const lsaucCGTol = 1e-8
 // the data's conditioning) fails the fit rather than returning an unconverged iterate.
 const lsaucCGMaxIter = 2000
 
+// cgFirstMinDim is the number of features from which B-LS-SVM tries conjugate
+// gradients before the direct solve on dense rows (cgFirstSteps).
+const cgFirstMinDim = 1024
+
+// cgFirstSteps is the number of conjugate-gradient steps B-LS-SVM tries on ds before
+// it forms the class moments (0: none). The direct solve's Syrk costs n·d²/2
+// multiply-adds at the cores' arithmetic peak; a step of fusedProduct reads the n×d
+// rows once at memory speed, about 34/d of the direct cost on the development machine
+// (d = 2,000: 0.039 against 2.3 s). So where the product is fused (dense rows the
+// backend views in place) and d ≥ cgFirstMinDim, d/64 steps are tried: a
+// well-conditioned system converges in them (the dense 50,000 × 2,000 set: 11 steps),
+// and one that does not costs the direct solve about half again.
+func cgFirstSteps(b kernels.Backend, ds *data.Dataset, d int) int {
+	if _, view := b.(kernels.Viewer); !view || !ds.IsDense() || ds.Dim != d || d < cgFirstMinDim {
+		return 0
+	}
+	return d / 64
+}
+
 // wide reports whether the learner solves by conjugate gradients (more than
 // LSAUCDirectMax features).
 func (l *LSAUC) wide() bool { return l.dim > LSAUCDirectMax }
@@ -37,88 +60,47 @@ func (l *LSAUC) fitCG(ctx context.Context, ds *data.Dataset, order []int) error 
 	if l.p.Steps > 0 {
 		steps = []int{l.p.Steps}
 	}
-	return l.cgPath(ctx, ds, order, steps, l.p.Steps == 0, func(_ int, w []float64) { l.w = w })
+	err := l.cgPath(ctx, ds, order, steps, l.p.Steps == 0, cmp.Or(l.cgMaxIter, lsaucCGMaxIter), func(_ int, w []float64) { l.w = w })
+	var nc *cgUnconverged
+	if errors.As(err, &nc) {
+		return fmt.Errorf("ls-auc: %w: conjugate gradients left a relative residual of %.2g after %d steps (λ = %g is too small for the data; a larger λ converges faster)",
+			ErrDiverged, nc.resid, nc.steps, l.p.Lambda)
+	}
+	return err
 }
 
-// cgPath solves (S₊ + S₋ + δδᵀ + λI) w = δ without forming a d×d matrix: Jacobi-
-// preconditioned conjugate gradients from w = 0, whose product with the matrix is two
-// passes over the rows,
-//
-//	(S₊ + S₋ + δδᵀ + λI) v = Σ_i x_i (x_i·v)/n_{c(i)} − m₊(m₊·v) − m₋(m₋·v) + δ(δ·v) + λv,
-//
-// the rows taken in order (nil: as stored), so that a path over ds in order is the
-// path over ds.Subset(order) bit for bit. The preconditioner is the matrix's diagonal,
-// from one pass. It calls at(k, w) with a copy of the iterate after k steps for each
-// k of steps (ascending, positive; an iterate that converged earlier is the solution),
-// and at(0, w) with the solution at the relative residual lsaucCGTol when exact is set
-// (ErrDiverged when that takes more than lsaucCGMaxIter steps); it stops when
-// nothing more is wanted. An iterate does not depend on the steps asked after it.
-func (l *LSAUC) cgPath(ctx context.Context, ds *data.Dataset, order []int, steps []int, exact bool, at func(k int, w []float64)) error {
-	d, b := l.dim, l.b
-	var rows []int32
-	if order != nil {
-		rows = make([]int32, len(order))
-		for k, i := range order {
-			rows[k] = int32(i)
-		}
+// cgUnconverged is squareOp.cg's error when an exact solve has not reached lsaucCGTol in
+// the steps it was allowed.
+type cgUnconverged struct {
+	resid float64 // the relative residual left
+	steps int
+}
+
+func (e *cgUnconverged) Error() string {
+	return fmt.Sprintf("conjugate gradients left a relative residual of %.2g after %d steps", e.resid, e.steps)
+}
+
+// cgPath solves (S₊ + S₋ + δδᵀ + λI) w = δ without forming a d×d matrix: squareOp.cg
+// on ds's rows taken in order (nil: as stored), so that a path over ds in order is the
+// path over ds.Subset(order) bit for bit.
+func (l *LSAUC) cgPath(ctx context.Context, ds *data.Dataset, order []int, steps []int, exact bool, maxIter int, at func(k int, w []float64)) error {
+	err := newSquareOp(l.b, ds, order, l.dim, l.p.Lambda).cg(ctx, steps, exact, maxIter, at)
+	if errors.Is(err, ErrDiverged) {
+		return fmt.Errorf("ls-auc: %w", err)
 	}
-	row := func(k int) int {
-		if order != nil {
-			return order[k]
-		}
-		return k
-	}
-	n := ds.Rows()
-	pos, neg := ds.Counts()
-	cw := [2]float64{1 / float64(neg), 1 / float64(pos)} // [class] 1/n_c
-	coef := make([]float64, n)
-	class := make([]int8, n)
-	for k := range n {
-		if ds.Y[row(k)] == 1 {
-			class[k] = 1
-		}
-	}
-	// The class means, and the diagonal of S₊ + S₋: Σ_i x_ij²/n_c − m_cj².
-	var mean [2][]float64
-	sq := [2][]float64{make([]float64, d), make([]float64, d)}
-	for c := range mean {
-		mean[c] = make([]float64, d)
-	}
-	for k := range n {
-		c := class[k]
-		x := ds.Row(row(k))
-		for q, j := range x.Idx {
-			v := x.Val[q]
-			mean[c][j] += v * cw[c]
-			sq[c][j] += v * v * cw[c]
-		}
-	}
-	delta, diag := make([]float64, d), make([]float64, d)
-	for j := range d {
-		delta[j] = mean[1][j] - mean[0][j]
-		diag[j] = sq[0][j] - mean[0][j]*mean[0][j] + sq[1][j] - mean[1][j]*mean[1][j] + delta[j]*delta[j] + l.p.Lambda
-		if !(diag[j] > 0) {
-			diag[j] = 1 // a feature no row has (and λ = 0): its weight stays 0
-		}
-	}
-	rs := newBatchRows(b, ds, d)
-	vv, gv := b.NewVec(d), b.NewVec(d)
-	s := make([]float64, n)
+	return err
+}
+
+// cg runs Jacobi-preconditioned conjugate gradients on (A + λI) w = δ from w = 0. It
+// calls at(k, w) with a copy of the iterate after k steps for each k of steps
+// (ascending, positive; an iterate that converged earlier is the solution), and
+// at(0, w) with the solution at the relative residual lsaucCGTol when exact is set (a
+// *cgUnconverged error when that takes more than maxIter steps); it stops when nothing
+// more is wanted. An iterate does not depend on the steps asked after it.
+func (op *squareOp) cg(ctx context.Context, steps []int, exact bool, maxIter int, at func(k int, w []float64)) error {
+	delta, diag := op.delta, op.diag
+	d := len(delta)
 	av := make([]float64, d)
-	// apply sets av = (S₊ + S₋ + δδᵀ + λI) v.
-	apply := func(v []float64) {
-		b.Upload(vv, v)
-		rs.scores(1, vv, rows, s)
-		for k, sk := range s {
-			coef[k] = sk * cw[class[k]]
-		}
-		rs.combine(1, rows, coef, 0, gv)
-		b.Download(av, gv)
-		mp, mn, dv := hostDot(mean[1], v), hostDot(mean[0], v), hostDot(delta, v)
-		for j := range av {
-			av[j] += -mean[1][j]*mp - mean[0][j]*mn + delta[j]*dv + l.p.Lambda*v[j]
-		}
-	}
 	w := make([]float64, d)
 	r := append([]float64(nil), delta...)
 	z, p := make([]float64, d), make([]float64, d)
@@ -128,10 +110,9 @@ func (l *LSAUC) cgPath(ctx context.Context, ds *data.Dataset, order []int, steps
 	copy(p, z)
 	rz := hostDot(r, z)
 	norm := math.Sqrt(hostDot(delta, delta))
-	maxIter := cmp.Or(l.cgMaxIter, lsaucCGMaxIter)
 	emit := func(k int) error {
 		if !finite(w) {
-			return fmt.Errorf("ls-auc: %w: the solution of the square-loss system is not finite", ErrDiverged)
+			return fmt.Errorf("%w: the solution of the square-loss system is not finite", ErrDiverged)
 		}
 		at(k, slices.Clone(w))
 		return nil
@@ -160,15 +141,14 @@ func (l *LSAUC) cgPath(ctx context.Context, ds *data.Dataset, order []int, steps
 			return nil
 		}
 		if exact && it >= maxIter {
-			return fmt.Errorf("ls-auc: %w: conjugate gradients left a relative residual of %.2g after %d steps (λ = %g is too small for the data; a larger λ converges faster)",
-				ErrDiverged, math.Sqrt(hostDot(r, r))/norm, maxIter, l.p.Lambda)
+			return &cgUnconverged{resid: math.Sqrt(hostDot(r, r)) / norm, steps: it}
 		}
 		if it%16 == 15 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 		}
-		apply(p)
+		op.apply(p, av)
 		pap := hostDot(p, av)
 		if !(pap > 0) {
 			// p is in the matrix's null space (λ = 0): w is the solution in its range.
@@ -187,6 +167,184 @@ func (l *LSAUC) cgPath(ctx context.Context, ds *data.Dataset, order []int, steps
 		for j := range p {
 			p[j] = z[j] + beta*p[j]
 		}
+	}
+}
+
+// squareOp is the matrix S₊ + S₋ + δδᵀ + λI of a training set's rows as conjugate
+// gradients use it, without forming it: the class means m₋, m₊ and δ = m₊ − m₋, its
+// diagonal (the Jacobi preconditioner) and its product
+//
+//	(S₊ + S₋ + δδᵀ + λI) v = Σ_i x_i (x_i·v)/n_{c(i)} − m₊(m₊·v) − m₋(m₋·v) + δ(δ·v) + λv.
+type squareOp struct {
+	mean   [2][]float64 // [class] the means (0: negatives)
+	delta  []float64
+	diag   []float64 // the diagonal, 1 where it is not positive (a feature no row has, λ = 0)
+	lambda float64
+	// rowsProduct sets av = Σ_i x_i (x_i·v)/n_{c(i)}.
+	rowsProduct func(v, av []float64)
+}
+
+// newSquareOp makes the operator of ds's rows at dimension d, taken in order (nil: as
+// stored): from one pass over the rows for the means and the diagonal, and a product
+// of one pass (dense rows the backend can view in place: squareOp.fused) or two
+// (batchRows: the scores, then their combination).
+func newSquareOp(b kernels.Backend, ds *data.Dataset, order []int, d int, lambda float64) *squareOp {
+	n := ds.Rows()
+	row := func(k int) int {
+		if order != nil {
+			return order[k]
+		}
+		return k
+	}
+	var rows []int32
+	if order != nil {
+		rows = make([]int32, len(order))
+		for k, i := range order {
+			rows[k] = int32(i)
+		}
+	}
+	pos, neg := ds.Counts()
+	cw := [2]float64{1 / float64(neg), 1 / float64(pos)} // [class] 1/n_c
+	class := make([]int8, n)
+	for k := range n {
+		if ds.Y[row(k)] == 1 {
+			class[k] = 1
+		}
+	}
+	op := &squareOp{lambda: lambda}
+	// The class means, and the diagonal of S₊ + S₋: Σ_i x_ij²/n_c − m_cj².
+	sq := [2][]float64{make([]float64, d), make([]float64, d)}
+	for c := range op.mean {
+		op.mean[c] = make([]float64, d)
+	}
+	viewer, view := b.(kernels.Viewer)
+	fused := view && ds.IsDense() && ds.Dim == d
+	if fused {
+		denseClassSums(ds, order, class, cw, op.mean, sq)
+	} else {
+		for k := range n {
+			c := class[k]
+			x := ds.Row(row(k))
+			for q, j := range x.Idx {
+				v := x.Val[q]
+				op.mean[c][j] += v * cw[c]
+				sq[c][j] += v * v * cw[c]
+			}
+		}
+	}
+	op.delta, op.diag = make([]float64, d), make([]float64, d)
+	for j := range d {
+		op.delta[j] = op.mean[1][j] - op.mean[0][j]
+		op.diag[j] = sq[0][j] - op.mean[0][j]*op.mean[0][j] + sq[1][j] - op.mean[1][j]*op.mean[1][j] + op.delta[j]*op.delta[j] + lambda
+		if !(op.diag[j] > 0) {
+			op.diag[j] = 1 // a feature no row has (and λ = 0): its weight stays 0
+		}
+	}
+	if fused {
+		op.rowsProduct = fusedProduct(b, viewer.ViewMat(n, d, ds.Dense), rows, class, cw)
+		return op
+	}
+	rs := newBatchRows(b, ds, d)
+	vv, gv := b.NewVec(d), b.NewVec(d)
+	s := make([]float64, n)
+	coef := make([]float64, n)
+	op.rowsProduct = func(v, av []float64) {
+		b.Upload(vv, v)
+		rs.scores(1, vv, rows, s)
+		for k, sk := range s {
+			coef[k] = sk * cw[class[k]]
+		}
+		rs.combine(1, rows, coef, 0, gv)
+		b.Download(av, gv)
+	}
+	return op
+}
+
+// apply sets av = (S₊ + S₋ + δδᵀ + λI) v.
+func (op *squareOp) apply(v, av []float64) {
+	op.rowsProduct(v, av)
+	mp, mn, dv := hostDot(op.mean[1], v), hostDot(op.mean[0], v), hostDot(op.delta, v)
+	for j := range av {
+		av[j] += -op.mean[1][j]*mp - op.mean[0][j]*mn + op.delta[j]*dv + op.lambda*v[j]
+	}
+}
+
+// denseClassSums adds Σ_k x_j·cw[c] to mean[c][j] and Σ_k x_j²·cw[c] to sq[c][j] over
+// ds's dense rows (order[k], or k when order is nil) of class class[k], k in order: the
+// sums of newSquareOp's general loop, bit for bit (each column in row order), on all
+// cores, each taking a range of columns.
+func denseClassSums(ds *data.Dataset, order []int, class []int8, cw [2]float64, mean, sq [2][]float64) {
+	d := ds.Dim
+	parts := max(1, min(runtime.GOMAXPROCS(0), d/256))
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo, hi := p*d/parts, (p+1)*d/parts
+		wg.Go(func() {
+			for k, c := range class {
+				i := k
+				if order != nil {
+					i = order[k]
+				}
+				x := ds.Dense[i*d+lo : i*d+hi]
+				m, s, w := mean[c][lo:hi], sq[c][lo:hi], cw[c]
+				m, s = m[:len(x)], s[:len(x)]
+				for j, v := range x {
+					m[j] += v * w
+					s[j] += v * v * w
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// fusedBlockWork is the number of values in a block of rows of fusedProduct: enough
+// for the backend to split each mat-vec over its cores, few enough (2 MB) that the
+// block is still in cache for its second product.
+const fusedBlockWork = 1 << 18
+
+// fusedProduct returns the product av = Σ_i x_i (x_i·v)/n_{c(i)} over the rows of x
+// (n×d, in place) listed in rows (nil: all, in order) in one pass over them: block by
+// block, the scores of a block of rows and then their combination, while the block is
+// in cache. The block size is a multiple of four rows, so that a host backend groups
+// the rows as one mat-vec over all of them would.
+func fusedProduct(b kernels.Backend, x kernels.Mat, rows []int32, class []int8, cw [2]float64) func(v, av []float64) {
+	n := len(class)
+	_, d := x.Dims()
+	bs := min(max(4, (fusedBlockWork/d+3)&^3), n)
+	vv, g := b.NewVec(d), b.NewVec(d)
+	sv, tv := b.NewVec(bs), b.NewVec(bs)
+	s := make([]float64, bs)
+	return func(v, av []float64) {
+		b.Upload(vv, v)
+		for lo := 0; lo < n; lo += bs {
+			hi := min(lo+bs, n)
+			sk, tk, t := sv.Slice(0, hi-lo), tv.Slice(0, hi-lo), s[:hi-lo]
+			beta := 1.0
+			if lo == 0 {
+				beta = 0
+			}
+			if rows == nil {
+				xb := x.Slice(lo, hi, 0, d)
+				b.Gemv(false, 1, xb, vv, 0, sk)
+				b.Download(t, sk)
+				for q := range t {
+					t[q] *= cw[class[lo+q]]
+				}
+				b.Upload(tk, t)
+				b.Gemv(true, 1, xb, tk, beta, g)
+				continue
+			}
+			rb := rows[lo:hi]
+			b.GemvRows(false, 1, x, rb, vv, 0, sk)
+			b.Download(t, sk)
+			for q := range t {
+				t[q] *= cw[class[lo+q]]
+			}
+			b.Upload(tk, t)
+			b.GemvRows(true, 1, x, rb, tk, beta, g)
+		}
+		b.Download(av, g)
 	}
 }
 
@@ -247,7 +405,7 @@ func (l *LSAUC) FitGrid(ctx context.Context, ds *data.Dataset, params []Params) 
 			return nil, nil, true, err
 		}
 		at := map[int][]float64{}
-		err = path.cgPath(ctx, ds, nil, steps, false, func(k int, w []float64) { at[k] = w })
+		err = path.cgPath(ctx, ds, nil, steps, false, 0, func(k int, w []float64) { at[k] = w })
 		if ctx.Err() != nil {
 			return nil, nil, true, ctx.Err()
 		}

@@ -199,3 +199,163 @@ func TestLSAUCEarlyStop(t *testing.T) {
 		}
 	}
 }
+
+// noView hides a host backend's Viewer capability, so that the learners take the paths
+// of a device backend: the two-pass product, no conjugate gradients first.
+type noView struct{ kernels.Backend }
+
+// gaussianDense is n dense rows of d features, the positives (a third) shifted by 0.2
+// in the first 50: standard normal features scaled by 1 + j/d (so that the Jacobi
+// preconditioner has work), or when ill the differences z_j − z_{j−1} of standard
+// normal z, whose covariance (the second-difference matrix) has a condition number of
+// order d².
+func gaussianDense(n, d int, ill bool, seed uint64) *data.Dataset {
+	r := rand.New(rand.NewPCG(seed, 7))
+	y, xs := make([]int8, n), make([]float64, n*d)
+	z := make([]float64, d+1)
+	for i := range n {
+		y[i] = -1
+		if i%3 == 0 {
+			y[i] = 1
+		}
+		for j := range z {
+			z[j] = r.NormFloat64()
+		}
+		x := xs[i*d : (i+1)*d]
+		for j := range x {
+			x[j] = z[j+1] * (1 + float64(j)/float64(d))
+			if ill {
+				x[j] = z[j+1] - z[j]
+			}
+			if j < 50 && y[i] == 1 {
+				x[j] += 0.2
+			}
+		}
+	}
+	ds, err := data.NewDense("gaussian", d, y, xs)
+	if err != nil {
+		panic(err)
+	}
+	return ds
+}
+
+// TestSquareOpFused: on dense rows a host backend views in place, the operator's
+// product is one pass over blocks of rows (fusedProduct); it equals the two-pass
+// product of the rows as a device backend has them, in stored and in shuffled order,
+// and so do the means and the diagonal (denseClassSums against the general loop, bit
+// for bit).
+func TestSquareOpFused(t *testing.T) {
+	for _, b := range testBackends(t) {
+		for _, n := range []int{7, 1003} {
+			ds := gaussianDense(n, 300, false, 1)
+			order := rand.New(rand.NewPCG(2, 2)).Perm(n)
+			for _, ord := range [][]int{nil, order} {
+				fused, plain := newSquareOp(b, ds, ord, 300, 0.5), newSquareOp(noView{b}, ds, ord, 300, 0.5)
+				for c := range 2 {
+					if !slices.Equal(fused.mean[c], plain.mean[c]) {
+						t.Fatalf("%s n=%d: class %d means differ", b.Name(), n, c)
+					}
+				}
+				if !slices.Equal(fused.diag, plain.diag) {
+					t.Fatalf("%s n=%d: diagonals differ", b.Name(), n)
+				}
+				v := make([]float64, 300)
+				for j := range v {
+					v[j] = math.Sin(float64(j))
+				}
+				got, want := make([]float64, 300), make([]float64, 300)
+				fused.apply(v, got)
+				plain.apply(v, want)
+				var diff, norm float64
+				for j := range got {
+					diff, norm = max(diff, math.Abs(got[j]-want[j])), max(norm, math.Abs(want[j]))
+				}
+				if diff > 1e-13*norm {
+					t.Errorf("%s n=%d ordered=%v: fused product off by %.3g of %.3g", b.Name(), n, ord != nil, diff, norm)
+				}
+			}
+		}
+	}
+}
+
+// TestCGFirst: on dense rows of at least cgFirstMinDim features that the backend views
+// in place, ls-auc and mba-l2 with every pair try conjugate gradients before the
+// direct solve (cgFirstSteps) and give its solution to 10⁻⁷ (relative); a system that
+// does not converge in the steps allowed falls back to the direct solve and returns
+// its bits; a device backend (no view) solves directly.
+func TestCGFirst(t *testing.T) {
+	const n, d = 3000, cgFirstMinDim
+	ctx := context.Background()
+	b := testBackends(t)[len(testBackends(t))-1]
+	for _, ill := range []bool{false, true} {
+		ds := gaussianDense(n, d, ill, 3)
+		lambda := 20.0
+		if ill {
+			lambda = 1e-9
+		}
+		if got := cgFirstSteps(b, ds, d); got != d/64 {
+			t.Fatalf("cgFirstSteps = %d, want %d", got, d/64)
+		}
+		if got := cgFirstSteps(noView{b}, ds, d); got != 0 {
+			t.Fatalf("cgFirstSteps without a view = %d, want 0", got)
+		}
+		// ls-auc, against its direct solve (classMoments, FitMoments).
+		l, err := NewLSAUC(b, d, LSAUCParams{Lambda: lambda}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		direct, _ := NewLSAUC(b, d, LSAUCParams{Lambda: lambda}, 0)
+		pos, neg, err := classMoments(ctx, b, ds, nil, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Fit(ctx, ds); err != nil {
+			t.Fatal(err)
+		}
+		if err := direct.FitMoments(ctx, pos, neg); err != nil {
+			t.Fatal(err)
+		}
+		checkCGFirst(t, "ls-auc", ill, l.Weights(), direct.Weights())
+		// mba-l2 with every pair, against its Cholesky solve (accumulate, fitSolve).
+		p := DefaultMBAL2Params()
+		p.Pairs, p.Lambda2 = MBAPairsAll, lambda
+		m, err := NewMBAL2(b, d, p, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chol, _ := NewMBAL2(b, d, p, 1)
+		if err := m.Fit(ctx, ds); err != nil {
+			t.Fatal(err)
+		}
+		if err := chol.accumulate(ctx, ds, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := chol.fitSolve(ctx); err != nil {
+			t.Fatal(err)
+		}
+		want := map[bool]string{false: "cg", true: "cholesky"}[ill]
+		if got := m.Info().Solver; got != want {
+			t.Errorf("mba-l2 ill=%v: solved by %q, want %q", ill, got, want)
+		}
+		checkCGFirst(t, "mba-l2", ill, m.Weights(), chol.Weights())
+	}
+}
+
+// checkCGFirst compares TestCGFirst's weights with the direct solve's: the same bits
+// after a fallback (ill), else to 10⁻⁷.
+func checkCGFirst(t *testing.T, algo string, ill bool, got, want []float64) {
+	t.Helper()
+	if ill {
+		if !slices.Equal(got, want) {
+			t.Errorf("%s ill-conditioned: the fallback's weights differ from the direct solve's", algo)
+		}
+		return
+	}
+	var diff, norm float64
+	for j := range got {
+		diff, norm = diff+(got[j]-want[j])*(got[j]-want[j]), norm+want[j]*want[j]
+	}
+	if r := math.Sqrt(diff / norm); r > 1e-7 || norm == 0 {
+		t.Errorf("%s: conjugate gradients' weights off the direct solve's by %.3g (relative)", algo, r)
+	}
+}

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -170,7 +171,8 @@ type MBAInfo struct {
 	Shards int   // shards the rounds were split into
 	// LambdaMax is ‖μ_S‖_∞, the smallest λ₁ with w* = 0.
 	LambdaMax float64
-	// Solver is "cholesky" (λ₁ = 0) or "cd" (coordinate descent) for the last solve.
+	// Solver is "cholesky" (λ₁ = 0), "cg" (λ₁ = 0 with every pair, dense rows: fitCG)
+	// or "cd" (coordinate descent) for the last solve.
 	Solver string
 	// Sweeps is the number of coordinate-descent sweeps over all solves (0 for
 	// Cholesky).
@@ -306,10 +308,44 @@ func (m *MBA) FitOrdered(ctx context.Context, ds *data.Dataset, order []int) err
 	if order != nil && !m.ReadsInPlace(ds.Rows()) {
 		ds, order = ds.Subset(order), nil
 	}
+	if fitted, err := m.fitCG(ctx, ds, order); fitted || err != nil {
+		return err
+	}
 	if err := m.accumulate(ctx, ds, order); err != nil {
 		return err
 	}
 	return m.fitSolve(ctx)
+}
+
+// fitCG fits MBA-ℓ2 with every pair, whose system is B-LS-SVM's, as LSAUC.FitOrdered
+// does: on dense rows of at least cgFirstMinDim features (cgFirstSteps) by conjugate
+// gradients first, without Σ_S. It reports whether it fitted; when it did not (another
+// learner or data, or a system that did not converge in the steps allowed), the
+// caller accumulates Σ_S and solves by Cholesky.
+func (m *MBA) fitCG(ctx context.Context, ds *data.Dataset, order []int) (bool, error) {
+	budget := cgFirstSteps(m.b, ds, m.dim)
+	if m.p.Lambda1 != 0 || budget == 0 || !m.p.allPairsFor(int64(ds.Rows())) {
+		return false, nil
+	}
+	pos, neg, err := batchClasses(m.name, ds, m.dim)
+	if err != nil {
+		return false, nil // accumulate reports it
+	}
+	m.mu, m.sigma, m.info = nil, nil, MBAInfo{}
+	op := newSquareOp(m.b, ds, order, m.dim, m.p.Lambda2)
+	err = op.cg(ctx, nil, true, budget, func(_ int, w []float64) { copy(m.w, w) })
+	if nc := (*cgUnconverged)(nil); errors.As(err, &nc) {
+		return false, nil
+	}
+	if err != nil {
+		return true, m.finish(fmt.Errorf("%s: %w", m.name, err))
+	}
+	var lmax float64
+	for _, v := range op.delta {
+		lmax = math.Max(lmax, math.Abs(v))
+	}
+	m.info = MBAInfo{Pairs: int64(pos) * int64(neg), LambdaMax: lmax, Solver: "cg"}
+	return true, m.finish(nil)
 }
 
 // fitSolve solves for w from the accumulated statistics with the learner's λ₁ and λ₂.
