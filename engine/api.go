@@ -52,8 +52,21 @@ func fingerprint(name string) pendingSum {
 	return ch
 }
 
-// wait stores the fingerprint in res, or a note saying why there is none.
+// fingerprintFor is fingerprint(cfg.Data), or nil (no fingerprint) when
+// cfg.NoFingerprint is set.
+func fingerprintFor(cfg TrainConfig) pendingSum {
+	if cfg.NoFingerprint {
+		return nil
+	}
+	return fingerprint(cfg.Data)
+}
+
+// wait stores the fingerprint in res, or a note saying why there is none; nothing for
+// a nil p (fingerprintFor's none).
 func (p pendingSum) wait(res *TrainResult) {
+	if p == nil {
+		return
+	}
 	r := <-p
 	if r.err != nil {
 		res.Notes = append(res.Notes, fmt.Sprintf("no fingerprint of the training data: %v", r.err))

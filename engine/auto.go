@@ -262,7 +262,7 @@ func Auto(ctx context.Context, cfg AutoConfig) (_ *AutoResult, err error) {
 			return nil, fmt.Errorf("auto: %w", err)
 		}
 	}
-	sum := fingerprint(cfg.Data)
+	sum := fingerprintFor(cfg.TrainConfig)
 
 	folds := cfg.Folds
 	if folds == 0 && cfg.Holdout == 0 && train.Rows() <= AutoSmallRows {

@@ -141,7 +141,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	if spec.IsBatch() {
 		res.Passes = 0
 	}
-	sum := fingerprint(cfg.Data)
+	sum := fingerprintFor(cfg.TrainConfig)
 	src, test, err := prepare(ctx, cfg.TrainConfig, true, res)
 	if err != nil {
 		return nil, err

@@ -391,3 +391,39 @@ func germanText(t *testing.T) []byte {
 	}
 	return text.Bytes()
 }
+
+// TestNoFingerprint: a caller that does not need the training data's fingerprint gets
+// the same model without it (TrainSHA256 empty), for a loaded file and for a grid; a
+// checkpoint, which records the fingerprint, refuses the setting.
+func TestNoFingerprint(t *testing.T) {
+	dir := t.TempDir()
+	train := filepath.Join(dir, "train.svm")
+	if err := os.WriteFile(train, []byte("+1 1:0.5 3:2\n-1 2:1 4:-1\n+1 1:1 2:0.25\n-1 3:-1 4:3\n+1 1:2 4:1\n-1 2:-2 3:0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, algo := range []string{"ls-auc", "spam-l2"} {
+		cfg := TrainConfig{Algo: algo, Data: train, Backend: fallback.New()}
+		with, err := Train(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.NoFingerprint = true
+		without, err := Train(context.Background(), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(with.TrainSHA256) != 64 || without.TrainSHA256 != "" || !slices.Equal(with.Weights, without.Weights) {
+			t.Errorf("%s: fingerprint %q, without it %q (the same weights: %v)", algo, with.TrainSHA256, without.TrainSHA256,
+				slices.Equal(with.Weights, without.Weights))
+		}
+	}
+	g, err := Grid(context.Background(), GridConfig{TrainConfig: TrainConfig{Algo: "ls-auc", Data: train, Backend: fallback.New(), NoFingerprint: true},
+		Grid: "lambda=0.1,1"})
+	if err != nil || g.TrainSHA256 != "" {
+		t.Errorf("grid without a fingerprint: %v, TrainSHA256 %q", err, g.TrainSHA256)
+	}
+	_, err = Train(context.Background(), TrainConfig{Algo: "spam-l2", Data: train, NoFingerprint: true, Checkpoint: filepath.Join(dir, "c.ckpt")})
+	if !errors.Is(err, ErrInput) {
+		t.Errorf("NoFingerprint with a checkpoint: %v, want ErrInput", err)
+	}
+}

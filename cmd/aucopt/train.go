@@ -120,6 +120,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
 		Scale: *scale, Seed: *seed, Backend: b, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table,
 		OutOfCore: *outOfCore, Average: *average, Bins: *bins,
+		// Only the model file and the JSON report show the training data's SHA-256.
+		NoFingerprint: *model == "" && !*asJSON && *ckpt == "",
 	}
 	if auto {
 		cfg.Algo, cfg.Passes = engine.AlgoAuto, 0
