@@ -215,14 +215,8 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		return nil, err
 	}
 	defer func() { cancel(nil); test.wait() }() // an early return stops the test's reading
-	if report := cfg.Progress; report != nil && test != nil {
-		// Progress waits for the test data, so that a test file that cannot be read
-		// stops the run before any progress is printed (no partial output).
-		cfg.Progress = func(p solver.Progress) {
-			if _, err := test.wait(); err == nil {
-				report(p)
-			}
-		}
+	if cfg.Progress != nil && test != nil {
+		cfg.Progress = reportAfterTest(cfg.Progress, test)
 	}
 	defaultPasses(spec, &cfg.Passes, res)
 	if err := checkMemory(spec, spec.StateBytes(binnedWidth(res.Features, cfg.Bins), res.TrainRows, params), featuresOf(res.Features),
@@ -486,6 +480,36 @@ func (p *pendingTest) wait() (*data.Dataset, error) {
 	}
 	<-p.done
 	return p.ds, p.err
+}
+
+// reportAfterTest wraps a progress callback so that it reports only once the test data
+// are read: a test file that cannot be read then stops the run before any progress is
+// printed (no partial output). A report within a pass while they are still being read
+// is skipped, not waited for; the end of a pass waits. (Waiting at every report held a
+// one-pass learner up behind the test file's read at its first report: SPAM on a9a,
+// about 1.3 ms of a 23 ms run.)
+func reportAfterTest(report func(solver.Progress), test *pendingTest) func(solver.Progress) {
+	return func(p solver.Progress) {
+		if !p.Done && !test.read() {
+			return
+		}
+		if _, err := test.wait(); err == nil {
+			report(p)
+		}
+	}
+}
+
+// read reports whether the read is over (or there is none), without waiting.
+func (p *pendingTest) read() bool {
+	if p == nil {
+		return true
+	}
+	select {
+	case <-p.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // failed returns the read's error when it has failed, without waiting for a read

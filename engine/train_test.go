@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
@@ -425,5 +426,53 @@ func TestNoFingerprint(t *testing.T) {
 	_, err = Train(context.Background(), TrainConfig{Algo: "spam-l2", Data: train, NoFingerprint: true, Checkpoint: filepath.Join(dir, "c.ckpt")})
 	if !errors.Is(err, ErrInput) {
 		t.Errorf("NoFingerprint with a checkpoint: %v, want ErrInput", err)
+	}
+}
+
+// TestReportAfterTest: progress within a pass is skipped while the test data are being
+// read, never waited for; the end of a pass waits for them, and nothing is reported
+// after a failed read.
+func TestReportAfterTest(t *testing.T) {
+	for _, fail := range []bool{false, true} {
+		test := &pendingTest{done: make(chan struct{})}
+		var got []solver.Progress
+		report := reportAfterTest(func(p solver.Progress) { got = append(got, p) }, test)
+		returned := make(chan struct{})
+		go func() {
+			report(solver.Progress{Seen: 10000})
+			close(returned)
+		}()
+		select {
+		case <-returned:
+		case <-time.After(10 * time.Second):
+			t.Fatal("a report within a pass waited for the test data")
+		}
+		ended := make(chan struct{})
+		go func() {
+			report(solver.Progress{Seen: 20000, Done: true})
+			close(ended)
+		}()
+		select {
+		case <-ended:
+			t.Fatal("the end of a pass was reported before the test data were read")
+		case <-time.After(10 * time.Millisecond):
+		}
+		if fail {
+			test.err = errors.New("unreadable")
+		}
+		close(test.done)
+		<-ended
+		report(solver.Progress{Seen: 30000})
+		want := []int64{20000, 30000}
+		if fail {
+			want = nil
+		}
+		var seen []int64
+		for _, p := range got {
+			seen = append(seen, p.Seen)
+		}
+		if !slices.Equal(seen, want) {
+			t.Errorf("fail=%v: reported %v, want %v", fail, seen, want)
+		}
 	}
 }
