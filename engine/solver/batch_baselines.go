@@ -201,10 +201,11 @@ func lsaucBlockRows(d int) int {
 //
 // by Cholesky (stats.Oracle). Memory O(d²); time O(n·d²) on the backend plus O(d³).
 // Above LSAUCDirectMax features it solves the same system by conjugate gradients on the
-// rows instead (fitCG): memory O(d + n), O(nnz) a step. On dense rows of at least
-// cgFirstMinDim features that the backend views in place it tries a few conjugate-
-// gradient steps first (cgFirstSteps, one pass over the rows each), which solve a
-// well-conditioned system for a fraction of the moments' cost.
+// rows instead (fitCG): memory O(d + n), O(nnz) a step. Below, on rows a host backend
+// reads in place, it tries conjugate gradients first for as many steps as cost half
+// the moments' Syrk (cgFirstSteps): dense rows from about 1,024 features, or sparse rows
+// (hashed click-through data: 8,192 buckets, 30,000 rows, 61 s → 0.8 s), whose Syrk
+// would densify every row; a system that does not converge in them is solved directly.
 type LSAUC struct {
 	b   kernels.Backend
 	dim int

@@ -29,23 +29,50 @@ const lsaucCGTol = 1e-8
 // the data's conditioning) fails the fit rather than returning an unconverged iterate.
 const lsaucCGMaxIter = 2000
 
-// cgFirstMinDim is the number of features from which B-LS-SVM tries conjugate
-// gradients before the direct solve on dense rows (cgFirstSteps).
-const cgFirstMinDim = 1024
+// Costs of conjugate gradients first (cgFirstSteps), in multiply-adds of the direct
+// solve's Syrk (about 42 GFMA/s on the development machine's two cores): a step of
+// fusedProduct reads each dense value once at memory speed (16 multiply-adds' time a
+// value: 0.039 s a step on 50,000 × 2,000); the two-pass product of sparse rows
+// (DotSparse, then AxpySparse, a row at a time on one core, in the shuffle's order, so
+// each row is a cache miss) costs cgSparseValue a stored value and cgSparseRow a row
+// (0.20 s a step on 300,000 hashed click-through rows of 22 values).
+const (
+	cgDenseValue  = 16
+	cgSparseValue = 130
+	cgSparseRow   = 24000
+	// cgFirstMin is the fewest steps worth trying.
+	cgFirstMin = 16
+)
 
-// cgFirstSteps is the number of conjugate-gradient steps B-LS-SVM tries on ds before
-// it forms the class moments (0: none). The direct solve's Syrk costs n·d²/2
-// multiply-adds at the cores' arithmetic peak; a step of fusedProduct reads the n×d
-// rows once at memory speed, about 34/d of the direct cost on the development machine
-// (d = 2,000: 0.039 against 2.3 s). So where the product is fused (dense rows the
-// backend views in place) and d ≥ cgFirstMinDim, d/64 steps are tried: a
-// well-conditioned system converges in them (the dense 50,000 × 2,000 set: 11 steps),
-// and one that does not costs the direct solve about half again.
+// cgFirstSteps is the number of conjugate-gradient steps B-LS-SVM tries on ds at d
+// features before it forms the class moments (0: none): as many as cost half the
+// moments' Syrk (n·d²/2 multiply-adds at the cores' arithmetic peak), when that is at
+// least cgFirstMin. A well-conditioned system converges in them, and one that does not
+// costs the direct solve about half again. The rows must be where a host backend reads
+// them in place: dense rows it views (a step is one pass over them, fusedProduct; on
+// the dense 50,000 × 2,000 set d/64 steps are tried and 11 needed), or sparse ones
+// below data.DenseAuto (a step is O(nnz): on hashed click-through data, 8,192 buckets
+// and 22 values a row, the Syrk densifies every row). A device backend keeps the direct
+// solve: its Syrk is what the device is for.
 func cgFirstSteps(b kernels.Backend, ds *data.Dataset, d int) int {
-	if _, view := b.(kernels.Viewer); !view || !ds.IsDense() || ds.Dim != d || d < cgFirstMinDim {
+	if _, view := b.(kernels.Viewer); !view || ds.Rows() == 0 {
 		return 0
 	}
-	return d / 64
+	n, fd := float64(ds.Rows()), float64(d)
+	var step float64
+	switch {
+	case ds.IsDense() && ds.Dim == d:
+		step = cgDenseValue * n * fd
+	case !ds.IsDense() && ds.Density() < data.DenseAuto:
+		step = cgSparseValue*float64(ds.Nnz()) + cgSparseRow*n
+	default:
+		return 0
+	}
+	steps := n * fd * fd / 2 / (2 * step)
+	if steps < cgFirstMin {
+		return 0
+	}
+	return int(min(steps, lsaucCGMaxIter))
 }
 
 // wide reports whether the learner solves by conjugate gradients (more than

@@ -278,26 +278,74 @@ func TestSquareOpFused(t *testing.T) {
 	}
 }
 
-// TestCGFirst: on dense rows of at least cgFirstMinDim features that the backend views
-// in place, ls-auc and mba-l2 with every pair try conjugate gradients before the
-// direct solve (cgFirstSteps) and give its solution to 10⁻⁷ (relative); a system that
-// does not converge in the steps allowed falls back to the direct solve and returns
-// its bits; a device backend (no view) solves directly.
+// hashedSparse is n sparse rows of d features, k of them drawn at random in each row
+// (hashed click-through data), the positives (a third) shifted by 0.3 in the first
+// ten; when ill, each drawn feature j comes with j+1 at nearly the same value, so that
+// neighbouring columns are nearly collinear.
+func hashedSparse(n, d, k int, ill bool, seed uint64) *data.Dataset {
+	r := rand.New(rand.NewPCG(seed, 9))
+	ds := &data.Dataset{Name: "hashed", Dim: d, Ptr: []int64{0}}
+	for i := range n {
+		y := int8(-1)
+		if i%3 == 0 {
+			y = 1
+		}
+		row := map[int32]float64{}
+		for range k {
+			j := int32(r.IntN(d - 1))
+			v := r.NormFloat64()
+			row[j] += v
+			if ill {
+				row[j+1] += v * (1 + 1e-4*r.NormFloat64())
+			}
+		}
+		if y == 1 {
+			for j := range int32(10) {
+				row[j] += 0.3
+			}
+		}
+		var x kernels.Sparse
+		for j := range int32(d) {
+			if v, ok := row[j]; ok {
+				x.Idx, x.Val = append(x.Idx, j), append(x.Val, v)
+			}
+		}
+		ds.Append(y, float64(y), x)
+	}
+	return ds
+}
+
+// TestCGFirst: on dense rows that a host backend views in place (d/64 steps from 1,024
+// features) and on sparse ones (hashed, 2,048 features), ls-auc and mba-l2 with every
+// pair try conjugate gradients before the direct solve (cgFirstSteps) and give its
+// solution to 10⁻⁷ (relative); a system that does not converge in the steps allowed
+// falls back to the direct solve and returns its bits; a device backend (no view)
+// solves directly.
 func TestCGFirst(t *testing.T) {
-	const n, d = 3000, cgFirstMinDim
+	const n = 3000
 	ctx := context.Background()
 	b := testBackends(t)[len(testBackends(t))-1]
-	for _, ill := range []bool{false, true} {
+	for _, c := range []struct {
+		name   string
+		d      int
+		sparse bool
+		ill    bool
+	}{{"dense", 1024, false, false}, {"dense ill", 1024, false, true}, {"sparse", 2048, true, false}, {"sparse ill", 2048, true, true}} {
+		d, ill := c.d, c.ill
 		ds := gaussianDense(n, d, ill, 3)
 		lambda := 20.0
+		if c.sparse {
+			ds, lambda = hashedSparse(n, d, 20, ill, 3), 1
+		}
 		if ill {
 			lambda = 1e-9
 		}
-		if got := cgFirstSteps(b, ds, d); got != d/64 {
-			t.Fatalf("cgFirstSteps = %d, want %d", got, d/64)
+		steps := cgFirstSteps(b, ds, d)
+		if !c.sparse && steps != d/64 || steps < cgFirstMin {
+			t.Fatalf("%s: cgFirstSteps = %d, want d/64 = %d for dense rows, at least %d", c.name, steps, d/64, cgFirstMin)
 		}
 		if got := cgFirstSteps(noView{b}, ds, d); got != 0 {
-			t.Fatalf("cgFirstSteps without a view = %d, want 0", got)
+			t.Fatalf("%s: cgFirstSteps without a view = %d, want 0", c.name, got)
 		}
 		// ls-auc, against its direct solve (classMoments, FitMoments).
 		l, err := NewLSAUC(b, d, LSAUCParams{Lambda: lambda}, 0)
@@ -315,7 +363,7 @@ func TestCGFirst(t *testing.T) {
 		if err := direct.FitMoments(ctx, pos, neg); err != nil {
 			t.Fatal(err)
 		}
-		checkCGFirst(t, "ls-auc", ill, l.Weights(), direct.Weights())
+		checkCGFirst(t, c.name+" ls-auc", ill, l.Weights(), direct.Weights())
 		// mba-l2 with every pair, against its Cholesky solve (accumulate, fitSolve).
 		p := DefaultMBAL2Params()
 		p.Pairs, p.Lambda2 = MBAPairsAll, lambda
@@ -335,9 +383,9 @@ func TestCGFirst(t *testing.T) {
 		}
 		want := map[bool]string{false: "cg", true: "cholesky"}[ill]
 		if got := m.Info().Solver; got != want {
-			t.Errorf("mba-l2 ill=%v: solved by %q, want %q", ill, got, want)
+			t.Errorf("%s mba-l2: solved by %q, want %q", c.name, got, want)
 		}
-		checkCGFirst(t, "mba-l2", ill, m.Weights(), chol.Weights())
+		checkCGFirst(t, c.name+" mba-l2", ill, m.Weights(), chol.Weights())
 	}
 }
 
@@ -347,7 +395,7 @@ func checkCGFirst(t *testing.T, algo string, ill bool, got, want []float64) {
 	t.Helper()
 	if ill {
 		if !slices.Equal(got, want) {
-			t.Errorf("%s ill-conditioned: the fallback's weights differ from the direct solve's", algo)
+			t.Errorf("%s: the fallback's weights differ from the direct solve's", algo)
 		}
 		return
 	}

@@ -318,8 +318,8 @@ func (m *MBA) FitOrdered(ctx context.Context, ds *data.Dataset, order []int) err
 }
 
 // fitCG fits MBA-ℓ2 with every pair, whose system is B-LS-SVM's, as LSAUC.FitOrdered
-// does: on dense rows of at least cgFirstMinDim features (cgFirstSteps) by conjugate
-// gradients first, without Σ_S. It reports whether it fitted; when it did not (another
+// does: where cgFirstSteps allows (rows a host backend reads in place, the moments'
+// Syrk dear enough) by conjugate gradients first, without Σ_S. It reports whether it fitted; when it did not (another
 // learner or data, or a system that did not converge in the steps allowed), the
 // caller accumulates Σ_S and solves by Cholesky.
 func (m *MBA) fitCG(ctx context.Context, ds *data.Dataset, order []int) (bool, error) {
