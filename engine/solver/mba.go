@@ -302,13 +302,14 @@ func (m *MBA) Fit(ctx context.Context, ds *data.Dataset) error {
 // the rows, and FitOrdered copies them in order first.
 func (m *MBA) ReadsInPlace(rows int) bool { return m.p.allPairsFor(int64(rows)) }
 
-// FitOrdered is Fit(ctx, ds.Subset(order)), bit for bit (order nil: ds's own order),
-// without the copy when ReadsInPlace(ds.Rows()).
+// FitOrdered is Fit(ctx, ds.Subset(order)) (order nil: ds's own order), without the
+// copy when ReadsInPlace(ds.Rows()): bit for bit, except that a fit by conjugate
+// gradients (fitCG) reads the rows as stored whatever the order, as LSAUC.FitOrdered.
 func (m *MBA) FitOrdered(ctx context.Context, ds *data.Dataset, order []int) error {
 	if order != nil && !m.ReadsInPlace(ds.Rows()) {
 		ds, order = ds.Subset(order), nil
 	}
-	if fitted, err := m.fitCG(ctx, ds, order); fitted || err != nil {
+	if fitted, err := m.fitCG(ctx, ds); fitted || err != nil {
 		return err
 	}
 	if err := m.accumulate(ctx, ds, order); err != nil {
@@ -322,7 +323,7 @@ func (m *MBA) FitOrdered(ctx context.Context, ds *data.Dataset, order []int) err
 // Syrk dear enough) by conjugate gradients first, without Σ_S. It reports whether it fitted; when it did not (another
 // learner or data, or a system that did not converge in the steps allowed), the
 // caller accumulates Σ_S and solves by Cholesky.
-func (m *MBA) fitCG(ctx context.Context, ds *data.Dataset, order []int) (bool, error) {
+func (m *MBA) fitCG(ctx context.Context, ds *data.Dataset) (bool, error) {
 	budget := cgFirstSteps(m.b, ds, m.dim)
 	if m.p.Lambda1 != 0 || budget == 0 || !m.p.allPairsFor(int64(ds.Rows())) {
 		return false, nil
@@ -332,7 +333,7 @@ func (m *MBA) fitCG(ctx context.Context, ds *data.Dataset, order []int) (bool, e
 		return false, nil // accumulate reports it
 	}
 	m.mu, m.sigma, m.info = nil, nil, MBAInfo{}
-	op := newSquareOp(m.b, ds, order, m.dim, m.p.Lambda2)
+	op := newSquareOp(m.b, ds, m.dim, m.p.Lambda2)
 	err = op.cg(ctx, nil, true, budget, func(_ int, w []float64) { copy(m.w, w) })
 	if nc := (*cgUnconverged)(nil); errors.As(err, &nc) {
 		return false, nil

@@ -45,8 +45,10 @@ type OrderedBatch interface {
 	// ReadsInPlace reports whether FitOrdered reads a training set of rows rows where
 	// they lie (else it copies them in order first).
 	ReadsInPlace(rows int) bool
-	// FitOrdered is Fit(ctx, ds.Subset(order)), bit for bit; order nil is ds's own
-	// order.
+	// FitOrdered is Fit(ctx, ds.Subset(order)); order nil is ds's own order. Where the
+	// fit sums the rows in their order (the class moments) it is bit for bit; a fit by
+	// conjugate gradients, whose every product is a sum over all rows, reads them as
+	// stored whatever the order (the same bits for any order, the copy's to rounding).
 	FitOrdered(ctx context.Context, ds *data.Dataset, order []int) error
 }
 
