@@ -171,8 +171,9 @@ type MBAInfo struct {
 	Shards int   // shards the rounds were split into
 	// LambdaMax is ‖μ_S‖_∞, the smallest λ₁ with w* = 0.
 	LambdaMax float64
-	// Solver is "cholesky" (λ₁ = 0), "cg" (λ₁ = 0 with every pair, dense rows: fitCG)
-	// or "cd" (coordinate descent) for the last solve.
+	// Solver is "cholesky" (λ₁ = 0), "cg" (λ₁ = 0 with every pair, by conjugate
+	// gradients where cgFirstSteps allows: fitCG) or "cd" (coordinate descent) for the
+	// last solve.
 	Solver string
 	// Sweeps is the number of coordinate-descent sweeps over all solves (0 for
 	// Cholesky).
@@ -320,9 +321,9 @@ func (m *MBA) FitOrdered(ctx context.Context, ds *data.Dataset, order []int) err
 
 // fitCG fits MBA-ℓ2 with every pair, whose system is B-LS-SVM's, as LSAUC.FitOrdered
 // does: where cgFirstSteps allows (rows a host backend reads in place, the moments'
-// Syrk dear enough) by conjugate gradients first, without Σ_S. It reports whether it fitted; when it did not (another
-// learner or data, or a system that did not converge in the steps allowed), the
-// caller accumulates Σ_S and solves by Cholesky.
+// Syrk dear enough) by conjugate gradients first, without Σ_S. It reports whether it
+// fitted; when it did not (another learner or data, or a system that did not converge
+// in the steps allowed), the caller accumulates Σ_S and solves by Cholesky.
 func (m *MBA) fitCG(ctx context.Context, ds *data.Dataset) (bool, error) {
 	budget := cgFirstSteps(m.b, ds, m.dim)
 	if m.p.Lambda1 != 0 || budget == 0 || !m.p.allPairsFor(int64(ds.Rows())) {
