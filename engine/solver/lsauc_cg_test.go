@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -401,5 +402,38 @@ func checkCGFirst(t *testing.T, algo string, ill bool, got, want []float64) {
 	}
 	if r := math.Sqrt(diff / norm); r > 1e-7 || norm == 0 {
 		t.Errorf("%s: conjugate gradients' weights off the direct solve's by %.3g (relative)", algo, r)
+	}
+}
+
+// TestSquareOpSparse: on sparse rows a host backend reads in place, the operator's
+// product is one pass in parts (sparseProduct: 8 here, on all cores); it equals the
+// two-pass product of the rows as a device backend has them, and gives the same bits
+// on one core as on all.
+func TestSquareOpSparse(t *testing.T) {
+	ds := hashedSparse(20000, 64, 5, false, 4)
+	if p := sparseParts(ds.Rows(), 64, ds.Nnz()); p != sparseMaxParts {
+		t.Fatalf("%d parts, want %d", p, sparseMaxParts)
+	}
+	v := make([]float64, 64)
+	for j := range v {
+		v[j] = math.Cos(float64(j))
+	}
+	for _, b := range testBackends(t) {
+		got, want, one := make([]float64, 64), make([]float64, 64), make([]float64, 64)
+		newSquareOp(b, ds, 64, 0.5).apply(v, got)
+		newSquareOp(noView{b}, ds, 64, 0.5).apply(v, want)
+		var diff, norm float64
+		for j := range got {
+			diff, norm = max(diff, math.Abs(got[j]-want[j])), max(norm, math.Abs(want[j]))
+		}
+		if diff > 1e-13*norm {
+			t.Errorf("%s: the parts' product off by %.3g of %.3g", b.Name(), diff, norm)
+		}
+		prev := runtime.GOMAXPROCS(1)
+		newSquareOp(b, ds, 64, 0.5).apply(v, one)
+		runtime.GOMAXPROCS(prev)
+		if !slices.Equal(one, got) {
+			t.Errorf("%s: the product on one core differs from all cores'", b.Name())
+		}
 	}
 }
