@@ -15,31 +15,6 @@ import (
 	"github.com/aucopt/aucopt/kernels"
 )
 
-// wideSparse is n rows over d features, each with k features drawn at random (the
-// positives' first ten shifted), like hashed text.
-func wideSparse(n, d, k int, seed uint64) *data.Dataset {
-	r := rand.New(rand.NewPCG(seed, 3))
-	ds := &data.Dataset{Name: "wide", Dim: d, Ptr: []int64{0}}
-	for i := range n {
-		y := int8(1 - 2*(i%2))
-		seen := map[int32]float64{}
-		for range k {
-			seen[int32(r.IntN(d))] = r.NormFloat64()
-		}
-		for j := range int32(10) {
-			seen[j] += 0.3 * float64(y)
-		}
-		var x kernels.Sparse
-		for j := range int32(d) {
-			if v, ok := seen[j]; ok {
-				x.Idx, x.Val = append(x.Idx, j), append(x.Val, v)
-			}
-		}
-		ds.Append(y, float64(y), x)
-	}
-	return ds
-}
-
 // TestLSAUCWide: above LSAUCDirectMax features Fit takes conjugate gradients (no d×d
 // matrix: MomentsOnly is false) and reaches the ORACLE's optimality, checked against
 // the gradient of the explicit pair sum, 1/N Σ −(1 − w·z) z + λw over every pair z =
@@ -47,7 +22,7 @@ func wideSparse(n, d, k int, seed uint64) *data.Dataset {
 // returning its iterate.
 func TestLSAUCWide(t *testing.T) {
 	const d = LSAUCDirectMax + 1000
-	ds := wideSparse(120, d, 30, 2)
+	ds := hashedSparse(120, d, 30, false, 2)
 	l, err := NewLSAUC(testBackends(t)[0], d, LSAUCParams{Lambda: 1e-2}, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -264,11 +239,7 @@ func TestSquareOpFused(t *testing.T) {
 			got, want := make([]float64, 300), make([]float64, 300)
 			fused.apply(v, got)
 			plain.apply(v, want)
-			var diff, norm float64
-			for j := range got {
-				diff, norm = max(diff, math.Abs(got[j]-want[j])), max(norm, math.Abs(want[j]))
-			}
-			if diff > 1e-13*norm {
+			if diff, norm := maxAbs(sub(got, want)), maxAbs(want); diff > 1e-13*norm {
 				t.Errorf("%s n=%d: fused product off by %.3g of %.3g", b.Name(), n, diff, norm)
 			}
 		}
@@ -396,11 +367,7 @@ func checkCGFirst(t *testing.T, algo string, ill bool, got, want []float64) {
 		}
 		return
 	}
-	var diff, norm float64
-	for j := range got {
-		diff, norm = diff+(got[j]-want[j])*(got[j]-want[j]), norm+want[j]*want[j]
-	}
-	if r := math.Sqrt(diff / norm); r > 1e-7 || norm == 0 {
+	if r := dist(got, want); !(r <= 1e-7) {
 		t.Errorf("%s: conjugate gradients' weights off the direct solve's by %.3g (relative)", algo, r)
 	}
 }
@@ -422,11 +389,7 @@ func TestSquareOpSparse(t *testing.T) {
 		got, want, one := make([]float64, 64), make([]float64, 64), make([]float64, 64)
 		newSquareOp(b, ds, 64, 0.5).apply(v, got)
 		newSquareOp(noView{b}, ds, 64, 0.5).apply(v, want)
-		var diff, norm float64
-		for j := range got {
-			diff, norm = max(diff, math.Abs(got[j]-want[j])), max(norm, math.Abs(want[j]))
-		}
-		if diff > 1e-13*norm {
+		if diff, norm := maxAbs(sub(got, want)), maxAbs(want); diff > 1e-13*norm {
 			t.Errorf("%s: the parts' product off by %.3g of %.3g", b.Name(), diff, norm)
 		}
 		prev := runtime.GOMAXPROCS(1)
