@@ -292,7 +292,8 @@ func hashedSparse(n, d, k int, ill bool, seed uint64) *data.Dataset {
 func TestCGFirst(t *testing.T) {
 	const n = 3000
 	ctx := context.Background()
-	b := testBackends(t)[len(testBackends(t))-1]
+	bs := testBackends(t)
+	b := bs[len(bs)-1]
 	for _, c := range []struct {
 		name   string
 		d      int
@@ -300,10 +301,12 @@ func TestCGFirst(t *testing.T) {
 		ill    bool
 	}{{"dense", 1024, false, false}, {"dense ill", 1024, false, true}, {"sparse", 2048, true, false}, {"sparse ill", 2048, true, true}} {
 		d, ill := c.d, c.ill
-		ds := gaussianDense(n, d, ill, 3)
+		var ds *data.Dataset
 		lambda := 20.0
 		if c.sparse {
 			ds, lambda = hashedSparse(n, d, 20, ill, 3), 1
+		} else {
+			ds = gaussianDense(n, d, ill, 3)
 		}
 		if ill {
 			lambda = 1e-9
