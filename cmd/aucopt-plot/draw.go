@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -27,7 +28,10 @@ func render(f *figure.Figure, w io.Writer) error {
 	case "png":
 		c = vgimg.PngCanvas{Canvas: vgimg.New(width, height)}
 	case "svg":
-		c = vgsvg.New(width, height)
+		// The fonts go inside the file: an SVG that only names them is drawn with
+		// whatever the viewer substitutes, whose other widths ran the legend's text
+		// over its line samples.
+		c = vgsvg.NewWith(vgsvg.UseWH(width, height), vgsvg.EmbedFonts(true))
 	case "pdf":
 		c = vgpdf.New(width, height)
 	default:
@@ -77,13 +81,21 @@ func newPanel(p *figure.Panel) (*panel, error) {
 	pl.Title.Text = p.Title
 	pl.X.Label.Text = p.XLabel
 	pl.Y.Label.Text = p.YLabel
-	if p.LogX {
-		pl.X.Scale = plot.LogScale{}
-		pl.X.Tick.Marker = plot.LogTicks{Prec: -1}
-	}
 	if p.Unit {
 		pl.X.Min, pl.X.Max, pl.Y.Min, pl.Y.Max = 0, 1, 0, 1
 		pl.X.Tick.Marker, pl.Y.Tick.Marker = unitTicks, unitTicks
+	}
+	if p.LogX {
+		pl.X.Scale = plot.LogScale{}
+		pl.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		if p.Unit { // a rate on a log axis: from its smallest point to 1
+			pl.X.Min = math.Inf(1)
+			for _, s := range p.Series {
+				for _, x := range s.X {
+					pl.X.Min = min(pl.X.Min, x)
+				}
+			}
+		}
 	}
 	thumbs := make([]plot.Thumbnailer, len(p.Series))
 	for k, s := range p.Series {
@@ -97,7 +109,7 @@ func newPanel(p *figure.Panel) (*panel, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", s.Name, err)
 			}
-			sc.Color = plotutil.Color(s.Index)
+			sc.Color = seriesColor(s.Index)
 			sc.Shape = plotutil.Shape(s.Index)
 			sc.Radius = vg.Points(4)
 			pl.Add(sc)
@@ -111,7 +123,7 @@ func newPanel(p *figure.Panel) (*panel, error) {
 				l.Color = color.Gray{Y: 128}
 				l.Dashes = []vg.Length{vg.Points(4), vg.Points(4)}
 			} else {
-				l.Color = plotutil.Color(s.Index)
+				l.Color = seriesColor(s.Index)
 				l.Width = vg.Points(1.5)
 			}
 			pl.Add(l)
@@ -126,6 +138,23 @@ func newPanel(p *figure.Panel) (*panel, error) {
 	}
 	return pn, nil
 }
+
+// palette is Okabe and Ito's colour-blind-safe palette ("Color Universal Design",
+// 2008) without its black, in the order that keeps the first colours apart for every
+// kind of colour vision: blue, orange, bluish green, vermillion, reddish purple, sky
+// blue, yellow.
+var palette = [...]color.NRGBA{
+	{R: 0x00, G: 0x72, B: 0xB2, A: 0xFF},
+	{R: 0xE6, G: 0x9F, B: 0x00, A: 0xFF},
+	{R: 0x00, G: 0x9E, B: 0x73, A: 0xFF},
+	{R: 0xD5, G: 0x5E, B: 0x00, A: 0xFF},
+	{R: 0xCC, G: 0x79, B: 0xA7, A: 0xFF},
+	{R: 0x56, G: 0xB4, B: 0xE9, A: 0xFF},
+	{R: 0xF0, G: 0xE4, B: 0x42, A: 0xFF},
+}
+
+// seriesColor is the colour of series index i: the palette's, in turn.
+func seriesColor(i int) color.Color { return palette[i%len(palette)] }
 
 // unitTicks marks [0, 1] every 0.1, labelled every 0.2.
 var unitTicks = plot.TickerFunc(func(_, _ float64) []plot.Tick {

@@ -63,6 +63,13 @@ func TestRender(t *testing.T) {
 				if i < 0 || j < i || k < j || strings.Contains(s, "ls-auc (AUC 0.9)") {
 					t.Errorf("legend entries at %d, %d, %d (want in that order) and the unlisted marker's %v", i, j, k, strings.Contains(s, "ls-auc"))
 				}
+				// Okabe–Ito's blue and orange for series 0 and 1 (not red and green),
+				// and the fonts inside the file.
+				for _, want := range []string{"stroke:#0072B2", "stroke:#E69F00", "@font-face"} {
+					if !strings.Contains(s, want) {
+						t.Errorf("SVG lacks %q", want)
+					}
+				}
 			case "pdf":
 				if !bytes.HasPrefix(out.Bytes(), []byte("%PDF-")) {
 					t.Errorf("PDF starts %q", out.Bytes()[:min(out.Len(), 8)])

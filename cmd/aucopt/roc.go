@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ const rocExamples = `  aucopt train --algo opauc --model opauc.json && aucopt tr
   aucopt roc --model opauc.json --model olr.json --data a9a --out roc.png      # a9a's test split
   aucopt roc --model opauc.json,olr.json --data test.svm --out roc.svg --title "Adult, test set"
   aucopt roc --model m.json --label "OPAUC, 3 passes" --data test.svm --out roc.pdf --width 4in --height 4in
+  aucopt roc --model opauc.json --data a9a --log-fpr --out roc-low-fpr.svg   # the low false-positive end
 `
 
 func runROC(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -28,6 +30,7 @@ func runROC(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	width := fs.String("width", "6in", "plot width, with a unit: in, cm, mm, pt or px (px at 96 per inch)")
 	height := fs.String("height", "6in", "plot height, with a unit")
 	title := fs.String("title", "", "plot title (default: ROC on DATA)")
+	logFPR := fs.Bool("log-fpr", false, "draw the false positive rate on a log scale, from one negative (1/negatives) to 1: the low-FPR end that fraud and screening thresholds live in")
 	seed := fs.Uint64("seed", 1, "with a multi-class dataset name: the seed of its random class grouping (train's --seed)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -85,7 +88,7 @@ func runROC(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *title == "" {
 		*title = "ROC on " + ds.Name
 	}
-	p, aucs, err := rocPlot(*title, curves)
+	p, aucs, err := rocPlot(*title, curves, *logFPR)
 	if err != nil {
 		return err
 	}
@@ -121,11 +124,37 @@ type rocCurve struct {
 
 // rocPlot describes the exact ROC curves (metric.ROC) of curves on one plot, named
 // "name (AUC 0.9012)" in the legend, over the dashed chance diagonal, and returns the
-// plot and the AUCs.
-func rocPlot(title string, curves []rocCurve) (figure.Panel, []float64, error) {
-	p := figure.Panel{Title: title, XLabel: "false positive rate", YLabel: "true positive rate", Unit: true}
+// plot and the AUCs. With logFPR the false positive rate is on a log axis from one
+// negative's rate, 1/negatives, to 1: a point at FPR 0 (positives above every negative)
+// is drawn there, and the chance diagonal, a curve on that axis, by 64 points.
+func rocPlot(title string, curves []rocCurve, logFPR bool) (figure.Panel, []float64, error) {
+	p := figure.Panel{Title: title, XLabel: "false positive rate", YLabel: "true positive rate", Unit: true, LogX: logFPR}
+	chance := figure.Series{Name: "chance (AUC 0.5)", Style: figure.Reference, X: []float64{0, 1}, Y: []float64{0, 1}}
+	floor := 0.0
+	if logFPR {
+		p.XLabel = "false positive rate (log scale)"
+		neg := 0
+		for _, c := range curves {
+			for _, y := range c.Labels {
+				if y < 0 {
+					neg++
+				}
+			}
+			break // the curves share their labels
+		}
+		if neg == 0 {
+			return figure.Panel{}, nil, inputErrorf("--log-fpr: the data has no negatives, so no false positive rate to draw")
+		}
+		floor = 1 / float64(neg)
+		const n = 64
+		chance.X, chance.Y = make([]float64, n), make([]float64, n)
+		for k := range n {
+			x := math.Pow(floor, 1-float64(k)/(n-1)) // floor … 1, evenly on the log axis
+			chance.X[k], chance.Y[k] = x, x
+		}
+	}
 	// The diagonal first, under the curves; last in the legend.
-	p.Series = append(p.Series, figure.Series{Name: "chance (AUC 0.5)", Style: figure.Reference, X: []float64{0, 1}, Y: []float64{0, 1}})
+	p.Series = append(p.Series, chance)
 	aucs := make([]float64, len(curves))
 	for i, c := range curves {
 		pts, err := metric.ROC(c.Scores, c.Labels)
@@ -137,7 +166,7 @@ func rocPlot(title string, curves []rocCurve) (figure.Panel, []float64, error) {
 		s := figure.Series{Name: fmt.Sprintf("%s (AUC %.4f)", c.Name, aucs[i]), Style: figure.Line, Index: i,
 			X: make([]float64, len(thin)), Y: make([]float64, len(thin))}
 		for k, q := range thin {
-			s.X[k], s.Y[k] = q.FPR, q.TPR
+			s.X[k], s.Y[k] = max(q.FPR, floor), q.TPR
 		}
 		p.Legend = append(p.Legend, len(p.Series))
 		p.Series = append(p.Series, s)

@@ -122,8 +122,58 @@ func TestROCCommand(t *testing.T) {
 			t.Errorf("roc.svg's text lacks %q:\n%s", want, text)
 		}
 	}
-	if entries, _ := os.ReadDir(dir); len(entries) != 4 {
+	raw, err := os.ReadFile(svgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(raw), "@font-face") {
+		t.Errorf("roc.svg names its fonts without embedding them (no @font-face)")
+	}
+
+	logPath := filepath.Join(dir, "roc-log.svg")
+	out.Reset()
+	errOut.Reset()
+	if status := run([]string{"roc", "--model", opauc, "--data", "a9a", "--out", logPath, "--log-fpr"}, &out, &errOut); status != 0 {
+		t.Fatalf("roc --log-fpr exited %d: %s", status, errOut.String())
+	}
+	if text := svgText(t, logPath); !strings.Contains(text, "false positive rate (log scale)") || !strings.Contains(text, fmt.Sprintf("opauc (AUC %.4f)", opaucAUC)) {
+		t.Errorf("roc-log.svg's text lacks the log axis label or the curve's AUC:\n%s", text)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 5 {
 		t.Errorf("files left in the output directory: %v", entries)
+	}
+}
+
+// TestROCPlotLogFPR: on a log FPR axis every point is drawable (x > 0), the curve's
+// FPR-0 points sit at one negative's rate, the AUC is the linear curve's, and the
+// chance curve runs from 1/negatives to 1 on y = x.
+func TestROCPlotLogFPR(t *testing.T) {
+	c := rocCurve{Name: "m", Scores: []float64{0.9, 0.8, 0.7, 0.6, 0.5, 0.4}, Labels: []int8{1, 1, -1, 1, -1, -1}}
+	lin, linAUC, err := rocPlot("t", []rocCurve{c}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, aucs, err := rocPlot("t", []rocCurve{c}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.LogX || aucs[0] != linAUC[0] || aucs[0] != 8.0/9 {
+		t.Errorf("LogX %v, AUC %v (linear %v), want true and 8/9 both", p.LogX, aucs[0], linAUC[0])
+	}
+	chance, curve := p.Series[0], p.Series[1]
+	if chance.X[0] != 1.0/3 || chance.X[len(chance.X)-1] != 1 || chance.Y[0] != chance.X[0] {
+		t.Errorf("chance from (%g, %g) to %g, want (1/3, 1/3) to 1", chance.X[0], chance.Y[0], chance.X[len(chance.X)-1])
+	}
+	for k, x := range curve.X {
+		if x < 1.0/3 {
+			t.Errorf("point %d at FPR %g, below one negative's rate 1/3", k, x)
+		}
+		if lx := lin.Series[1].X[k]; lx >= 1.0/3 && lx != x {
+			t.Errorf("point %d moved from %g to %g", k, lx, x)
+		}
+	}
+	if _, _, err := rocPlot("t", []rocCurve{{Name: "m", Scores: []float64{1, 2}, Labels: []int8{1, 1}}}, true); err == nil {
+		t.Error("no negatives: want an error")
 	}
 }
 
