@@ -30,6 +30,7 @@ type bar struct {
 	last  time.Time // the last redraw; zero before the first
 	frame int
 	stop  chan struct{} // closed by clear
+	unit  string        // what is counted, "examples" when empty
 }
 
 // newBar returns a bar on w counting to total (0: a spinner), started at start.
@@ -69,8 +70,12 @@ func (b *bar) line(now time.Time) string {
 		left = span(time.Duration(float64(el) * (1/f - 1)))
 		rate = float64(b.seen) / el.Seconds()
 	}
-	return fmt.Sprintf("%s %3d%% |%s%s| (%d/%d, %.0f examples/s) [%s:%s]", b.desc, int(100*f),
-		strings.Repeat("█", full), strings.Repeat(" ", barWidth-full), b.seen, b.total, rate, span(el), left)
+	unit := b.unit
+	if unit == "" {
+		unit = "examples"
+	}
+	return fmt.Sprintf("%s %3d%% |%s%s| (%d/%d, %.0f %s/s) [%s:%s]", b.desc, int(100*f),
+		strings.Repeat("█", full), strings.Repeat(" ", barWidth-full), b.seen, b.total, rate, unit, span(el), left)
 }
 
 // clear erases the line (the summary follows on stdout) and stops a spinner's clock.

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -15,9 +16,12 @@ import (
 	flag "github.com/spf13/pflag"
 )
 
-const datasetsExamples = `  aucopt datasets                 # every known dataset, loaded and counted
+const datasetsExamples = `  aucopt datasets                 # every known dataset: where it is, its rows and features
   aucopt datasets a9a splice      # just these
+  aucopt datasets --verify        # read the files and count, rather than trust the index
   AUCOPT_DATA=/data/libsvm aucopt datasets --json
+  AUCOPT_DATA=$HOME/aucopt-data aucopt datasets fetch w8a heart   # download into $AUCOPT_DATA
+  aucopt datasets fetch --all --dir ./data                        # every downloadable dataset
 `
 
 // datasetInfo is one line of `aucopt datasets`.
@@ -34,9 +38,13 @@ type datasetInfo struct {
 }
 
 func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("datasets", "datasets [NAME...] [--json]", datasetsExamples, stderr)
+	if len(args) > 0 && args[0] == "fetch" {
+		return runFetch(ctx, args[1:], stdout, stderr)
+	}
+	fs := newFlags("datasets", "datasets [NAME...] [--json] [--verify] | datasets fetch NAME...|--all [--dir DIR]", datasetsExamples, stderr)
 	asJSON := fs.Bool("json", false, "print the list as JSON")
 	seed := fs.Uint64("seed", 1, "seed of the random grouping of multi-class datasets' classes")
+	verify := fs.Bool("verify", false, "read every file and count its rows, rather than take the figures of the registry's index (the files there are the registry's copies, by size)")
 	if err := fs.Parse(args); err != nil {
 		return parseError(fs, err)
 	}
@@ -54,7 +62,11 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 		info := datasetInfo{Name: src.Name, Classes: src.Classes, Doc: src.Doc}
-		sp, err := data.Load(n, data.LoadOptions{Seed: *seed, Context: ctx})
+		if *verify {
+			err = loadInfo(ctx, n, *seed, &info)
+		} else {
+			err = describeInfo(n, *seed, &info)
+		}
 		if errors.Is(err, context.Canceled) {
 			return err
 		}
@@ -62,12 +74,6 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			info.Error = err.Error()
 			info.Where = "not found"
 			missing++
-		} else {
-			info.Rows, info.Features, info.Where = sp.Train.Rows(), sp.Train.Dim, sp.Where
-			info.Positives, _ = sp.Train.Counts()
-			if sp.Test != nil {
-				info.TestRows = sp.Test.Rows()
-			}
 		}
 		infos = append(infos, info)
 	}
@@ -91,7 +97,111 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	tw.Flush()
 	if missing > 0 && data.DataDir() == "" {
-		fmt.Fprintf(stdout, "\n%d datasets not found: set $%s to a directory laid out like shared/data.\n", missing, data.EnvData)
+		fmt.Fprintf(stdout, "\n%d datasets not found: set $%s to a directory laid out like shared/data, or fetch them (aucopt datasets fetch --help).\n", missing, data.EnvData)
+	}
+	return nil
+}
+
+// describeInfo fills info from the registry's index (data.Describe): no file is read
+// unless it is not the registry's copy.
+func describeInfo(name string, seed uint64, info *datasetInfo) error {
+	d, err := data.Describe(name, data.LoadOptions{Seed: seed})
+	if err != nil {
+		return err
+	}
+	info.Rows, info.TestRows, info.Features, info.Positives, info.Where = d.Rows, d.TestRows, d.Features, d.Positives, d.Where
+	return nil
+}
+
+// loadInfo fills info by loading the dataset's files.
+func loadInfo(ctx context.Context, name string, seed uint64, info *datasetInfo) error {
+	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Context: ctx})
+	if err != nil {
+		return err
+	}
+	info.Rows, info.Features, info.Where = sp.Train.Rows(), sp.Train.Dim, sp.Where
+	info.Positives, _ = sp.Train.Counts()
+	if sp.Test != nil {
+		info.TestRows = sp.Test.Rows()
+	}
+	return nil
+}
+
+const fetchExamples = `  AUCOPT_DATA=$HOME/aucopt-data aucopt datasets fetch w8a heart
+  aucopt datasets fetch --all --dir ./data        # then: AUCOPT_DATA=./data aucopt train --data w8a
+  aucopt datasets fetch --mirror http://mirror.local/gh a9a   # the same paths on another host
+`
+
+// runFetch is `aucopt datasets fetch`: the registry's datasets downloaded from their
+// public sources into the data directory, each checked by the SHA-256 the registry
+// records, with a progress bar on a terminal and a line per file.
+func runFetch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("datasets fetch", "datasets fetch NAME...|--all [--dir DIR] [--mirror URL]", fetchExamples, stderr)
+	dir := fs.String("dir", os.Getenv(data.EnvData), "the data directory to fetch into, laid out as DIR/<dataset>/<file> (default $"+data.EnvData+")")
+	all := fs.Bool("all", false, "every dataset that can be downloaded (the ones converted here from other formats cannot)")
+	mirror := fs.String("mirror", "", "fetch from this host in place of "+data.GitHubRaw+", with the same paths")
+	if err := fs.Parse(args); err != nil {
+		return parseError(fs, err)
+	}
+	names := fs.Args()
+	switch {
+	case *all && len(names) > 0:
+		return usageError(fs, "give dataset names or --all, not both")
+	case !*all && len(names) == 0:
+		return usageError(fs, "give the datasets to fetch (aucopt datasets lists them), or --all")
+	case *dir == "":
+		return usageError(fs, "give --dir DIR or set $"+data.EnvData+": the directory to fetch into")
+	}
+	if *all {
+		for _, s := range data.Sources {
+			names = append(names, s.Name)
+		}
+	}
+	for _, n := range names { // every name known before any download
+		if _, err := data.Lookup(n); err != nil {
+			return err
+		}
+	}
+	tty := isTerminal(stderr)
+	for _, n := range names {
+		var b *bar
+		opts := data.FetchOptions{Dir: *dir, BaseURL: *mirror, Context: ctx}
+		if tty {
+			opts.Progress = func(file string, done, total int64) {
+				if b == nil || b.desc != "fetching "+file {
+					if b != nil {
+						b.clear()
+					}
+					b = newBar(stderr, "fetching "+file, total, time.Now())
+					b.unit = "bytes"
+				}
+				b.set(done, time.Now())
+			}
+		}
+		got, err := data.Fetch(n, opts)
+		if b != nil {
+			b.clear()
+		}
+		if errors.Is(err, data.ErrNotFetchable) {
+			if *all {
+				fmt.Fprintf(stdout, "%-16s skipped: %s\n", n, strings.TrimPrefix(err.Error(), "dataset "+n+": "))
+				continue
+			}
+			return inputErrorf("%w", err)
+		}
+		for _, f := range got {
+			switch f.Status {
+			case "present":
+				fmt.Fprintf(stdout, "%-16s %s: already there\n", n, f.Path)
+			case "resumed":
+				fmt.Fprintf(stdout, "%-16s %s: resumed at %d bytes, %d more, SHA-256 checked\n", n, f.Path, f.Resumed, f.Bytes)
+			default:
+				fmt.Fprintf(stdout, "%-16s %s: %d bytes, SHA-256 checked\n", n, f.Path, f.Bytes)
+			}
+		}
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -2,10 +2,17 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ulikunitz/xz"
 )
 
 func TestDatasetsEmbedded(t *testing.T) {
@@ -62,5 +69,69 @@ func TestConvert(t *testing.T) {
 		if status := run(args, &stdout, &stderr); status != 2 {
 			t.Errorf("%q: exit %d, want 2 (the user's input)", args, status)
 		}
+	}
+}
+
+// TestDatasetsFetch fetches heart from a local mirror through the command (the public
+// file is the shared copy, decompressed): one line per file, then `datasets` finds it
+// there; the refusals exit 2 and a host that is down exits 1, each with one line.
+func TestDatasetsFetch(t *testing.T) {
+	stored, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "data", "heart", "heart_scale.xz"))
+	if err != nil {
+		t.Skipf("../shared/data absent (%v): skipping", err)
+	}
+	z, err := xz.NewReader(bytes.NewReader(stored))
+	if err != nil {
+		t.Fatal(err)
+	}
+	public, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !strings.HasSuffix(r.URL.Path, "/heart_scale") {
+			http.NotFound(w, r)
+			return
+		}
+		http.ServeContent(w, r, "heart_scale", time.Time{}, bytes.NewReader(public))
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	t.Setenv("AUCOPT_DATA", dir)
+	var out, errOut bytes.Buffer
+	if status := run([]string{"datasets", "fetch", "--mirror", srv.URL, "heart"}, &out, &errOut); status != 0 {
+		t.Fatalf("fetch exited %d: %s", status, errOut.String())
+	}
+	want := fmt.Sprintf("heart            %s: %d bytes, SHA-256 checked\n", filepath.Join(dir, "heart", "heart_scale"), len(public))
+	if out.String() != want {
+		t.Errorf("fetch printed %q, want %q", out.String(), want)
+	}
+	out.Reset()
+	if status := run([]string{"datasets", "heart"}, &out, &errOut); status != 0 || !strings.Contains(out.String(), "heart  270         -          13        120        2        "+dir) {
+		t.Errorf("datasets after fetch: exit %d\n%s", status, out.String())
+	}
+
+	down := httptest.NewServer(http.NotFoundHandler())
+	down.Close()
+	tests := []struct {
+		name   string
+		args   []string
+		status int
+		want   string
+	}{
+		{"no directory", []string{"fetch", "--dir", "", "heart"}, 2, "give --dir DIR or set $AUCOPT_DATA"},
+		{"nothing named", []string{"fetch"}, 2, "give the datasets to fetch"},
+		{"both", []string{"fetch", "--all", "heart"}, 2, "not both"},
+		{"unknown", []string{"fetch", "imagenet"}, 2, `unknown dataset "imagenet"`},
+		{"converted", []string{"fetch", "australian"}, 2, "not downloadable: converted here"},
+		{"host down", []string{"fetch", "--mirror", down.URL, "german"}, 1, "connection refused"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			runFailing(t, "datasets", tt.args, tt.status, tt.want)
+		})
+	}
+	if _, err := os.Stat(filepath.Join(dir, "german.numer")); !os.IsNotExist(err) {
+		t.Errorf("a failed fetch left its directory: %v", err)
 	}
 }

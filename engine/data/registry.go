@@ -195,7 +195,11 @@ func Load(name string, opts LoadOptions) (*Split, error) {
 		sp.Test = sp.Test.WithLayout(opts.Layout)
 	}
 	if src.Classes > 2 {
-		pos, err := groupClasses(sp.Train, opts)
+		counts := map[float64]int{}
+		for _, l := range sp.Train.Labels {
+			counts[l]++
+		}
+		pos, err := groupClasses(counts, opts)
 		if err != nil {
 			return nil, fmt.Errorf("dataset %s: %w", src.Name, err)
 		}
@@ -217,13 +221,24 @@ func seq(lo, hi int) []int {
 	return s
 }
 
-// locate finds where src's files are: the data directory when it holds them, else the
-// embedded copies.
+// locate finds where src's files are: the data directory when it holds them (as the
+// registry names them, or as `aucopt datasets fetch` stores them), else the embedded
+// copies.
 func locate(src Source) (open func(string) (fs.File, error), where string, err error) {
 	dir := DataDir()
 	if dir != "" {
-		if _, err := os.Stat(filepath.Join(dir, src.Train)); err == nil {
-			return func(f string) (fs.File, error) { return os.Open(filepath.Join(dir, f)) }, dir, nil
+		_, err1 := os.Stat(filepath.Join(dir, src.Train))
+		_, err2 := os.Stat(filepath.Join(dir, fetchedName(src.Train)))
+		if err1 == nil || err2 == nil {
+			return func(f string) (fs.File, error) {
+				r, err := os.Open(filepath.Join(dir, f))
+				if errors.Is(err, fs.ErrNotExist) {
+					if r, err2 := os.Open(filepath.Join(dir, fetchedName(f))); err2 == nil {
+						return r, nil
+					}
+				}
+				return r, err
+			}, dir, nil
 		}
 	}
 	if src.Embedded != "" {
@@ -241,12 +256,9 @@ func locate(src Source) (open func(string) (fs.File, error), where string, err e
 	return nil, "", fmt.Errorf("dataset %s: %s not found in %s", src.Name, src.Train, dir)
 }
 
-// groupClasses chooses the original labels that become positive.
-func groupClasses(train *Dataset, opts LoadOptions) ([]float64, error) {
-	counts := map[float64]int{}
-	for _, l := range train.Labels {
-		counts[l]++
-	}
+// groupClasses chooses the original labels that become positive, from the training
+// part's count of rows by label.
+func groupClasses(counts map[float64]int, opts LoadOptions) ([]float64, error) {
 	classes := make([]float64, 0, len(counts))
 	for l := range counts {
 		classes = append(classes, l)
