@@ -2,7 +2,10 @@ package main_test
 
 // The README's commands, run as printed: every ```sh block of README.md, in order, in
 // one scratch directory (so that a model one block writes is there for the next), with
-// the built aucopt and aucopt-plot first on $PATH. A line "$ COMMAND" is a command and
+// the built aucopt and aucopt-plot first on $PATH, $HOME a scratch directory holding
+// this clone as ~/aucopt, and Go's caches the ones of the test (offline: no proxy, no
+// checksum database). Each block starts in the scratch directory, and a cd in it holds
+// for the block's later commands, as in a terminal. A line "$ COMMAND" is a command and
 // the lines after it, up to the next command, what it must print on standard output (durations
 // masked; a line ending in "…" matches any line that starts with the rest, a last line
 // "…" any further lines; a command shown without output is checked only to succeed); a block
@@ -125,7 +128,23 @@ func TestREADME(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dataDir, "MANIFEST.tsv")); err != nil {
 		haveData = false
 	}
-	env := append(e.env, "AUCOPT_DATA="+dataDir, "PATH="+filepath.Dir(e.bin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	home, repo := t.TempDir(), filepath.Join("..", "..")
+	if repo, err = filepath.Abs(repo); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(repo, filepath.Join(home, "aucopt")); err != nil {
+		t.Fatal(err)
+	}
+	env := append(e.env, "AUCOPT_DATA="+dataDir, "PATH="+filepath.Dir(e.bin)+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"HOME="+home, "GOPROXY=off", "GOSUMDB=off")
+	for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH"} {
+		v, err := exec.Command("go", "env", k).Output()
+		if err != nil {
+			t.Fatalf("go env %s: %v", k, err)
+		}
+		env = append(env, k+"="+strings.TrimSpace(string(v)))
+	}
+	cwdFile := filepath.Join(t.TempDir(), "cwd")
 	for _, b := range blocks {
 		switch {
 		case b.notRun != "":
@@ -135,13 +154,22 @@ func TestREADME(t *testing.T) {
 			t.Logf("README.md:%d: skipped: ../shared/data is absent", b.line)
 			continue
 		}
+		cwd := e.dir
 		for _, s := range b.steps {
 			var stderr strings.Builder
-			c := exec.Command("bash", "-c", s.cmd)
-			c.Dir, c.Env, c.Stderr = e.dir, env, &stderr
+			// The command, then its working directory into cwdFile for the next one.
+			c := exec.Command("bash", "-c", s.cmd+"\nrc=$?; pwd >\"$README_CWD\"; exit $rc")
+			c.Dir, c.Env, c.Stderr = cwd, append(env, "README_CWD="+cwdFile), &stderr
 			out, err := c.Output() // what the README shows is standard output; progress goes to stderr
+			if d, rerr := os.ReadFile(cwdFile); rerr == nil {
+				cwd = strings.TrimSpace(string(d))
+			}
 			if err != nil {
-				t.Errorf("README.md:%d: %s\n%v\n%s%s", s.line, s.cmd, err, out, stderr.String())
+				hint := ""
+				if strings.Contains(stderr.String(), "module lookup disabled by GOPROXY=off") {
+					hint = "\n(the test runs offline: run go mod download all once to fill the module cache)"
+				}
+				t.Errorf("README.md:%d: %s\n%v\n%s%s%s", s.line, s.cmd, err, out, stderr.String(), hint)
 				continue
 			}
 			got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
