@@ -96,10 +96,20 @@ func newBatchRows(b kernels.Backend, ds *data.Dataset, dim int) *batchRows {
 	return r
 }
 
+// scratch returns the first k elements of the device vector *v, made longer first
+// when it holds fewer: a gather of more rows than the data has (MB-PSL's B pairs on a
+// set of fewer than B rows) reads rows more than once.
+func (r *batchRows) scratch(v *kernels.Vec, k int) kernels.Vec {
+	if (*v).Len() < k {
+		*v = r.b.NewVec(k)
+	}
+	return (*v).Slice(0, k)
+}
+
 // scores sets out[k] = alpha·w·x_{rows[k]} (all rows in order when rows is nil).
 func (r *batchRows) scores(alpha float64, w kernels.Vec, rows []int32, out []float64) {
 	if r.x != nil {
-		s := r.sv.Slice(0, len(out))
+		s := r.scratch(&r.sv, len(out))
 		if rows == nil {
 			r.b.Gemv(false, alpha, r.x, w, 0, s)
 		} else {
@@ -121,7 +131,7 @@ func (r *batchRows) scores(alpha float64, w kernels.Vec, rows []int32, out []flo
 // beta 0 or 1; with beta 0, g is not read).
 func (r *batchRows) combine(alpha float64, rows []int32, coef []float64, beta float64, g kernels.Vec) {
 	if r.x != nil {
-		c := r.cv.Slice(0, len(coef))
+		c := r.scratch(&r.cv, len(coef))
 		r.b.Upload(c, coef)
 		if rows == nil {
 			r.b.Gemv(true, alpha, r.x, c, beta, g)

@@ -484,3 +484,36 @@ func TestUniLogBias(t *testing.T) {
 		})
 	}
 }
+
+// TestMBPairFewRows: MB-PSL and MB-PHL on dense data of fewer rows than pairs per
+// mini-batch (B = 100 pairs from 30 rows) gather rows more than once; they used to
+// slice their per-row scratch past its end and panic.
+func TestMBPairFewRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	x := make([]float64, 30*4)
+	y := make([]int8, 30)
+	for i := range y {
+		y[i] = 1 - 2*int8(i%2)
+		for j := range 4 {
+			x[i*4+j] = r.NormFloat64() + 0.5*float64(y[i])
+		}
+	}
+	d, err := data.NewDense("few", 4, y, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range testBackends(t) {
+		for _, hinge := range []bool{false, true} {
+			m, err := newMBPair(b, 4, DefaultMBPSLParams(), 1, hinge)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := m.Fit(context.Background(), d); err != nil {
+				t.Fatalf("%s on %s: %v", m.name(), b.Name(), err)
+			}
+			if auc := testAUC(t, m.Weights(), d); auc < 0.8 {
+				t.Errorf("%s on %s: training AUC %.3f", m.name(), b.Name(), auc)
+			}
+		}
+	}
+}
