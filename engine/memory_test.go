@@ -62,7 +62,7 @@ func TestMemoryGuard(t *testing.T) {
 		{"mba-l2", "mba-l2 needs 128 TB"},
 		{"mba-el", "mba-el needs 128 TB"},
 		{"opauc-rp", "opauc-rp needs 16 GB"},
-		{"ubauc-batch", "ubauc-batch needs 64 TB"},
+		{"ubauc-batch", "ubauc-batch needs 192 TB"},
 	} {
 		t.Run(c.algo, func(t *testing.T) {
 			_, err := Train(context.Background(), TrainConfig{Algo: c.algo, Data: wide, Scale: data.ScaleNone, MaxMemory: limit, Backend: fallback.New()})

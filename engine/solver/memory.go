@@ -55,8 +55,10 @@ var stateWords = map[string]func(d, n float64, p Params) float64{
 		}
 		return w
 	},
-	// Q and its host copy (d×d), the transformed data Z̃ and its product (n×d)
-	"ubauc-batch": func(d, n float64, _ Params) float64 { return 2*d*d + 2*n*d + 256*d + 4*n },
+	// Q on the backend and on the host, gonum's symmetric copy, its eigenvectors and
+	// their scaled copy (at most six d×d at once: 5.8 d² measured at d = 768 by
+	// solvertest), three 256-row blocks, the transformed data Z̃ and its product (n×d)
+	"ubauc-batch": func(d, n float64, _ Params) float64 { return 6*d*d + 2*n*d + 768*d + 4*n },
 	// two classes' moments (d×d), the oracle's system and factor, and a block of rows
 	// of each class
 	"ls-auc": func(d, n float64, p Params) float64 {
@@ -91,7 +93,12 @@ func spam(d, _ float64, p Params) float64 {
 
 func mba(d, _ float64, p Params) float64 { return 4*d*d + 2*float64(p.ptr.(*MBAParams).B)*d + 8*d }
 
-func mbPair(d, _ float64, p Params) float64 { return 2*float64(p.ptr.(*MBPairParams).B)*d + 8*d }
+// mbPair is MB-PSL's and MB-PHL's w, its scaled copy, the zero row and the result,
+// the B sampled pairs' indices, scores and residuals, and the per-row scores and
+// coefficients of dense data: the pairs are gathered as scores, never as B×d rows.
+func mbPair(d, n float64, p Params) float64 {
+	return 4*d + 4*float64(p.ptr.(*MBPairParams).B) + 2*n
+}
 
 // withStateBytes sets every Spec's StateBytes from stateWords; an algorithm without an
 // entry is a programmer error.
