@@ -1,10 +1,18 @@
 package solver
 
+import (
+	"slices"
+	"sync"
+)
+
 // Registry returns the registered algorithms, online then batch, in help order: one
-// table in one file.
+// table in one file, built once (the caller gets its own copy of the slice).
 // Each entry adapts the family's typed constructor; the defaults are the families'
 // DefaultXxxParams (SPAM-NET: SPAM's with β₁ = 10⁻⁴).
-func Registry() []Spec {
+func Registry() []Spec { return slices.Clone(registry()) }
+
+// registry builds the table of Registry, once.
+var registry = sync.OnceValue(func() []Spec {
 	return withDefaults(withStateBytes([]Spec{
 		minSteps(device(rotational(withMulti(online("opauc", "one-pass AUC, square loss, full covariances (Gao et al. 2013)", "ICML 2013, Alg. 1",
 			DefaultOPAUCParams, OPAUCGrid, NewOPAUC), newOPAUCGrid)), deviceOPAUC), squareMinSteps),
@@ -62,7 +70,7 @@ func Registry() []Spec {
 		batch("svm-or", "B-SVM-OR: pairwise hinge loss over all pairs, cutting planes with a line search (OCAS), O(n log n) per iteration", "Joachims 2005/2006; Franc & Sonnenburg 2009",
 			DefaultSVMORParams, SVMORGrid, NewSVMOR),
 	}))
-}
+})
 
 // The training values n·d·passes of dense data from which a GPU trains an algorithm
 // faster than the CPU (Spec.DeviceValues), from whole `aucopt train` processes at the
