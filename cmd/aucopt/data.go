@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -261,9 +262,9 @@ const genExamples = `  aucopt gen --rows 1000000 --out ctr.parquet     # Avazu-s
   aucopt train --algo ftrl --data ctr.parquet --label click --scale none
 `
 
-func runGen(_ context.Context, args []string, stdout, stderr io.Writer) error {
+func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("gen", "gen --rows N --out FILE.csv|.tsv|.parquet [--seed S] [--click-rate P]", genExamples, stderr)
-	rows := fs.Int("rows", 100_000, "rows to write")
+	rows := fs.Int("rows", 100_000, fmt.Sprintf("rows to write (at most %d)", data.MaxCTRRows))
 	out := fs.String("out", "", "output file: .csv, .tsv or .parquet (a .gz suffix compresses a CSV or TSV)")
 	seed := fs.Uint64("seed", 1, "seed of the table (its ground truth, values and clicks)")
 	first := fs.Int("first-row", 0, "index of the first row: a test table of the same --seed starts past the training rows")
@@ -279,8 +280,10 @@ func runGen(_ context.Context, args []string, stdout, stderr io.Writer) error {
 		return inputErrorf("give --out FILE (.csv, .tsv or .parquet)")
 	case *first < 0:
 		return inputErrorf("--first-row %d: want at least 0", *first)
-	case *rows < 1:
-		return inputErrorf("--rows %d: want at least 1", *rows)
+	case *rows < 1 || *rows > data.MaxCTRRows:
+		return inputErrorf("--rows %d: want 1 to %d", *rows, data.MaxCTRRows)
+	case *first > math.MaxInt64-*rows:
+		return inputErrorf("--first-row %d with --rows %d: the row indices would pass %d", *first, *rows, int64(math.MaxInt64))
 	case !(*rate > 0 && *rate < 1):
 		return inputErrorf("--click-rate %v: want a share in (0, 1)", *rate)
 	case *rowGroup < 1:
@@ -299,15 +302,15 @@ func runGen(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	start := time.Now()
 	c := &data.CTR{Rows: *rows, First: *first, Seed: *seed, ClickRate: *rate}
-	err := data.WriteAtomic(*out, func(w io.Writer) error {
+	err := data.WriteAtomicContext(ctx, *out, func(w io.Writer) error {
 		if gz {
 			z := gzip.NewWriter(w)
-			if err := c.Write(z, format, *rowGroup); err != nil {
+			if err := c.WriteContext(ctx, z, format, *rowGroup); err != nil {
 				return err
 			}
 			return z.Close()
 		}
-		return c.Write(w, format, *rowGroup)
+		return c.WriteContext(ctx, w, format, *rowGroup)
 	})
 	if err != nil {
 		return err

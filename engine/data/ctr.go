@@ -1,6 +1,7 @@
 package data
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -150,10 +151,34 @@ func (c *CTR) Row(i int, cells []Cell) float64 {
 	return p
 }
 
+// MaxCTRRows is the most rows a CTR table may have: ten billion rows, about 2 TB of
+// CSV, far beyond any use and far below the row indices' range.
+const MaxCTRRows = 10_000_000_000
+
+// Check reports whether the table can be written: 1 to MaxCTRRows rows, a First of at
+// least 0 whose rows' indices First … First+Rows−1 do not pass math.MaxInt64.
+func (c *CTR) Check() error {
+	switch {
+	case c.Rows < 1 || c.Rows > MaxCTRRows:
+		return fmt.Errorf("ctr table: %d rows, want 1 to %d", c.Rows, MaxCTRRows)
+	case c.First < 0:
+		return fmt.Errorf("ctr table: first row %d, want at least 0", c.First)
+	case c.First > math.MaxInt64-c.Rows:
+		return fmt.Errorf("ctr table: rows %d to %d: row indices end at %d (math.MaxInt64)", c.First, uint64(c.First)+uint64(c.Rows)-1, int64(math.MaxInt64))
+	}
+	return nil
+}
+
 // Write writes the table in format ("csv", "tsv" or "parquet") to w.
 func (c *CTR) Write(w io.Writer, format string, rowGroup int) error {
-	if c.Rows < 1 {
-		return fmt.Errorf("ctr table: %d rows", c.Rows)
+	return c.WriteContext(context.Background(), w, format, rowGroup)
+}
+
+// WriteContext is Write stopping with ctx's error once ctx is done (checked every
+// 1,024 rows, whatever w buffers: a Parquet row group is written only when full).
+func (c *CTR) WriteContext(ctx context.Context, w io.Writer, format string, rowGroup int) error {
+	if err := c.Check(); err != nil {
+		return err
 	}
 	tw, err := NewTableWriter(w, format, c.Columns(), rowGroup)
 	if err != nil {
@@ -161,6 +186,11 @@ func (c *CTR) Write(w io.Writer, format string, rowGroup int) error {
 	}
 	cells := make([]Cell, len(c.Columns()))
 	for i := range c.Rows {
+		if i&1023 == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("ctr table: after %d rows: %w", i, err)
+			}
+		}
 		c.Row(c.First+i, cells)
 		if err := tw.WriteRow(cells); err != nil {
 			return err
