@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -9,13 +10,13 @@ import (
 	"github.com/aucopt/aucopt/engine/model"
 )
 
-// loadModelScores reads the model file at path and returns its score of every row of
+// loadModelScores reads the model file at path (stopping once ctx is done) and returns its score of every row of
 // ds, with the training scaling applied (model.Model.Score). It refuses a model it
 // cannot read (an unknown algorithm, non-finite or overflowing weights), data with
 // another number of features than the model's (another feature space), and scores that
 // overflow to ±Inf.
-func loadModelScores(path string, ds *data.Dataset) ([]float64, error) {
-	m, err := model.Read(path)
+func loadModelScores(ctx context.Context, path string, ds *data.Dataset) ([]float64, error) {
+	m, err := model.ReadContext(ctx, path)
 	if err != nil {
 		return nil, err
 	}
@@ -29,11 +30,11 @@ func loadModelScores(path string, ds *data.Dataset) ([]float64, error) {
 // modelsTable returns the table schema the models were trained with: nil when none was
 // trained on a table; an error when they were trained on different tables or not all
 // on tables, since one data file cannot be read both ways.
-func modelsTable(paths []string) (*data.Schema, error) {
+func modelsTable(ctx context.Context, paths []string) (*data.Schema, error) {
 	var sch *data.Schema
 	var first string
 	for i, p := range paths {
-		m, err := model.Read(p)
+		m, err := model.ReadContext(ctx, p)
 		if err != nil {
 			return nil, err
 		}

@@ -53,7 +53,7 @@ func (s *scoringFlags) score(ctx context.Context, unlabelled bool) (*model.Model
 	if s.data == "" {
 		return nil, nil, inputErrorf("--data is required (a file or a dataset name)")
 	}
-	m, err := model.Read(s.model)
+	m, err := model.ReadContext(ctx, s.model)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -36,6 +36,64 @@ func TestReliabilityIO(t *testing.T) {
 			t.Errorf("a refused gen wrote h.csv: %v", err)
 		}
 	})
+	t.Run("bounded reads", func(t *testing.T) {
+		e.ok("train", "--data", "german", "--quiet", "--model", "german.json")
+		huge := e.path("huge.json") // 2 GiB of holes: refused by its size, not read
+		if f, err := os.Create(huge); err != nil {
+			t.Fatal(err)
+		} else if err := f.Truncate(2 << 30); err != nil {
+			t.Fatal(err)
+		} else {
+			f.Close()
+		}
+		if err := syscall.Mkfifo(e.path("ck.fifo"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []badCase{
+			{"eval model /dev/zero", []string{"eval", "--model", "/dev/zero", "--data", "german"}, []string{"model /dev/zero:1:1", "not JSON"}},
+			{"predict model /dev/zero", []string{"predict", "--model", "/dev/zero", "--data", "german"}, []string{"model /dev/zero:1:1"}},
+			{"roc model /dev/zero", []string{"roc", "--model", "/dev/zero", "--data", "german", "--out", "r.svg"}, []string{"model /dev/zero:1:1"}},
+			{"eval model of 2 GiB", []string{"eval", "--model", "huge.json", "--data", "german"}, []string{"model huge.json", "2147483648 bytes", "the most it may have is 1073741824"}},
+			{"train checkpoint /dev/zero", []string{"train", "--data", "german", "--checkpoint", "/dev/zero"}, []string{"--checkpoint /dev/zero", "character device", "regular file"}},
+			{"train checkpoint FIFO", []string{"train", "--data", "german", "--checkpoint", "ck.fifo"}, []string{"--checkpoint ck.fifo", "named pipe"}},
+		} {
+			t.Run(c.name, func(t *testing.T) { e.bad(t, c) })
+		}
+	})
+	t.Run("model from a FIFO", func(t *testing.T) {
+		fifo := e.path("m.fifo")
+		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// With a writer, a FIFO is read like the file.
+		want := e.ok("predict", "--model", "german.json", "--data", "german")
+		b, err := os.ReadFile(e.path("german.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			if w, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+				w.Write(b)
+				w.Close()
+			}
+		}()
+		if got := e.ok("predict", "--model", "m.fifo", "--data", "german"); got != want {
+			t.Errorf("predict --model FIFO wrote %d bytes, want the %d of the file", len(got), len(want))
+		}
+		// Without one, it waits in open until SIGTERM.
+		for _, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
+			c := e.cmd("eval", "--model", "m.fifo", "--data", "german")
+			var errBuf bytes.Buffer
+			c.Stderr = &errBuf
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Second) // blocked in open by now
+			if status := e.signalAndWait(t, c, sig); status != 128+int(sig.(syscall.Signal)) || !strings.Contains(errBuf.String(), "m.fifo: reading stopped") {
+				t.Errorf("eval --model FIFO without a writer, %v: exit %d, stderr %q; want %d", sig, status, errBuf.String(), 128+int(sig.(syscall.Signal)))
+			}
+		}
+	})
 	t.Run("gen terminated", func(t *testing.T) {
 		// 10^10 rows: hours of writing, stopped once the temporary file is there.
 		c := e.cmd("gen", "--rows", "10000000000", "--out", "h.csv")

@@ -65,7 +65,7 @@ func runROC(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	sch, err := modelsTable(*models)
+	sch, err := modelsTable(ctx, *models)
 	if err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func runROC(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	curves := make([]rocCurve, len(*models))
 	for i, m := range *models {
-		scores, err := loadModelScores(m, ds)
+		scores, err := loadModelScores(ctx, m, ds)
 		if err != nil {
 			return err
 		}

@@ -103,6 +103,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkOutput("--checkpoint", *ckpt); err != nil {
 		return err
 	}
+	if st, err := os.Stat(*ckpt); err == nil && !st.Mode().IsRegular() {
+		// A device or a FIFO passes checkOutput, as an output to write through; a
+		// checkpoint is read back whole and replaced by a rename.
+		return inputErrorf("--checkpoint %s: %w (a %s): a checkpoint is read back to resume and replaced whole; name a regular file",
+			*ckpt, data.ErrNotRegular, data.FileKind(st.Mode()))
+	}
 	if err := checkNotInput("--model", *model, *dataArg, *test, *ckpt); err != nil {
 		return err
 	}

@@ -2,12 +2,12 @@ package model
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
 
@@ -250,15 +250,54 @@ func (m *Model) Write(path string) error {
 	})
 }
 
-// Read reads and validates the model file at path. Its errors name the file: an
-// unreadable file gives the os error (errors.Is os.ErrNotExist, fs.ErrPermission, …),
-// anything else one wrapping ErrModel, with line:column for malformed JSON.
+// MaxFileBytes is the most bytes a model file may have: 1 GiB, the JSON of about 40
+// million dense weights (a model of more features is written with sparse weights
+// unless most of them are non-zero).
+const MaxFileBytes = 1 << 30
+
+// Read reads and validates the model file at path (ReadContext without a context).
 func Read(path string) (*Model, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
+	return ReadContext(context.Background(), path)
+}
+
+// ReadContext reads and validates the model file at path. The read is bounded: a
+// regular file by its size, any file by MaxFileBytes (a larger one is refused), a
+// stream (a pipe, a device) that does not start as a JSON object is refused at its
+// first bytes, and it stops with ctx's error once ctx is done, even while a FIFO
+// waits for its writer. Its errors name the file: an unreadable file gives the os
+// error (errors.Is os.ErrNotExist, fs.ErrPermission, …), anything else one wrapping
+// ErrModel, with line:column for malformed JSON.
+func ReadContext(ctx context.Context, path string) (*Model, error) {
+	b, err := data.ReadLimited(ctx, path, data.ReadOptions{Max: MaxFileBytes, Check: startsAsObject(path)})
+	switch {
+	case errors.Is(err, data.ErrTooLarge):
+		return nil, fmt.Errorf("model %w", modelError{err})
+	case errors.Is(err, ErrModel):
+		return nil, fmt.Errorf("model %w", err)
+	case err != nil:
 		return nil, fmt.Errorf("model: %w", err)
 	}
 	return Decode(b, path)
+}
+
+// modelError is an error of reading a model file that wraps ErrModel without
+// repeating its text.
+type modelError struct{ err error }
+
+func (e modelError) Error() string   { return e.err.Error() }
+func (e modelError) Unwrap() []error { return []error{e.err, ErrModel} }
+
+// startsAsObject returns a ReadOptions.Check that refuses a file whose first byte
+// after white space is not the '{' of a JSON object.
+func startsAsObject(path string) func([]byte) error {
+	return func(b []byte) error {
+		i := bytes.IndexFunc(b, func(r rune) bool { return !strings.ContainsRune(" \t\r\n", r) })
+		if i < 0 || b[i] == '{' {
+			return nil
+		}
+		line, col := position(b, int64(i+1))
+		return fmt.Errorf("%s:%d:%d: %w: not JSON: byte %q where a model's '{' should start", path, line, col, ErrModel, b[i])
+	}
 }
 
 // Decode parses and validates a model file's bytes; name stands for the file in errors.

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/aucopt/aucopt/engine/data"
 )
 
 // interruptedCheckpoint runs toy over d for opts.Passes passes, cancelled after stopAt
@@ -183,4 +185,50 @@ func FuzzCheckpointDecode(f *testing.F) {
 // binaryAppendCRC appends the CRC-32C of b, as a checkpoint file ends.
 func binaryAppendCRC(b []byte) []byte {
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+}
+
+// TestCheckpointBounded: a checkpoint that is not a regular file (/dev/zero, read
+// without end before; a FIFO, which blocked in open) is refused before it is opened,
+// for resuming and for writing, and one larger than MaxCheckpointBytes (a sparse file)
+// before it is read.
+func TestCheckpointBounded(t *testing.T) {
+	src := DatasetSource{D: gaussian(200, 6, 0.3, 2, 5)}
+	huge := filepath.Join(t.TempDir(), "huge.ckpt")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(MaxCheckpointBytes + 1); err != nil {
+		f.Close()
+		t.Skipf("no sparse file of %d bytes here: %v", int64(MaxCheckpointBytes+1), err)
+	}
+	f.Close()
+	cases := []struct {
+		name, path string
+		resume     bool
+		is         error
+		want       string
+	}{
+		{"device to resume", os.DevNull, true, data.ErrNotRegular, "character device"},
+		{"device to write", os.DevNull, false, data.ErrNotRegular, "character device"},
+		{"directory", t.TempDir(), true, data.ErrNotRegular, "directory"},
+		{"too large", huge, true, ErrCheckpoint, "the most it may have"},
+	}
+	if fifo := makeFIFO(t); fifo != "" {
+		cases = append(cases, struct {
+			name, path string
+			resume     bool
+			is         error
+			want       string
+		}{"fifo", fifo, true, data.ErrNotRegular, "named pipe"})
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			opts := RunOptions{Passes: 1, Algo: "toy", Checkpoint: c.path, Resume: c.resume}
+			_, err := Run(context.Background(), &toy{W: make([]float64, 6), Eta: 0.05}, src, opts)
+			if !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.path) {
+				t.Errorf("error %v, want one wrapping %v that names %s and says %q", err, c.is, c.path, c.want)
+			}
+		})
+	}
 }

@@ -286,7 +286,7 @@ func Run(ctx context.Context, s Online, src Source, opts RunOptions) (Result, er
 			return res, fmt.Errorf("checkpoint: %s does not support checkpoints", algoName(opts.Algo, s))
 		}
 		if opts.Resume {
-			resumed, err := loadCheckpoint(opts.Checkpoint, opts, passes, s)
+			resumed, err := loadCheckpoint(ctx, opts.Checkpoint, opts, passes, s)
 			switch {
 			case err == nil && !resumed.Finished:
 				st = resumed
@@ -427,8 +427,12 @@ func saveCheckpoint(path string, s Online, st checkpoint) error {
 	return writeCheckpoint(path, st)
 }
 
-// writeCheckpoint writes st to path atomically (temporary file, sync, rename).
+// writeCheckpoint writes st to path atomically (temporary file, sync, rename); path
+// must be a regular file or none (checkRegular).
 func writeCheckpoint(path string, st checkpoint) error {
+	if err := checkRegular(path); err != nil {
+		return err
+	}
 	file, err := encodeCheckpoint(st)
 	if err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
@@ -439,17 +443,40 @@ func writeCheckpoint(path string, st checkpoint) error {
 	return nil
 }
 
+// MaxCheckpointBytes is the most bytes a checkpoint file may have: 64 GiB, above the
+// state of any learner the memory guard lets a machine train.
+const MaxCheckpointBytes = 1 << 36
+
+// checkRegular refuses a checkpoint path that names something other than a regular
+// file (or nothing): a checkpoint is read back whole to resume and replaced whole by a
+// rename, which a device or a FIFO cannot be (/dev/zero would be read without end, a
+// FIFO blocks in open). The error wraps data.ErrNotRegular.
+func checkRegular(path string) error {
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().IsRegular() {
+		return nil // none yet (or unreadable: the read or the write says why)
+	}
+	return fmt.Errorf("checkpoint %s: %w (a %s): a checkpoint is read back whole to resume and replaced by a rename; name a regular file",
+		path, data.ErrNotRegular, data.FileKind(st.Mode()))
+}
+
 // loadCheckpoint reads the checkpoint at path, checks that it records the run opts
 // describes, and, unless it is finished, restores s from it. It returns the position to
 // continue from; its errors other than the file's absence or unreadability wrap
-// ErrCheckpoint.
-func loadCheckpoint(path string, opts RunOptions, passes int, s Online) (checkpoint, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return checkpoint{}, err
-		}
-		return checkpoint{}, fmt.Errorf("checkpoint: %w", err) // the os error: unreadable
+// ErrCheckpoint. The read is bounded by the file's size and MaxCheckpointBytes, refuses
+// a file that is not regular (checkRegular), and stops once ctx is done.
+func loadCheckpoint(ctx context.Context, path string, opts RunOptions, passes int, s Online) (checkpoint, error) {
+	if err := checkRegular(path); err != nil {
+		return checkpoint{}, err
+	}
+	b, err := data.ReadLimited(ctx, path, data.ReadOptions{Max: MaxCheckpointBytes, RegularOnly: true})
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return checkpoint{}, err
+	case errors.Is(err, data.ErrTooLarge):
+		return checkpoint{}, checkpointErrorf("checkpoint %v", err)
+	case err != nil:
+		return checkpoint{}, fmt.Errorf("checkpoint: %w", err) // the os error: unreadable; or ctx's
 	}
 	st, err := decodeCheckpoint(b)
 	if err != nil {
