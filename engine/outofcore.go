@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -47,6 +48,50 @@ type StreamOptions struct {
 	// Options are the reader's: Positive names the positive label; Dim fixes the
 	// dimension. Raw is not allowed (the rows must be labelled ±1).
 	Options data.Options
+	// Guard, when set, is called before the accumulation grows to a dimension dim
+	// above any it allowed before (a row with a larger feature index), with bytes the
+	// memory the accumulators may then hold at once (AccumulatorBytes of dim for each
+	// of them); its error stops the stream before anything grows, and is returned
+	// prefixed with the file and line of the row. It may be called from several
+	// goroutines at once.
+	Guard func(dim int, bytes float64) error
+}
+
+// AccumulatorBytes bounds the memory of one accumulator of class moments
+// (stats.ClassMoments) that has seen dim features: its capacity doubles as the
+// dimension grows, so it is below 2·dim, and holds two classes' means and d×d
+// scatters and two blocks of stats.ClassBlock densified rows (host and backend) per
+// class, and while it grows the old moments beside the new ones (a quarter more).
+func AccumulatorBytes(dim int) float64 {
+	c := 2 * float64(dim)
+	return 1.25*2*8*(c*c+c) + 2*2*stats.ClassBlock*8*c + 3*8*c
+}
+
+// dimGuard calls a StreamOptions.Guard once per new largest dimension, for the
+// goroutines of one stream: allowed is the largest dimension the guard allowed.
+type dimGuard struct {
+	guard   func(dim int, bytes float64) error
+	live    int // accumulators alive at once
+	allowed atomic.Int64
+}
+
+// check returns the guard's error for a row whose largest 0-based index is top−1 at
+// path:line, or nil.
+func (g *dimGuard) check(x kernels.Sparse, path string, line int) error {
+	n := len(x.Idx)
+	if g == nil || g.guard == nil || n == 0 {
+		return nil
+	}
+	top := int64(x.Idx[n-1]) + 1
+	if top <= g.allowed.Load() {
+		return nil
+	}
+	if err := g.guard(int(top), float64(g.live)*AccumulatorBytes(int(top))); err != nil {
+		return fmt.Errorf("%s:%d: %w", path, line, err)
+	}
+	for cur := g.allowed.Load(); top > cur && !g.allowed.CompareAndSwap(cur, top); cur = g.allowed.Load() {
+	}
+	return nil
 }
 
 // StreamInfo describes a streamed file.
@@ -96,9 +141,17 @@ func StreamClassMoments(ctx context.Context, b kernels.Backend, path string, opt
 	lab := labeler{path: path, opts: opts.Options, pos: pos}
 	var total *stats.ClassMoments
 	if compressedOrCache(head) {
-		total, err = streamSequential(ctx, acc, io.TeeReader(f, h), path, opts, &lab, &info)
+		guard := &dimGuard{guard: opts.Guard, live: 1}
+		total, err = streamSequential(ctx, acc, io.TeeReader(f, h), path, opts, &lab, &info, guard)
 	} else {
-		total, err = streamChunks(ctx, acc, f, h, path, opts, &lab, &info)
+		// The chunks being parsed or waiting to be merged (at most workers + 2, the
+		// buffers in flight, and at most the file's chunks) and the merged total.
+		live := streamWorkers(opts) + 2
+		if st, err := f.Stat(); err == nil {
+			live = int(min(int64(live), st.Size()/int64(chunkBytes(opts))+1))
+		}
+		guard := &dimGuard{guard: opts.Guard, live: live + 1}
+		total, err = streamChunks(ctx, acc, f, h, path, opts, &lab, &info, guard)
 	}
 	if err != nil {
 		return nil, info, err
@@ -137,7 +190,7 @@ func compressedOrCache(head []byte) bool {
 
 // streamSequential accumulates a compressed file (or cache) read by one data.Reader.
 func streamSequential(ctx context.Context, b kernels.Backend, r io.Reader, path string, opts StreamOptions,
-	lab *labeler, info *StreamInfo) (*stats.ClassMoments, error) {
+	lab *labeler, info *StreamInfo, guard *dimGuard) (*stats.ClassMoments, error) {
 	ropts := opts.Options
 	ropts.Raw = true
 	rd, err := data.NewReader(r, path, ropts)
@@ -166,6 +219,9 @@ func streamSequential(ctx context.Context, b kernels.Backend, r io.Reader, path 
 			}
 			y = lab.y(ex.Label)
 		}
+		if err := guard.check(ex.X, path, ex.Line); err != nil {
+			return nil, err
+		}
 		total.Add(y, ex.X)
 		info.Rows++
 	}
@@ -191,15 +247,9 @@ type chunk struct {
 // streamChunks cuts the file into chunks of whole lines, parses them on workers and
 // merges their moments in file order.
 func streamChunks(ctx context.Context, b kernels.Backend, f io.Reader, h hash.Hash, path string, opts StreamOptions,
-	lab *labeler, info *StreamInfo) (*stats.ClassMoments, error) {
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	size := opts.ChunkBytes
-	if size <= 0 {
-		size = DefaultChunkBytes
-	}
+	lab *labeler, info *StreamInfo, guard *dimGuard) (*stats.ClassMoments, error) {
+	workers := streamWorkers(opts)
+	size := chunkBytes(opts)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	// tokens bound the chunks alive at once (read, parsed or waiting to be merged).
@@ -279,7 +329,7 @@ func streamChunks(ctx context.Context, b kernels.Backend, f io.Reader, h hash.Ha
 	for range workers {
 		wg.Go(func() {
 			for c := range todo {
-				parseChunk(ctx, b, c, path, opts, lab)
+				parseChunk(ctx, b, c, path, opts, lab, guard)
 				select {
 				case done <- c:
 				case <-ctx.Done():
@@ -340,8 +390,24 @@ func streamChunks(ctx context.Context, b kernels.Backend, f io.Reader, h hash.Ha
 	return total, nil
 }
 
+// chunkBytes is the size of the chunks a file is cut into.
+func chunkBytes(opts StreamOptions) int {
+	if opts.ChunkBytes > 0 {
+		return opts.ChunkBytes
+	}
+	return DefaultChunkBytes
+}
+
+// streamWorkers is the number of goroutines parsing chunks.
+func streamWorkers(opts StreamOptions) int {
+	if opts.Workers > 0 {
+		return opts.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
 // parseChunk parses c's lines into c.cm, c.seen and c.rows, or sets c.err.
-func parseChunk(ctx context.Context, b kernels.Backend, c *chunk, path string, opts StreamOptions, lab *labeler) {
+func parseChunk(ctx context.Context, b kernels.Backend, c *chunk, path string, opts StreamOptions, lab *labeler, guard *dimGuard) {
 	ropts := opts.Options
 	ropts.Raw = true
 	c.cm = stats.NewClassMoments(b, ropts.Dim)
@@ -374,6 +440,10 @@ func parseChunk(ctx context.Context, b kernels.Backend, c *chunk, path string, o
 		if c.seen.Note(ex.Label, path, line(ex.Line)) {
 			// A third distinct label: the file cannot be binary; the merge reports
 			// the exact line from the labels noted so far.
+			return
+		}
+		if err := guard.check(ex.X, path, line(ex.Line)); err != nil {
+			c.err = err
 			return
 		}
 		c.cm.Add(lab.y(ex.Label), ex.X)
@@ -512,17 +582,20 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 	}
 	defer release()
 	start := time.Now()
-	cm, info, err := StreamClassMoments(ctx, b, cfg.Data, StreamOptions{})
+	limit := memoryLimit(cfg.MaxMemory)
+	// The guard runs before the accumulators grow to a new dimension: the streamed
+	// moments, and the fit to come, must fit at every dimension the file reaches.
+	guard := func(dim int, bytes float64) error {
+		return checkMemory(spec, max(bytes, momentsFitBytes(spec, params, dim, 0)),
+			featuresOf(dim)+" out of core (the class moments of the chunks streamed at once, then the fit)", dim, 0, limit)
+	}
+	cm, info, err := StreamClassMoments(ctx, b, cfg.Data, StreamOptions{Guard: guard})
 	if err != nil {
 		return nil, err
 	}
 	p, n := cm.Counts()
-	// A fit from moments holds the two classes' d×d scatters and the system and its
-	// factor, whatever the learner's in-memory state (ls-auc above
-	// solver.LSAUCDirectMax features solves from the rows, in O(d) memory, in memory).
-	d := float64(cm.Dim())
-	need := max(spec.StateBytes(cm.Dim(), int(p+n), params), 8*4*d*d)
-	if err := checkMemory(spec, need, featuresOf(cm.Dim()), cm.Dim(), int(p+n), memoryLimit(cfg.MaxMemory)); err != nil {
+	need := momentsFitBytes(spec, params, cm.Dim(), int(p+n))
+	if err := checkMemory(spec, need, featuresOf(cm.Dim()), cm.Dim(), int(p+n), limit); err != nil {
 		return nil, err
 	}
 	if err := FitClassMoments(ctx, b, spec, params, append([]string{}, cfg.Params...), cm, cfg.Scale, res); err != nil {
@@ -544,6 +617,15 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 		}
 	}
 	return res, nil
+}
+
+// momentsFitBytes is the memory of a fit from class moments of dim features: the two
+// classes' d×d scatters and the system and its factor, whatever the learner's
+// in-memory state (ls-auc above solver.LSAUCDirectMax features solves from the rows,
+// in O(d) memory, in memory).
+func momentsFitBytes(spec solver.Spec, params solver.Params, dim, rows int) float64 {
+	d := float64(dim)
+	return max(spec.StateBytes(dim, rows, params), 8*4*d*d)
 }
 
 // CheckMomentsOnly checks that spec with params (made by spec.Params) trains from the

@@ -294,3 +294,51 @@ func TestTrainOutOfCoreSettingsThatCannotApply(t *testing.T) {
 		})
 	}
 }
+
+// TestTrainOutOfCoreMemoryGuard: a row whose feature index makes the class moments
+// too large for the memory limit is refused before the accumulators grow to it (the
+// error names its line), plain (chunks on workers) and compressed (one reader); the
+// guard sees each new largest dimension once, in increasing order per goroutine.
+func TestTrainOutOfCoreMemoryGuard(t *testing.T) {
+	// 300 rows of 5 features, then one of feature 2,000,000 at line 301: its moments
+	// would take terabytes.
+	var text bytes.Buffer
+	for i := range 300 {
+		fmt.Fprintf(&text, "%s 1:%d 5:1\n", []string{"+1", "-1"}[i%2], i)
+	}
+	text.WriteString("+1 3:1 2000000:1\n-1 1:1\n")
+	plain := writeFile(t, "wide.svm", text.Bytes())
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(text.Bytes())
+	zw.Close()
+	packed := writeFile(t, "wide.svm.gz", gz.Bytes())
+	for _, path := range []string{plain, packed} {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			cfg := TrainConfig{Algo: "ls-auc", Data: path, OutOfCore: true, MaxMemory: 1 << 30, Seed: 1, Backend: fallback.New()}
+			_, err := Train(context.Background(), cfg)
+			if !errors.Is(err, ErrMemory) || !errors.Is(err, ErrInput) || !strings.HasPrefix(err.Error(), path+":301: ") ||
+				!strings.Contains(err.Error(), "2,000,000 features out of core") {
+				t.Fatalf("error %v; want ErrMemory naming %s:301 and 2,000,000 features", err, path)
+			}
+			var dims []int
+			refuse := errors.New("refused")
+			_, _, err = StreamClassMoments(context.Background(), fallback.New(), path, StreamOptions{Workers: 1, ChunkBytes: 1 << 10,
+				Guard: func(dim int, bytes float64) error {
+					dims = append(dims, dim)
+					if bytes < AccumulatorBytes(dim) {
+						t.Errorf("guard of %d features: %g bytes, less than one accumulator's %g", dim, bytes, AccumulatorBytes(dim))
+					}
+					if dim > 1000 {
+						return refuse
+					}
+					return nil
+				}})
+			if !errors.Is(err, refuse) || !strings.HasPrefix(err.Error(), path+":301: ") || !slicesEqual(dims, []int{5, 2_000_000}) {
+				t.Errorf("a guard refusing above 1,000 features: error %v, guard called with %v; want its error at line 301 and [5 2000000]", err, dims)
+			}
+		})
+	}
+}
+
+func slicesEqual(a, b []int) bool { return fmt.Sprint(a) == fmt.Sprint(b) }

@@ -94,6 +94,14 @@ func TestReliabilityIO(t *testing.T) {
 			}
 		}
 	})
+	t.Run("out-of-core memory guard", func(t *testing.T) {
+		// Feature 2,000,000 at line 3: its class moments would take terabytes.
+		if err := os.WriteFile(e.path("wide.svm"), []byte("+1 1:1 5:2\n-1 2:1 7:1\n+1 3:1 2000000:1\n-1 4:1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		e.bad(t, badCase{"ls-auc out of core", []string{"train", "--algo", "ls-auc", "--data", "wide.svm", "--out-of-core", "--max-memory", "1GB"},
+			[]string{"wide.svm:3:", "2,000,000 features out of core", "more than the 1.0 GB of --max-memory"}})
+	})
 	t.Run("gen terminated", func(t *testing.T) {
 		// 10^10 rows: hours of writing, stopped once the temporary file is there.
 		c := e.cmd("gen", "--rows", "10000000000", "--out", "h.csv")
