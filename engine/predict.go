@@ -71,7 +71,11 @@ func Predict(m *model.Model, data string, opts PredictOptions) (*Prediction, err
 	}
 	if ds.Dim < m.Features && opts.AllowFewerFeatures {
 		p.Notes = append(p.Notes, fmt.Sprintf("the data has %d features, the model %d: the missing features count 0", ds.Dim, m.Features))
-		ds = ds.Truncate(m.Features)
+		if narrow, ok := m.Narrow(ds.Dim); ok {
+			m = narrow // the missing features add nothing: the model's width is never allocated
+		} else {
+			ds = ds.Truncate(m.Features) // the model's scaling vectors or bins prove its width
+		}
 	}
 	if p.Scores, err = m.Score(ds); err != nil {
 		return nil, fmt.Errorf("scoring %s: %w", data, err)

@@ -175,11 +175,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if !math.IsNaN(m.TestAUC) {
 		rep.Model.TestAUC = &m.TestAUC
 	}
-	for _, w := range m.Weights {
-		if w != 0 {
-			rep.Model.NonZero++
-		}
-	}
+	rep.Model.NonZero = m.NonZero()
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -102,6 +102,22 @@ func TestReliabilityIO(t *testing.T) {
 		e.bad(t, badCase{"ls-auc out of core", []string{"train", "--algo", "ls-auc", "--data", "wide.svm", "--out-of-core", "--max-memory", "1GB"},
 			[]string{"wide.svm:3:", "2,000,000 features out of core", "more than the 1.0 GB of --max-memory"}})
 	})
+	t.Run("declared width", func(t *testing.T) {
+		// 300 bytes declaring 2³¹ − 1 features: 16 GiB of weights before, which the
+		// address-space limit turned into a crash.
+		m := `{"format": 1, "algorithm": "olr", "features": 2147483647, "scaling": {"kind": "none"},
+ "weights": {"index": [1, 3, 5, 2147483647], "value": [0.5, -1, 0.25, 3]}}`
+		if err := os.WriteFile(e.path("declared.json"), []byte(m), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c := exec.Command("sh", "-c", `ulimit -v 4000000 && exec "$0" "$@"`, e.bin, "eval", "--allow-fewer-features", "--json", "--model", "declared.json", "--data", "german")
+		c.Dir, c.Env = e.dir, e.env
+		var out, errOut bytes.Buffer
+		c.Stdout, c.Stderr = &out, &errOut
+		if status := exitCode(t, c.Run()); status != 0 || !strings.Contains(out.String(), `"nonzero_weights": 4`) || !strings.Contains(out.String(), "the missing features count 0") {
+			t.Errorf("eval --allow-fewer-features of a model declaring 2³¹ − 1 features under ulimit -v 4000000: exit %d, stdout %q, stderr %q; want 0 and the evaluation", status, out.String(), errOut.String())
+		}
+	})
 	t.Run("gen terminated", func(t *testing.T) {
 		// 10^10 rows: hours of writing, stopped once the temporary file is there.
 		c := e.cmd("gen", "--rows", "10000000000", "--out", "h.csv")

@@ -65,7 +65,12 @@ type Model struct {
 	Seed        uint64  // seed of the run (shuffling, a multi-class dataset's grouping)
 	TestAUC     float64 // AUC on the test data at training time; NaN when unknown
 	TestRows    int     // rows of that test data, 0 when none
-	Weights     []float64
+	// Weights are the Width() weights. They are nil in a model Decode read with sparse
+	// weights and more features than its file has bytes (a file that does not prove
+	// its width): such a model holds its weights sparse, and Score, NonZero, Narrow and
+	// the encoding work on them, never allocating Width() numbers.
+	Weights []float64
+	held    *sparse // the sparse weights when Weights is nil (Decode)
 
 	// Table, for a model trained on a CSV, TSV or Parquet table, is how its columns
 	// became features (label, numeric columns, hashed categorical columns): new files
@@ -179,7 +184,16 @@ func (m *Model) encode(nl, indent string) ([]byte, error) {
 		f.TestAUC = &m.TestAUC
 	}
 	var w any = m.Weights
-	if nnz := countNonZero(m.Weights); 2*nnz < len(m.Weights) {
+	switch nnz := m.NonZero(); {
+	case m.held != nil: // more features than non-zero weights: always sparse
+		s := sparse{Index: make([]int, 0, nnz), Value: make([]float64, 0, nnz)}
+		for k, v := range m.held.Value {
+			if v != 0 {
+				s.Index, s.Value = append(s.Index, m.held.Index[k]), append(s.Value, v)
+			}
+		}
+		w = s
+	case 2*nnz < len(m.Weights):
 		s := sparse{Index: make([]int, 0, nnz), Value: make([]float64, 0, nnz)}
 		for j, v := range m.Weights {
 			if v != 0 {
@@ -262,13 +276,13 @@ func Read(path string) (*Model, error) {
 
 // ReadContext reads and validates the model file at path. The read is bounded: a
 // regular file by its size, any file by MaxFileBytes (a larger one is refused), a
-// stream (a pipe, a device) that does not start as a JSON object is refused at its
-// first bytes, and it stops with ctx's error once ctx is done, even while a FIFO
+// stream (a pipe, a device) that does not start as JSON is refused at its first
+// byte, and it stops with ctx's error once ctx is done, even while a FIFO
 // waits for its writer. Its errors name the file: an unreadable file gives the os
 // error (errors.Is os.ErrNotExist, fs.ErrPermission, …), anything else one wrapping
 // ErrModel, with line:column for malformed JSON.
 func ReadContext(ctx context.Context, path string) (*Model, error) {
-	b, err := data.ReadLimited(ctx, path, data.ReadOptions{Max: MaxFileBytes, Check: startsAsObject(path)})
+	b, err := data.ReadLimited(ctx, path, data.ReadOptions{Max: MaxFileBytes, Check: startsAsJSON(path)})
 	switch {
 	case errors.Is(err, data.ErrTooLarge):
 		return nil, fmt.Errorf("model %w", modelError{err})
@@ -287,16 +301,17 @@ type modelError struct{ err error }
 func (e modelError) Error() string   { return e.err.Error() }
 func (e modelError) Unwrap() []error { return []error{e.err, ErrModel} }
 
-// startsAsObject returns a ReadOptions.Check that refuses a file whose first byte
-// after white space is not the '{' of a JSON object.
-func startsAsObject(path string) func([]byte) error {
+// startsAsJSON returns a ReadOptions.Check that refuses a file whose first byte
+// after white space cannot start a JSON value (the NUL bytes of /dev/zero): Decode
+// reports anything else.
+func startsAsJSON(path string) func([]byte) error {
 	return func(b []byte) error {
 		i := bytes.IndexFunc(b, func(r rune) bool { return !strings.ContainsRune(" \t\r\n", r) })
-		if i < 0 || b[i] == '{' {
+		if i < 0 || strings.IndexByte(`{["-0123456789tfn`, b[i]) >= 0 {
 			return nil
 		}
 		line, col := position(b, int64(i+1))
-		return fmt.Errorf("%s:%d:%d: %w: not JSON: byte %q where a model's '{' should start", path, line, col, ErrModel, b[i])
+		return fmt.Errorf("%s:%d:%d: %w: not JSON: it starts with byte %q", path, line, col, ErrModel, b[i])
 	}
 }
 
@@ -346,7 +361,7 @@ func Decode(b []byte, name string) (*Model, error) {
 		m.Bins = &data.Bins{Dim: f.Features, Edges: f.Bins.Edges} // Validate checks them
 	}
 	var err error
-	if m.Weights, err = decodeWeights(f.Weights, m.Width()); err != nil {
+	if m.Weights, m.held, err = decodeWeights(f.Weights, m.Width(), max(len(b), minDense)); err != nil {
 		return nil, fail("%v", err)
 	}
 	if err := m.Validate(); err != nil {
@@ -355,37 +370,96 @@ func Decode(b []byte, name string) (*Model, error) {
 	return m, nil
 }
 
-// decodeWeights reads the dense or sparse weights of a model with dim features.
-func decodeWeights(raw json.RawMessage, dim int) ([]float64, error) {
+// minDense is the width up to which sparse weights are always made dense: 2²⁰
+// weights, 8 MiB. Above it they are made dense only when the file has at least as
+// many bytes as the model has weights (decodeWeights).
+const minDense = 1 << 20
+
+// decodeWeights reads the dense or sparse weights of a model of width dim. Sparse
+// weights are returned dense when dim is at most dense (the file's size, or
+// minDense): a dense array, or scaling vectors of one number per feature, prove that
+// many numbers are there. Above it the file declares a width it does not prove (a
+// 500-byte file declaring 2³¹ − 1 features), and the weights are returned held, as
+// read: nothing proportional to dim is allocated.
+func decodeWeights(raw json.RawMessage, dim, dense int) ([]float64, *sparse, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) > 0 && raw[0] == '{' {
 		var s sparse
 		if err := json.Unmarshal(raw, &s); err != nil {
-			return nil, fmt.Errorf("weights: %v", err)
+			return nil, nil, fmt.Errorf("weights: %v", err)
 		}
 		if len(s.Index) != len(s.Value) {
-			return nil, fmt.Errorf("weights: %d indices but %d values", len(s.Index), len(s.Value))
+			return nil, nil, fmt.Errorf("weights: %d indices but %d values", len(s.Index), len(s.Value))
 		}
-		w := make([]float64, dim)
 		for k, j := range s.Index {
 			if j < 1 || j > dim {
-				return nil, fmt.Errorf("weights: feature %d outside 1..%d", j, dim)
+				return nil, nil, fmt.Errorf("weights: feature %d outside 1..%d", j, dim)
 			}
 			if k > 0 && j <= s.Index[k-1] {
-				return nil, fmt.Errorf("weights: feature %d after %d: indices not increasing", j, s.Index[k-1])
+				return nil, nil, fmt.Errorf("weights: feature %d after %d: indices not increasing", j, s.Index[k-1])
 			}
-			w[j-1] = s.Value[k]
 		}
-		return w, nil
+		if dim > dense {
+			return nil, &s, nil
+		}
+		return s.upTo(dim), nil, nil
 	}
 	var w []float64
 	if err := json.Unmarshal(raw, &w); err != nil {
-		return nil, fmt.Errorf("weights: not an array of numbers or {\"index\", \"value\"}: %v", err)
+		return nil, nil, fmt.Errorf("weights: not an array of numbers or {\"index\", \"value\"}: %v", err)
 	}
 	if w == nil {
-		return nil, fmt.Errorf("weights: null")
+		return nil, nil, fmt.Errorf("weights: null")
 	}
-	return w, nil
+	return w, nil, nil
+}
+
+// upTo returns the first n weights, dense.
+func (s *sparse) upTo(n int) []float64 {
+	w := make([]float64, n)
+	for k, j := range s.Index {
+		if j > n {
+			break
+		}
+		w[j-1] = s.Value[k]
+	}
+	return w
+}
+
+// weightsUpTo returns the first n ≤ Width() weights, dense: Weights[:n], or made from
+// the held sparse weights.
+func (m *Model) weightsUpTo(n int) []float64 {
+	if m.held != nil {
+		return m.held.upTo(n)
+	}
+	return m.Weights[:n]
+}
+
+// values are the weights as stored: Weights, or the held sparse values.
+func (m *Model) values() []float64 {
+	if m.held != nil {
+		return m.held.Value
+	}
+	return m.Weights
+}
+
+// NonZero is the number of non-zero weights.
+func (m *Model) NonZero() int { return countNonZero(m.values()) }
+
+// Narrow returns the model restricted to its first dim < Features features, and true,
+// when the features past dim add nothing to the score of a row that does not have
+// them: no bins and no table, scaling none or norm without centring (a feature at 0
+// stays 0). Predict scores data with fewer features than the model this way, so that
+// nothing of the model's declared width is allocated. Otherwise it returns nil and
+// false: such data must be widened to the model's features (data.Dataset.Truncate).
+func (m *Model) Narrow(dim int) (*Model, bool) {
+	k := m.Scaling.Kind
+	if dim < 0 || dim >= m.Features || m.Bins != nil || m.Table != nil || !(k == data.ScaleNone || k == data.ScaleNorm && m.Scaling.Mean == nil) {
+		return nil, false
+	}
+	n := *m
+	n.Features, n.Weights, n.held = dim, m.weightsUpTo(dim), nil
+	return &n, true
 }
 
 // jsonError turns a JSON decoding error into one naming the file and the line:column.
@@ -440,7 +514,11 @@ func (m *Model) Validate() error {
 			return fail("%v", err)
 		}
 	}
-	if len(m.Weights) != m.Width() {
+	if m.held != nil {
+		if m.Weights != nil {
+			return fail("weights both dense and held sparse")
+		}
+	} else if len(m.Weights) != m.Width() {
 		if m.Bins != nil {
 			return fail("%d weights for %d features and their %d bin indicators", len(m.Weights), m.Features, m.Width()-m.Features)
 		}
@@ -454,11 +532,15 @@ func (m *Model) Validate() error {
 			return fail("the table schema makes %d features, the model has %d", t.Dim(), m.Features)
 		}
 	}
-	if j := nonFinite(m.Weights); j >= 0 {
-		return fail("weight %d (feature %d) is %v", j, j+1, m.Weights[j])
+	if k := nonFinite(m.values()); k >= 0 {
+		j := k
+		if m.held != nil {
+			j = m.held.Index[k] - 1
+		}
+		return fail("weight %d (feature %d) is %v", j, j+1, m.values()[k])
 	}
 	var l1 float64
-	for _, w := range m.Weights {
+	for _, w := range m.values() {
 		l1 += math.Abs(w)
 	}
 	if math.IsInf(l1, 0) {
@@ -555,12 +637,23 @@ func (m *Model) Score(ds *data.Dataset) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
+	w := m.Weights
+	if m.held != nil {
+		// The weights up to the rows' largest feature: the data proves that width.
+		top := 0
+		for i := range t.Rows() {
+			if idx := t.Row(i).Idx; len(idx) > 0 {
+				top = max(top, int(idx[len(idx)-1])+1)
+			}
+		}
+		w = m.weightsUpTo(top)
+	}
 	scores := make([]float64, t.Rows())
 	for i := range scores {
 		r := t.Row(i)
 		var s float64
 		for k, j := range r.Idx {
-			s += m.Weights[j] * r.Val[k]
+			s += w[j] * r.Val[k]
 		}
 		if math.IsNaN(s) || math.IsInf(s, 0) {
 			return nil, fmt.Errorf("%w: the score of row %d is %v: weights or scaling too large for the data", ErrModel, i+1, s)

@@ -2,13 +2,15 @@ package model
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"math"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/kernels"
 )
 
 // TestModelRefuses covers the models and data a model must refuse: an unknown
@@ -64,8 +66,8 @@ func TestModelRefuses(t *testing.T) {
 
 // FuzzModelDecode feeds arbitrary bytes to the model decoder. It must never panic, and
 // a model it accepts must be valid and encode to a file that decodes to the same model.
-// Inputs declaring more than 2²⁰ features are skipped: their weights' allocation is the
-// memory guard's business (tested elsewhere), not the parser's.
+// Whatever number of features an input declares, nothing proportional to it is
+// allocated (decodeWeights): no input is skipped.
 func FuzzModelDecode(f *testing.F) {
 	for _, m := range []*Model{
 		sample(data.ScaleNone, []float64{1, -2, 0.5}),
@@ -87,14 +89,6 @@ func FuzzModelDecode(f *testing.F) {
 	f.Add([]byte(`{"format":1,"algorithm":"olr","features":2,"scaling":{"kind":"none"},"weights":{"index":[2],"value":[1]}}`))
 	f.Add([]byte("not json"))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var head struct {
-			Features json.Number `json:"features"`
-		}
-		if json.Unmarshal(b, &head) == nil {
-			if n, err := head.Features.Float64(); err == nil && n > 1<<20 {
-				t.Skip("more than 2²⁰ features")
-			}
-		}
 		m, err := Decode(b, "fuzz.json")
 		if err != nil {
 			if !errors.Is(err, ErrModel) {
@@ -113,13 +107,73 @@ func FuzzModelDecode(f *testing.F) {
 		if err != nil {
 			t.Fatalf("the re-encoded model does not decode: %v", err)
 		}
-		if m2.Algo != m.Algo || m2.Features != m.Features || len(m2.Weights) != len(m.Weights) {
-			t.Fatal("the re-encoded model decodes differently")
-		}
-		for j := range m.Weights {
-			if m.Weights[j] != m2.Weights[j] && !(math.IsNaN(m.Weights[j]) && math.IsNaN(m2.Weights[j])) {
-				t.Fatalf("weight %d: %v, then %v", j, m.Weights[j], m2.Weights[j])
-			}
+		third, err := m2.MarshalJSON()
+		if err != nil || !bytes.Equal(third, again) {
+			t.Fatalf("the re-encoded model decodes differently: %v\n%s\n%s", err, again, third)
 		}
 	})
+}
+
+// TestDeclaredWidth: a 300-byte model declaring 2³¹ − 1 features allocates nothing
+// proportional to them (it held 16 GiB of weights before), scores data of fewer
+// features through Narrow and of its own declared width by the rows' features, and
+// encodes to the bytes a dense model of the same weights would.
+func TestDeclaredWidth(t *testing.T) {
+	file := []byte(`{"format":1,"algorithm":"olr","features":2147483647,"scaling":{"kind":"none"},` +
+		`"weights":{"index":[1,3,5,2147483647],"value":[0.5,-1,0,3]}}`)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	m, err := Decode(file, "wide.json")
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Errorf("Decode of %d bytes allocated %d bytes", len(file), grew)
+	}
+	if m.Weights != nil || m.NonZero() != 3 || m.Width() != math.MaxInt32 {
+		t.Errorf("weights %d dense, %d non-zero, width %d; want none dense, 3, %d", len(m.Weights), m.NonZero(), m.Width(), math.MaxInt32)
+	}
+	ds := dataset(4, [][]float64{{2, 0, 1, 7}, {0, 0, -1, 0}})
+	narrow, ok := m.Narrow(ds.Dim)
+	if !ok {
+		t.Fatal("Narrow refused a model of scaling none")
+	}
+	scores, err := narrow.Score(ds)
+	if err != nil || !slices.Equal(scores, []float64{0, 1}) {
+		t.Errorf("narrowed scores %v, %v; want [0 1]", scores, err)
+	}
+	// Data of the declared width (as a LIBSVM file with feature 2³¹ − 1 has): the
+	// weights up to its rows' largest feature.
+	wide := &data.Dataset{Name: "wide", Dim: math.MaxInt32, Ptr: []int64{0}}
+	wide.Append(1, 1, kernels.Sparse{Idx: []int32{0, math.MaxInt32 - 1}, Val: []float64{2, 1}})
+	wide.Append(-1, -1, kernels.Sparse{Idx: []int32{2}, Val: []float64{1}})
+	if scores, err := m.Score(wide); err != nil || !slices.Equal(scores, []float64{4, -1}) {
+		t.Errorf("scores of data of the declared width %v, %v; want [4 -1]", scores, err)
+	}
+	got, err := m.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dense := &Model{Algo: "olr", Features: 20, Scaling: Scaling{Kind: data.ScaleNone}, TestAUC: math.NaN(), Weights: make([]float64, 20)}
+	dense.Weights[0], dense.Weights[2], dense.Weights[19] = 0.5, -1, 3
+	want, err := dense.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = bytes.Replace(bytes.Replace(want, []byte(`"features":20`), []byte(`"features":2147483647`), 1), []byte(`[1,3,20]`), []byte(`[1,3,2147483647]`), 1)
+	if !bytes.Equal(got, want) {
+		t.Errorf("encoded\n%s\nwant\n%s", got, want)
+	}
+	for _, c := range []struct {
+		name string
+		m    *Model
+	}{
+		{"minmax", sample(data.ScaleMinMax, []float64{1, 2, 3})},
+		{"centred norm", sample(data.ScaleNorm, []float64{1, 2, 3})},
+	} {
+		if _, ok := c.m.Narrow(2); ok {
+			t.Errorf("Narrow of a %s model: the missing features change its scores, want refused", c.name)
+		}
+	}
 }
