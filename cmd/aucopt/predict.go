@@ -35,6 +35,7 @@ const evalExamples = `  aucopt eval --model m.json --data test.svm
 type scoringFlags struct {
 	model, data            string
 	allowExtra, allowFewer bool
+	ignoreChecksum         *bool
 }
 
 func (s *scoringFlags) register(fs *flag.FlagSet) {
@@ -42,6 +43,7 @@ func (s *scoringFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.data, "data", "", "data to score: a file (LIBSVM text, .gz/.bz2/.xz, or an aucopt cache) or a dataset name, meaning its test part when it has one (required)")
 	fs.BoolVar(&s.allowExtra, "allow-extra-features", false, "score data with more features than the model, giving the extra ones weight 0 (LIBLINEAR's rule); without it such data is refused")
 	fs.BoolVar(&s.allowFewer, "allow-fewer-features", false, "score data with fewer features than the model, the missing ones counting 0 (a sparse file whose last features never occur); without it such data is refused")
+	s.ignoreChecksum = ignoreChecksumFlag(fs)
 }
 
 // score reads the model and scores the data; unlabelled lets a table lack its label
@@ -53,7 +55,8 @@ func (s *scoringFlags) score(ctx context.Context, unlabelled bool) (*model.Model
 	if s.data == "" {
 		return nil, nil, inputErrorf("--data is required (a file or a dataset name)")
 	}
-	m, err := model.ReadContext(ctx, s.model)
+	opts := model.ReadOptions{IgnoreChecksum: *s.ignoreChecksum}
+	m, err := readModel(ctx, s.model, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -66,6 +69,9 @@ func (s *scoringFlags) score(ctx context.Context, unlabelled bool) (*model.Model
 	}
 	if err != nil {
 		return nil, nil, err
+	}
+	if n := checksumNote(m, s.model, opts); n != "" {
+		p.Notes = append(p.Notes, n)
 	}
 	return m, p, nil
 }

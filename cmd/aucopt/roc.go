@@ -11,6 +11,7 @@ import (
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
+	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/internal/figure"
 )
 
@@ -32,6 +33,7 @@ func runROC(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	title := fs.String("title", "", "plot title (default: ROC on DATA)")
 	logFPR := fs.Bool("log-fpr", false, "draw the false positive rate on a log scale, from one negative (1/negatives) to 1: the low-FPR end that fraud and screening thresholds live in")
 	seed := fs.Uint64("seed", 1, "with a multi-class dataset name: the seed of its random class grouping (train's --seed)")
+	ignoreSum := ignoreChecksumFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -65,7 +67,7 @@ func runROC(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	sch, err := modelsTable(ctx, *models)
+	sch, err := modelsTable(ctx, *models, model.ReadOptions{IgnoreChecksum: *ignoreSum})
 	if err != nil {
 		return err
 	}
@@ -75,7 +77,7 @@ func runROC(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	curves := make([]rocCurve, len(*models))
 	for i, m := range *models {
-		scores, err := loadModelScores(ctx, m, ds)
+		scores, err := loadModelScores(ctx, m, ds, model.ReadOptions{IgnoreChecksum: *ignoreSum})
 		if err != nil {
 			return err
 		}

@@ -3,6 +3,8 @@ package model
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,6 +28,9 @@ var (
 	// ErrFeatureSpace is wrapped by Transform's and Score's error for data with another
 	// number of features than the model: most likely data of another feature space.
 	ErrFeatureSpace = errors.New("data and model feature spaces differ")
+	// ErrChecksum is wrapped (with ErrModel) by the error for a model file whose
+	// checksum does not match its content: edited by hand or corrupted.
+	ErrChecksum = errors.New("checksum mismatch")
 )
 
 // Model is a trained linear scorer, score(x) = w·T(x), with T the scaling fitted on the
@@ -46,6 +51,15 @@ var (
 // non-zero, {"index": […], "value": […]} with LIBSVM's 1-based feature numbers in
 // increasing order. Numbers are written in the shortest form that reads back exactly,
 // and nothing depends on the time of writing, so the same run writes the same bytes.
+//
+// The last member, "checksum": "sha256:…", is the SHA-256 of the model's canonical
+// content (Sum): its compact JSON as this format writes it (the members in the order
+// above, no white space, no checksum). Reading re-encodes what it read and compares,
+// so a file whose content was changed (a weight, a scaling shift, a parameter) is
+// refused with an error wrapping ErrChecksum, while white space and layout are free.
+// ReadOptions.IgnoreChecksum reads a model edited by hand. A file without a checksum
+// (written by aucopt before 0.1.0-dev of 2026-11-28) is read as before, its content
+// unverified: Checksum is "".
 type Model struct {
 	Version  string         // aucopt version that wrote the model
 	Algo     string         // registered algorithm name
@@ -80,6 +94,12 @@ type Model struct {
 	// Notes are what the run told the user: data-scaled defaults, why --algo auto chose
 	// this algorithm and these parameters.
 	Notes []string
+
+	// Checksum is the checksum the model file carried ("sha256:…"), which Decode
+	// checked unless told to ignore it; "" for a file without one (from an aucopt
+	// before checksums) or a model not read from a file. Writing ignores it: the
+	// checksum written is always Sum's.
+	Checksum string
 }
 
 // Scaling is the record of a model's fitted data.Scaling (ScalingOf, Data). Kind is
@@ -143,6 +163,7 @@ type file struct {
 	Table       *data.Schema    `json:"table,omitempty"`
 	Notes       []string        `json:"notes,omitempty"`
 	Weights     json.RawMessage `json:"weights"`
+	Checksum    *string         `json:"checksum,omitempty"` // read only: encode appends it
 }
 
 // required lists the fields a format-1 file must have.
@@ -159,15 +180,48 @@ type sparse struct {
 	Value []float64 `json:"value"`
 }
 
-// MarshalJSON writes the model file's JSON, compact. It fails on a model Validate
-// rejects.
+// MarshalJSON writes the model file's JSON, compact, with its checksum. It fails on a
+// model Validate rejects.
 func (m *Model) MarshalJSON() ([]byte, error) {
 	return m.encode("", "")
 }
 
-// encode writes the file object with each member on its own line (prefixed by indent)
-// when nl is "\n", the members' values themselves compact: a vector stays on one line.
+// checksumPrefix starts a checksum: the hash's name.
+const checksumPrefix = "sha256:"
+
+// Sum returns the checksum of m's canonical content, "sha256:" and 64 hex digits: what
+// a model file of m carries. It fails on a model Validate rejects.
+func (m *Model) Sum() (string, error) {
+	b, err := m.canonical()
+	if err != nil {
+		return "", err
+	}
+	return sum(b), nil
+}
+
+func sum(canonical []byte) string {
+	h := sha256.Sum256(canonical)
+	return checksumPrefix + hex.EncodeToString(h[:])
+}
+
+// encode writes the file object with its checksum, each member on its own line
+// (prefixed by indent) when nl is "\n", the members' values themselves compact: a
+// vector stays on one line.
 func (m *Model) encode(nl, indent string) ([]byte, error) {
+	b, err := m.canonical()
+	if err != nil {
+		return nil, err
+	}
+	b = append(b[:len(b)-1], `,"checksum":"`+sum(b)+`"}`...)
+	if nl == "" {
+		return b, nil
+	}
+	return members(b, nl, indent), nil
+}
+
+// canonical writes the file object without its checksum, compact: the content the
+// checksum covers.
+func (m *Model) canonical() ([]byte, error) {
 	if err := m.Validate(); err != nil {
 		return nil, err
 	}
@@ -206,12 +260,12 @@ func (m *Model) encode(nl, indent string) ([]byte, error) {
 	if f.Weights, err = json.Marshal(w); err != nil {
 		return nil, err
 	}
-	b, err := json.Marshal(f)
-	if err != nil || nl == "" {
-		return b, err
-	}
-	// Break the compact object into its members: a member starts after a comma at
-	// depth 1 outside strings.
+	return json.Marshal(f)
+}
+
+// members breaks the compact object b into its members, one per line: a member starts
+// after a comma at depth 1 outside strings.
+func members(b []byte, nl, indent string) []byte {
 	var out bytes.Buffer
 	out.WriteString("{" + nl + indent)
 	depth, inStr, esc := 0, false, false
@@ -238,7 +292,7 @@ func (m *Model) encode(nl, indent string) ([]byte, error) {
 		out.WriteByte(c)
 	}
 	out.WriteString(nl + "}")
-	return out.Bytes(), nil
+	return out.Bytes()
 }
 
 func countNonZero(w []float64) int {
@@ -269,9 +323,18 @@ func (m *Model) Write(path string) error {
 // unless most of them are non-zero).
 const MaxFileBytes = 1 << 30
 
-// Read reads and validates the model file at path (ReadContext without a context).
+// Read reads and validates the model file at path, checking its checksum
+// (ReadContext without a context or options).
 func Read(path string) (*Model, error) {
-	return ReadContext(context.Background(), path)
+	return ReadContext(context.Background(), path, ReadOptions{})
+}
+
+// ReadOptions control ReadContext and DecodeOptions.
+type ReadOptions struct {
+	// IgnoreChecksum reads a model file whose checksum does not match its content (a
+	// model edited by hand); without it such a file is refused with an error wrapping
+	// ErrChecksum and ErrModel.
+	IgnoreChecksum bool
 }
 
 // ReadContext reads and validates the model file at path. The read is bounded: a
@@ -281,7 +344,7 @@ func Read(path string) (*Model, error) {
 // waits for its writer. Its errors name the file: an unreadable file gives the os
 // error (errors.Is os.ErrNotExist, fs.ErrPermission, …), anything else one wrapping
 // ErrModel, with line:column for malformed JSON.
-func ReadContext(ctx context.Context, path string) (*Model, error) {
+func ReadContext(ctx context.Context, path string, opts ReadOptions) (*Model, error) {
 	b, err := data.ReadLimited(ctx, path, data.ReadOptions{Max: MaxFileBytes, Check: startsAsJSON(path)})
 	switch {
 	case errors.Is(err, data.ErrTooLarge):
@@ -291,7 +354,7 @@ func ReadContext(ctx context.Context, path string) (*Model, error) {
 	case err != nil:
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	return Decode(b, path)
+	return DecodeOptions(b, path, opts)
 }
 
 // modelError is an error of reading a model file that wraps ErrModel without
@@ -315,8 +378,15 @@ func startsAsJSON(path string) func([]byte) error {
 	}
 }
 
-// Decode parses and validates a model file's bytes; name stands for the file in errors.
+// Decode parses and validates a model file's bytes, checking its checksum; name
+// stands for the file in errors.
 func Decode(b []byte, name string) (*Model, error) {
+	return DecodeOptions(b, name, ReadOptions{})
+}
+
+// DecodeOptions parses and validates a model file's bytes as opts say; name stands
+// for the file in errors.
+func DecodeOptions(b []byte, name string, opts ReadOptions) (*Model, error) {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("model %s: %w: %s", name, ErrModel, fmt.Sprintf(format, args...))
 	}
@@ -366,6 +436,21 @@ func Decode(b []byte, name string) (*Model, error) {
 	}
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("model %s: %w", name, err)
+	}
+	if f.Checksum == nil {
+		return m, nil // a file of an aucopt before checksums
+	}
+	m.Checksum = *f.Checksum
+	if opts.IgnoreChecksum {
+		return m, nil
+	}
+	got, err := m.Sum()
+	if err != nil {
+		return nil, fmt.Errorf("model %s: %w", name, err)
+	}
+	if got != m.Checksum {
+		return nil, fmt.Errorf("model %s: %w: %w: the file says %q, its content sums to %q (edited by hand or corrupted)",
+			name, ErrModel, ErrChecksum, m.Checksum, got)
 	}
 	return m, nil
 }

@@ -87,6 +87,9 @@ func TestRoundTrip(t *testing.T) {
 			}
 			want := *tt.m
 			want.TestAUC, got.TestAUC = 0, 0
+			if want.Checksum, err = tt.m.Sum(); err != nil || !bytes.Contains(b, []byte(`"checksum": "`+want.Checksum+`"`)) {
+				t.Errorf("the file does not end with the checksum %s of its content (%v):\n%s", want.Checksum, err, b)
+			}
 			if !reflect.DeepEqual(*got, want) {
 				t.Errorf("round trip:\n got %+v\nwant %+v", *got, want)
 			}

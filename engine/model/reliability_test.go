@@ -151,13 +151,13 @@ func TestDeclaredWidth(t *testing.T) {
 	if scores, err := m.Score(wide); err != nil || !slices.Equal(scores, []float64{4, -1}) {
 		t.Errorf("scores of data of the declared width %v, %v; want [4 -1]", scores, err)
 	}
-	got, err := m.MarshalJSON()
+	got, err := m.canonical()
 	if err != nil {
 		t.Fatal(err)
 	}
 	dense := &Model{Algo: "olr", Features: 20, Scaling: Scaling{Kind: data.ScaleNone}, TestAUC: math.NaN(), Weights: make([]float64, 20)}
 	dense.Weights[0], dense.Weights[2], dense.Weights[19] = 0.5, -1, 3
-	want, err := dense.MarshalJSON()
+	want, err := dense.canonical()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,4 +176,62 @@ func TestDeclaredWidth(t *testing.T) {
 			t.Errorf("Narrow of a %s model: the missing features change its scores, want refused", c.name)
 		}
 	}
+}
+
+// FuzzModelChecksum changes bytes of valid model files (as Write lays them out) and
+// decodes them. Decoding must never panic; a changed file it accepts must hold the
+// same content as the original (a change of layout: white space), as the checksum
+// covers the content; with IgnoreChecksum, a changed file it accepts must re-encode to
+// a file Decode accepts with its checksum checked.
+func FuzzModelChecksum(f *testing.F) {
+	var files [][]byte
+	var canon [][]byte
+	for _, m := range []*Model{
+		sample(data.ScaleNone, []float64{1, -2, 0.5}),
+		sample(data.ScaleMinMax, []float64{0, 0, 0, 3, 0}),
+		sample(data.ScaleNorm, []float64{0.25, 1e-300}),
+	} {
+		b, err := m.encode("\n", "  ")
+		if err != nil {
+			f.Fatal(err)
+		}
+		c, err := m.canonical()
+		if err != nil {
+			f.Fatal(err)
+		}
+		files, canon = append(files, b), append(canon, c)
+	}
+	f.Add(uint8(0), uint16(20), []byte("9"))   // a digit of the content
+	f.Add(uint8(1), uint16(1), []byte("\t\t")) // layout
+	f.Add(uint8(2), uint16(300), []byte(""))   // a deletion
+	f.Add(uint8(0), uint16(0), []byte(`{"format":1}`))
+	f.Fuzz(func(t *testing.T, which uint8, at uint16, repl []byte) {
+		k := int(which) % len(files)
+		orig := files[k]
+		i := int(at) % (len(orig) + 1)
+		end := min(i+len(repl), len(orig))
+		b := append(append(append([]byte{}, orig[:i]...), repl...), orig[end:]...)
+		m, err := Decode(b, "fuzz.json")
+		if err != nil {
+			if !errors.Is(err, ErrModel) {
+				t.Fatalf("error %v does not wrap ErrModel", err)
+			}
+		} else {
+			c, err := m.canonical()
+			if err != nil || !bytes.Equal(c, canon[k]) {
+				t.Fatalf("a changed file was accepted with other content (%v):\n%s\nwas\n%s", err, c, canon[k])
+			}
+		}
+		m, err = DecodeOptions(b, "fuzz.json", ReadOptions{IgnoreChecksum: true})
+		if err != nil {
+			return
+		}
+		again, err := m.MarshalJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Decode(again, "again.json"); err != nil {
+			t.Fatalf("a re-encoded model fails its own checksum: %v\n%s", err, again)
+		}
+	})
 }
