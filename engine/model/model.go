@@ -341,7 +341,7 @@ type ReadOptions struct {
 // regular file by its size, any file by MaxFileBytes (a larger one is refused), a
 // stream (a pipe, a device) that does not start as JSON is refused at its first
 // byte, and it stops with ctx's error once ctx is done, even while a FIFO
-// waits for its writer. Its errors name the file: an unreadable file gives the os
+// waits for its writer or while a large file is decoded. Its errors name the file: an unreadable file gives the os
 // error (errors.Is os.ErrNotExist, fs.ErrPermission, …), anything else one wrapping
 // ErrModel, with line:column for malformed JSON.
 func ReadContext(ctx context.Context, path string, opts ReadOptions) (*Model, error) {
@@ -354,7 +354,22 @@ func ReadContext(ctx context.Context, path string, opts ReadOptions) (*Model, er
 	case err != nil:
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	return DecodeOptions(b, path, opts)
+	// Decoding a large file takes seconds: it runs aside, abandoned when ctx is done.
+	type result struct {
+		m   *Model
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		m, err := DecodeOptions(b, path, opts)
+		done <- result{m, err}
+	}()
+	select {
+	case r := <-done:
+		return r.m, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("model %s: decoding stopped: %w", path, ctx.Err())
+	}
 }
 
 // modelError is an error of reading a model file that wraps ErrModel without

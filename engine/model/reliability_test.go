@@ -2,8 +2,11 @@ package model
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -234,4 +237,44 @@ func FuzzModelChecksum(f *testing.F) {
 			t.Fatalf("a re-encoded model fails its own checksum: %v\n%s", err, again)
 		}
 	})
+}
+
+// TestReadBounded: ReadContext refuses a device of endless zeros at its first byte and a
+// file larger than MaxFileBytes by its size (both wrapping ErrModel, naming the file),
+// and stops with the context's error once it is done.
+func TestReadBounded(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.json")
+	f, err := os.Create(huge)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Truncate(MaxFileBytes + 1) // holes: refused by its size, never read
+	f.Close()
+	good := filepath.Join(dir, "m.json")
+	if err := sample(data.ScaleNone, []float64{1, 2}).Write(good); err != nil {
+		t.Fatal(err)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		path string
+		is   error
+		want string
+	}{
+		{"zeros", context.Background(), "/dev/zero", ErrModel, "/dev/zero:1:1: bad model file: not JSON"},
+		{"too large", context.Background(), huge, ErrModel, "1073741825 bytes or more"},
+		{"too large", context.Background(), huge, data.ErrTooLarge, huge},
+		{"cancelled", cancelled, good, context.Canceled, good},
+	} {
+		if _, err := os.Stat(c.path); err != nil {
+			t.Skip(err)
+		}
+		_, err := ReadContext(c.ctx, c.path, ReadOptions{})
+		if !errors.Is(err, c.is) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one wrapping %v saying %q", c.name, err, c.is, c.want)
+		}
+	}
 }
