@@ -6,7 +6,7 @@
 // The package's go test benchmarks time every kernels.Backend operation on the
 // generic (pure Go) and avx2 backends (and cuda where a GPU is: each call then waits
 // for the device) side by side with gonum's floats and blas64, at
-// the sizes of DESIGN.md (vectors of 123, 2000 and 62061 elements; d×d matrices for
+// the sizes of docs/DESIGN.md, "Benchmarks" (vectors of 123, 2000 and 62061 elements; d×d matrices for
 // d = 123, 780, 2000; Syrk with k = 4096), each reporting a GFLOP/s metric.
 //
 // Run them with

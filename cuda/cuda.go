@@ -2,7 +2,7 @@
 // (libcublas.so.13, .12 or .11) loaded at run time with github.com/ebitengine/purego —
 // no cgo and no CUDA toolkit to build or test it — plus aucopt's own kernels as PTX
 // embedded in the binary (kernels/aucopt.cu; `go generate ./cuda` rebuilds the PTX with
-// nvcc). See DESIGN.md for why it does not use gorgonia.org/cu.
+// nvcc). See docs/DESIGN.md, "Why not gorgonia.org/cu".
 //
 // On a machine without the NVIDIA driver, without cuBLAS, without a device, or with a
 // driver too old for the PTX, New returns an error wrapping ErrUnavailable that says

@@ -147,7 +147,7 @@ func TestTrainOutOfCoreMatchesInMemory(t *testing.T) {
 	}
 }
 
-// TestMBAAllPairsIsTheOracle checks ALGORITHMS.md's identity: with every pair MBA-ℓ2's
+// TestMBAAllPairsIsTheOracle checks the identity of docs/ALGORITHMS.md, "MBA": with every pair MBA-ℓ2's
 // system is the ORACLE's, so mba-l2 pairs=all with λ₂ = λ gives ls-auc's weights.
 func TestMBAAllPairsIsTheOracle(t *testing.T) {
 	path := writeFile(t, "train.svm", synthText(2000, 20, []string{"+1", "-1"}, 4))

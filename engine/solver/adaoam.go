@@ -36,7 +36,7 @@ var AdaOAMGrid = Grid{Keys: []string{"eta", "lambda"}, Values: [][]float64{Pow2(
 //
 //	s_i = ‖g_{1:t,i}‖₂,  H = δI + diag(s),  w ← Π_{‖w‖ ≤ 1/√λ}(w − η H⁻¹ g).
 //
-// The projection is the Euclidean one onto the ball, as ALGORITHMS.md states (the
+// The projection is the Euclidean one onto the ball, as docs/ALGORITHMS.md, "AdaOAM", states (the
 // thesis writes it in the H-norm). Memory O(d²); per example O(d²) like OPAUC.
 // An AdaOAM is not safe for concurrent use.
 type AdaOAM struct {

@@ -59,7 +59,7 @@ var registry = sync.OnceValue(func() []Spec {
 		batch("ubauc-batch", "univariate bound of AUC, batch: block coordinate descent, exact w-steps", "Lyu and Ying, eq. 8, Sec. 5.2.1",
 			DefaultUBAUCBatchParams, UBAUCBatchGrid, NewUBAUCBatch),
 		// batch: unilog, mb-psl, mb-phl, svm-or
-		device(batch("ls-auc", "B-LS-SVM: the exact pairwise square-loss minimiser (the oracle), batch", "ICML 2013, Sec. 5; ALGORITHMS.md ORACLE",
+		device(batch("ls-auc", "B-LS-SVM: the exact pairwise square-loss minimiser (the oracle), batch", "ICML 2013, Sec. 5; docs/ALGORITHMS.md, \"ORACLE\"",
 			DefaultLSAUCParams, LSAUCGrid, NewLSAUC), deviceLSAUC),
 		batch("unilog", "batch Uni-Log: class-weighted logistic regression by L-BFGS (baseline)", "Kotlowski et al. 2011; ICML 2013, Sec. 5",
 			DefaultUniLogParams, UniLogGrid, NewUniLog),

@@ -7,7 +7,7 @@ import (
 	"github.com/aucopt/aucopt/kernels"
 )
 
-// This file holds the univariate baselines of the papers' tables (ALGORITHMS.md,
+// This file holds the univariate baselines of the papers' tables (docs/ALGORITHMS.md,
 // "Univariate and other baselines" and the MBA baselines): online logistic regression
 // (OLR), sparse online logistic regression by FTRL-Proximal (SOLR, McMahan et al. 2013)
 // and online Uni-Exp (class-weighted exponential loss). None of them looks at pairs;

@@ -16,7 +16,7 @@ import (
 	"github.com/aucopt/aucopt/kernels"
 )
 
-// This file holds the batch baselines of the papers' tables (ALGORITHMS.md, "Univariate
+// This file holds the batch baselines of the papers' tables (docs/ALGORITHMS.md, "Univariate
 // and other baselines" and "MBA"): B-LS-SVM (the exact pairwise square-loss minimiser,
 // trained), batch Uni-Log (class-weighted logistic regression by L-BFGS) and MB-PSL /
 // MB-PHL (mini-batch gradient descent on sampled pairs). B-SVM-OR is in svmor.go.
@@ -207,7 +207,7 @@ func lsaucBlockRows(d int) int {
 // from one pass over the data: the per-class moments, accumulated block by block
 // (Moments.AddBlock, a Syrk per block of densified rows), then the d×d system
 //
-//	(S₊ + S₋ + δδᵀ + λI) w = δ        (ALGORITHMS.md, ORACLE)
+//	(S₊ + S₋ + δδᵀ + λI) w = δ        (docs/ALGORITHMS.md, "ORACLE")
 //
 // by Cholesky (stats.Oracle). Memory O(d²); time O(n·d²) on the backend plus O(d³).
 // Above LSAUCDirectMax features it solves the same system by conjugate gradients on the

@@ -114,7 +114,7 @@ const fsaucDelta = 0.1
 // sets, but it is not always the nearest such point); Ω1 uses the ℓ2 ball ‖w‖ ≤ R of
 // the paper (the C implementation projects onto an ℓ1 ball, pools p̂ and m̂± over all
 // stages and averages the post-update iterates); the gradients are those of
-// ALGORITHMS.md (the C implementation halves them, so its step is twice ours).
+// docs/ALGORITHMS.md, "SOLAM" (the C implementation halves them, so its step is twice ours).
 //
 // Cost per example is O(nnz(x)). The gradient in w is a multiple of x and both
 // projections are affine in w, so w = s·u + c·w₁ with scalars s, c and the stage's start

@@ -22,7 +22,7 @@ import (
 //	Gultekin, Saha, Ratnaparkhi, Paisley. MBA: Mini-Batch AUC Optimization.
 //	Algorithm 1; Eq. (16)-(18); Section V-A (simulation) and V-B (benchmarks).
 //
-// See ALGORITHMS.md, "MBA".
+// See docs/ALGORITHMS.md, "MBA".
 //
 // The paper states neither B nor T for its experiments nor a numeric λ grid (Fig. 4
 // plots AUC against the regularisation weight on a log axis). Its simulation varies the
@@ -82,7 +82,7 @@ type MBAParams struct {
 	MaxIter int `param:"maxiter"`
 	// Pairs is "sampled" (the default: S = B·T pairs drawn at random, Algorithm 1) or
 	// "all": every positive–negative pair, for which Σ_N = S₊ + S₋ + δδᵀ and μ_N = δ
-	// (ALGORITHMS.md) come from the class moments in one pass, exactly, with no
+	// (docs/ALGORITHMS.md, "MBA") come from the class moments in one pass, exactly, with no
 	// sampling; B and T must then keep their defaults (they do not apply), and the fit
 	// needs only the class moments (out-of-core and distributed training). "auto" is
 	// "all" on a training set of at most S = B·T rows, "sampled" on a larger one: every
@@ -206,7 +206,7 @@ type MBAInfo struct {
 // MBAResidentElements) elements; larger and sparse sets are densified into the block on
 // the host.
 //
-// With all pairs Σ_N = S₊ + S₋ + δδᵀ and μ_N = δ (ALGORITHMS.md), so as S grows w*
+// With all pairs Σ_N = S₊ + S₋ + δδᵀ and μ_N = δ (docs/ALGORITHMS.md, "MBA"), so as S grows w*
 // tends to stats.Oracle's solution with λ = λ₂.
 type MBA struct {
 	b       kernels.Backend

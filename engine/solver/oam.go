@@ -31,7 +31,7 @@ var OAMGrid = Grid{Keys: []string{"C"}, Values: [][]float64{Pow2(-10, 10)}}
 const oamStream = 0x6f616d
 
 // OAM is online AUC maximisation with reservoir buffers (Zhao, Hoi, Jin, Yang 2011;
-// thesis Alg. 4–7; ALGORITHMS.md "OAM"). It keeps a buffer of at most N examples of
+// thesis Alg. 4–7; docs/ALGORITHMS.md, "OAM"). It keeps a buffer of at most N examples of
 // each class, B+ and B−, filled by reservoir sampling: an example is added while its
 // class's buffer is not full, and afterwards replaces a uniformly drawn slot with
 // probability N/N_t (N_t examples of its class seen, itself included). A positive x_t

@@ -16,7 +16,7 @@ import (
 //	W. Gao, R. Jin, S. Zhu, Z.-H. Zhou. One-pass AUC optimization. ICML 2013,
 //	Algorithm 1 (OPAUC), Section 3.2 (OPAUCr) and Section 5.2 (OPAUC^f, OPAUC^rp).
 //
-// See ALGORITHMS.md, "OPAUC" and "OPAUCr", for the update as implemented (with the
+// See docs/ALGORITHMS.md, "OPAUC" and "OPAUCr", for the update as implemented (with the
 // covariance fix and the 1/√τ fix).
 
 // opaucBlock is the number of examples of one class whose rank-1 covariance updates

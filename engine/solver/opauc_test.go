@@ -15,7 +15,7 @@ import (
 )
 
 // naiveOPAUC is a plain transcription of Algorithm 1 of Gao et al. (2013) with the
-// covariance fix of ALGORITHMS.md: full d×d matrices, O(d²) per step, float64.
+// covariance fix of docs/ALGORITHMS.md, "OPAUC": full d×d matrices, O(d²) per step, float64.
 type naiveOPAUC struct {
 	d           int
 	eta, lambda float64

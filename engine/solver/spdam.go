@@ -104,7 +104,7 @@ type SPDAMStats struct {
 }
 
 // SPDAM is the stochastic primal-dual AUC maximisation of the thesis (ch. 5, Alg. 21),
-// in the consistent form of ALGORITHMS.md. With p = n₊/n, the class means m± and
+// in the consistent form of docs/ALGORITHMS.md, "SPDAM". With p = n₊/n, the class means m± and
 // b = m₋ − m₊, the rows are centred and scaled, x̄_i = (x_i − m₊)/√p for positives and
 // (x_i − m₋)/√(1−p) for negatives, and SPDAM minimises
 //

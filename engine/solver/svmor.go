@@ -25,7 +25,7 @@ import (
 //	minimization. JMLR 10, 2009, Algorithm 1 (OCAS: a line search, and planes cut
 //	between the best point and the model's minimiser).
 //
-// ALGORITHMS.md, "Univariate and other baselines" (B-SVM-OR).
+// docs/ALGORITHMS.md, "Univariate and other baselines" (B-SVM-OR).
 
 // SVMORParams are the hyper-parameters of B-SVM-OR. Start from DefaultSVMORParams.
 type SVMORParams struct {

@@ -91,7 +91,7 @@ type UBAUCBatchStats struct {
 //   - the λ-step: with the scores c = Xw sorted ascending, λ = ½(c↑_{N₋} + c↑_{N₋+1}).
 //     The λ-part Σ_i [y_i(λ − c_i)]₊ is piecewise linear with slope k − N₋ between the
 //     k-th and (k+1)-th smallest score, whatever the labels, so every λ in
-//     [c↑_{N₋}, c↑_{N₋+1}] minimises it (the paper prints N₊: a typo, see ALGORITHMS.md);
+//     [c↑_{N₋}, c↑_{N₋+1}] minimises it (the paper prints N₊: a typo, see docs/ALGORITHMS.md, "ba-UBAUC");
 //
 //   - the w-step: with z_i = y_i x_i, Q = γI + βΣ_i x_i x_iᵀ and q = βΣ_i z_i, the
 //     strongly convex QP (objective (8) less the constant βn/2)

@@ -1,6 +1,6 @@
 // Package stats holds the per-class moments every square-loss AUC method shares (count,
 // mean and scatter, accumulated on a kernels.Backend and mergeable exactly across
-// shards) and the exact square-loss oracle of ALGORITHMS.md: the minimiser of
+// shards) and the exact square-loss oracle of docs/ALGORITHMS.md, "ORACLE": the minimiser of
 //
 //	L(w) = 1/(2 n₊ n₋) Σ_{i∈+} Σ_{j∈−} (1 − w·(x_i − x_j))² + (λ/2)‖w‖²
 //	     = ½ [1 − 2 w·δ + wᵀ(S₊ + S₋ + δδᵀ)w] + (λ/2)‖w‖²
