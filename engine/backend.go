@@ -27,6 +27,15 @@ var BackendNames = []string{"auto", "cuda", "avx2", "generic"}
 // ErrUnknownBackend is wrapped by the error Backend returns for a name it does not know.
 var ErrUnknownBackend = errors.New("unknown backend")
 
+// backendError names the backend in err once: "backend cuda: unavailable: …", whether
+// or not err's message starts with the name already ("cuda: unavailable: …").
+func backendError(name string, err error) error {
+	if strings.HasPrefix(err.Error(), name+": ") {
+		return fmt.Errorf("backend %w", err)
+	}
+	return fmt.Errorf("backend %s: %w", name, err)
+}
+
 // Backend returns the backend called name:
 //
 //	generic  the pure-Go reference (always available)
@@ -37,15 +46,6 @@ var ErrUnknownBackend = errors.New("unknown backend")
 // Backend("auto") is the most capable backend here. The engine's entry points, given
 // no backend, choose one per workload instead (AutoBackend): a GPU only where it pays.
 //
-// backendError names the backend in err once: "backend cuda: unavailable: …", whether
-// or not err's message starts with the name already ("cuda: unavailable: …").
-func backendError(name string, err error) error {
-	if strings.HasPrefix(err.Error(), name+": ") {
-		return fmt.Errorf("backend %w", err)
-	}
-	return fmt.Errorf("backend %s: %w", name, err)
-}
-
 // An empty name means auto. Asking for an unavailable backend by name is an error that
 // says why it is unavailable. The caller closes the backend.
 func Backend(name string) (kernels.Backend, error) {
