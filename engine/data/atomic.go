@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ErrNotRegular is wrapped by the error of WriteAtomic for a path that exists and is
@@ -193,9 +195,32 @@ func (c ctxWriter) Write(p []byte) (int, error) {
 	return c.w.Write(p)
 }
 
-// tempPrefix is the start of the names of target's temporary files.
+// MaxNameBytes is the longest file name (one element of a path) that the common file
+// systems take: NAME_MAX of ext4, XFS, btrfs and tmpfs, and about APFS's and NTFS's.
+// An output whose name is longer cannot be created; a caller can refuse it before any
+// work.
+const MaxNameBytes = 255
+
+// tempSuffixBytes bounds what createTemp appends to tempPrefix: a process id (at most
+// 10 digits), "-" and 12 hexadecimal digits.
+const tempSuffixBytes = 10 + 1 + 12
+
+// tempPrefix is the start of the names of target's temporary files: "." + its name +
+// tempMarker. A name too long for that to fit in MaxNameBytes with createTemp's suffix
+// is cut (at a character's start) and ends in "~" and 16 hexadecimal digits of its
+// SHA-256 instead, so that every legal name has temporary files, the same for the same
+// name (removeStale finds them).
 func tempPrefix(target string) string {
-	return "." + filepath.Base(target) + tempMarker
+	base := filepath.Base(target)
+	if 1+len(base)+len(tempMarker)+tempSuffixBytes > MaxNameBytes {
+		sum := sha256.Sum256([]byte(base))
+		keep := MaxNameBytes - 1 - len(tempMarker) - tempSuffixBytes - 1 - 16
+		for keep > 0 && !utf8.RuneStart(base[keep]) {
+			keep--
+		}
+		base = base[:keep] + "~" + hex.EncodeToString(sum[:8])
+	}
+	return "." + base + tempMarker
 }
 
 // createTemp creates a new temporary file for target in its directory with mode 0666

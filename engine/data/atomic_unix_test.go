@@ -216,13 +216,17 @@ func TestWriteAtomicStale(t *testing.T) {
 	stale := filepath.Join(dir, ".m.json"+tempMarker+strconv.Itoa(deadPid)+"-abc")
 	live := filepath.Join(dir, ".m.json"+tempMarker+strconv.Itoa(os.Getppid())+"-abc")
 	other := filepath.Join(dir, ".n.json"+tempMarker+strconv.Itoa(deadPid)+"-abc")
-	for _, f := range []string{stale, live, other} {
+	long := filepath.Join(dir, strings.Repeat("l", 240)+".json") // its temporaries have a cut name
+	staleLong := filepath.Join(dir, tempPrefix(long)+strconv.Itoa(deadPid)+"-abc")
+	for _, f := range []string{stale, live, other, staleLong} {
 		mustWrite(t, f, "partial")
 	}
-	if err := WriteAtomic(p, writeString("x")); err != nil {
-		t.Fatal(err)
+	for _, target := range []string{p, long} {
+		if err := WriteAtomic(target, writeString("x")); err != nil {
+			t.Fatal(err)
+		}
 	}
-	for f, want := range map[string]bool{stale: false, live: true, other: true} {
+	for f, want := range map[string]bool{stale: false, live: true, other: true, staleLong: false} {
 		if _, err := os.Stat(f); (err == nil) != want {
 			t.Errorf("%s: exists %v, want %v", filepath.Base(f), err == nil, want)
 		}
