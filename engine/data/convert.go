@@ -2,6 +2,7 @@ package data
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -54,16 +55,24 @@ type ConvertStats struct {
 // (text stays text, numbers numbers, empty cells empty); anything else written to a
 // table has a label column and one numeric column per feature, x1 … xD (zero-padded to
 // sort in feature order); a table written to LIBSVM text or a cache has its features
-// as its schema maps them.
+// as its schema maps them. With opts.Positive (and not opts.Raw) the labels written are
+// the binary ones, +1 for the positive class and -1 for the rest, which the counts
+// report; otherwise they are written as read. opts.Context, when set, stops the read
+// and the write (checked at every 64 KiB written and before the rename), leaving out
+// as it was.
 func Convert(in, out string, opts Options) (ConvertStats, error) {
 	var st ConvertStats
+	ctx := opts.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	format := OutputFormat(out)
 	inTable := TableFormat(in) != "" || isParquetFile(in)
 	if inTable && (format == FormatCSV || format == FormatTSV || format == FormatParquet) {
 		if !opts.Table.IsZero() || opts.Positive != "" {
 			return st, fmt.Errorf("convert %s to %s: a table copied to a table keeps its columns: the table options do not apply", in, out)
 		}
-		err := WriteAtomic(out, func(w io.Writer) error {
+		err := WriteAtomicContext(ctx, out, func(w io.Writer) error {
 			var err error
 			st, err = copyTable(in, w, format)
 			return err
@@ -74,18 +83,36 @@ func Convert(in, out string, opts Options) (ConvertStats, error) {
 	if err != nil {
 		return st, err
 	}
+	if opts.Positive != "" && !opts.Raw {
+		d = withBinaryLabels(d)
+	}
 	st.Rows, st.Features, st.Values = d.Rows(), d.Dim, int64(d.Nnz())
 	st.Pos, st.Neg = d.Counts()
+	var write func(io.Writer) error
 	switch format {
 	case FormatCache:
-		return st, SaveCache(out, d)
+		write = func(w io.Writer) error { return WriteCache(w, d) }
 	case FormatLibSVM:
-		return st, WriteAtomic(out, func(w io.Writer) error { return WriteLibSVM(w, d) })
+		write = func(w io.Writer) error { return WriteLibSVM(w, d) }
+	default:
+		if d.Dim > MaxTableColumns {
+			return st, fmt.Errorf("convert %s to %s: %d features would be %d columns (at most %d)", in, out, d.Dim, d.Dim, MaxTableColumns)
+		}
+		write = func(w io.Writer) error { return writeDatasetTable(w, format, d) }
 	}
-	if d.Dim > MaxTableColumns {
-		return st, fmt.Errorf("convert %s to %s: %d features would be %d columns (at most %d)", in, out, d.Dim, d.Dim, MaxTableColumns)
+	return st, WriteAtomicContext(ctx, out, write)
+}
+
+// withBinaryLabels returns d (a shallow copy) with its labels as its classes, +1 and
+// -1: what a --positive read made of them, written so that a reader of the output sees
+// the same classes without the flag.
+func withBinaryLabels(d *Dataset) *Dataset {
+	c := *d
+	c.Labels = make([]float64, len(d.Y))
+	for i, y := range d.Y {
+		c.Labels[i] = float64(y)
 	}
-	return st, WriteAtomic(out, func(w io.Writer) error { return writeDatasetTable(w, format, d) })
+	return &c
 }
 
 // WriteLibSVM writes d as LIBSVM text: the label as read, then index:value for each
