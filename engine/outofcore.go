@@ -609,7 +609,9 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 		if err != nil {
 			return nil, err
 		}
-		noteWiderTest(res, test)
+		if err := checkWiderTest(res, test, cfg.AllowExtraFeatures); err != nil {
+			return nil, err
+		}
 		test = res.asTrained(test)
 		res.TestRows = test.Rows()
 		if res.TestAUC, err = ScoreAUC(res.Weights, test); err != nil {

@@ -151,7 +151,9 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 			return nil, err
 		}
 		if test != nil {
-			noteWiderTest(res.TrainResult, test)
+			if err := checkWiderTest(res.TrainResult, test, cfg.AllowExtraFeatures); err != nil {
+				return nil, err
+			}
 			test = res.asTrained(test)
 		}
 	}

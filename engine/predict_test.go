@@ -55,7 +55,8 @@ func TestModelScoresEqualTraining(t *testing.T) {
 			if tt.slow && testing.Short() {
 				t.Skip("-short: one more a9a run")
 			}
-			cfg := TrainConfig{Algo: tt.algo, Data: tt.data, Test: tt.test, Scale: tt.scale, Seed: 3, Backend: fallback.New()}
+			cfg := TrainConfig{Algo: tt.algo, Data: tt.data, Test: tt.test, Scale: tt.scale, Seed: 3, Backend: fallback.New(),
+				AllowExtraFeatures: tt.test == wide} // as Predict's option allows it below
 			cfg.Shuffle = tt.scale != data.ScaleNone // exercise the streamed path too
 			res, err := Train(context.Background(), cfg)
 			if err != nil {

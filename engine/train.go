@@ -10,8 +10,10 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"strings"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/kernels"
 )
@@ -64,6 +66,11 @@ type TrainConfig struct {
 	// that sizes it, and is kept. A checkpoint records the fingerprint: with Checkpoint
 	// set it is an error.
 	NoFingerprint bool
+	// AllowExtraFeatures scores test data with more features than the training data,
+	// the extra ones at weight 0 (LIBLINEAR's rule), with a note. Without it such test
+	// data is refused with an error wrapping model.ErrFeatureSpace and ErrInput, as
+	// Predict refuses it: it is most often data of another feature space.
+	AllowExtraFeatures bool
 }
 
 // DefaultSeed is the seed of a run whose TrainConfig.Seed is 0: the zero value gives the
@@ -377,7 +384,9 @@ func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResu
 	if err != nil {
 		return nil, nil, err
 	}
-	noteWiderTest(res, test)
+	if err := checkWiderTest(res, test, cfg.AllowExtraFeatures); err != nil {
+		return nil, nil, err
+	}
 	return src, test, nil
 }
 
@@ -415,7 +424,7 @@ func prepareAsync(ctx context.Context, cancel context.CancelCauseFunc, cfg Train
 			}
 		}
 		res.TrainRows, res.Features, res.Scale = rows, dim, data.ScaleNone
-		return solver.FileSource{Path: cfg.Data, Opts: in}, startTest(ctx, cancel, cfg, data.LayoutSparse, testOptions(in, sch)), nil
+		return solver.FileSource{Path: cfg.Data, Opts: in}, startTest(ctx, cancel, cfg, data.LayoutSparse, testOptions(in, sch), dim), nil
 	}
 	layout := data.LayoutSparse
 	if spec, err := solver.Lookup(cfg.Algo); err == nil && spec.IsBatch() {
@@ -429,7 +438,7 @@ func prepareAsync(ctx context.Context, cancel context.CancelCauseFunc, cfg Train
 	res.TrainRows, res.Features, res.density = train.Rows(), train.Dim, train.Density()
 	test := readyTest(splitTest)
 	if cfg.Test != "" {
-		test = startTest(ctx, cancel, cfg, layout, testOptions(in, sch))
+		test = startTest(ctx, cancel, cfg, layout, testOptions(in, sch), train.Dim)
 	}
 	return solver.DatasetSource{D: train, Shuffle: cfg.Shuffle, Seed: cfg.Seed}, test, nil
 }
@@ -449,14 +458,22 @@ type pendingTest struct {
 // startTest starts reading cfg.Test (nil when there is none) in the given layout with
 // options in. Should the read fail, it cancels ctx with the read's error (cancel), so
 // that a training run stops rather than finish for a test file it cannot score.
-func startTest(ctx context.Context, cancel context.CancelCauseFunc, cfg TrainConfig, layout data.Layout, in data.Options) *pendingTest {
+//
+// Test data with more features than the training data's (features) fails the read
+// the same way unless cfg.AllowExtraFeatures (checkWiderTest): the run stops before it
+// trains for a score it would refuse.
+func startTest(ctx context.Context, cancel context.CancelCauseFunc, cfg TrainConfig, layout data.Layout, in data.Options, features int) *pendingTest {
 	if cfg.Test == "" {
 		return nil
 	}
 	p := &pendingTest{done: make(chan struct{})}
 	go func() {
 		defer close(p.done)
-		if p.ds, p.err = loadTestLayout(ctx, cfg.Test, cfg.Seed, layout, in); p.err != nil {
+		p.ds, p.err = loadTestLayout(ctx, cfg.Test, cfg.Seed, layout, in)
+		if p.err == nil && p.ds.Dim > features && !cfg.AllowExtraFeatures {
+			p.ds, p.err = nil, widerTestError(p.ds, features)
+		}
+		if p.err != nil {
 			cancel(p.err)
 		}
 	}()
@@ -526,13 +543,31 @@ func (p *pendingTest) failed() error {
 	}
 }
 
-// noteWiderTest tells the user, once, that test features beyond the training data's
-// get weight 0.
-func noteWiderTest(res *TrainResult, test *data.Dataset) {
-	if test != nil && test.Dim > res.Features {
-		res.Notes = append(res.Notes, fmt.Sprintf("the test data has %d features, the training data %d: the extra features get weight 0",
-			test.Dim, res.Features))
+// checkWiderTest refuses test data with more features than the training data (res's)
+// unless allow: an error wrapping model.ErrFeatureSpace and ErrInput, with the flag
+// that allows it. Allowed, it tells the user, once, that the extra features get
+// weight 0.
+func checkWiderTest(res *TrainResult, test *data.Dataset, allow bool) error {
+	if test == nil || test.Dim <= res.Features {
+		return nil
 	}
+	if !allow {
+		return widerTestError(test, res.Features)
+	}
+	for _, n := range res.Notes {
+		if strings.HasPrefix(n, "the test data has ") {
+			return nil // noted already
+		}
+	}
+	res.Notes = append(res.Notes, fmt.Sprintf("the test data has %d features, the training data %d: the extra features get weight 0",
+		test.Dim, res.Features))
+	return nil
+}
+
+// widerTestError is the error of test data with more features than the training's.
+func widerTestError(test *data.Dataset, features int) error {
+	return inputError{fmt.Errorf("test data %s: %w: it has %d features, the training data %d (if it is the same feature space, --allow-extra-features gives the extra ones weight 0)",
+		test.Name, model.ErrFeatureSpace, test.Dim, features)}
 }
 
 // Score returns w·x for every row of d; features beyond len(w) count 0.

@@ -17,6 +17,7 @@ import (
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
+	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/fallback"
 )
@@ -68,8 +69,13 @@ func TestTrainErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want one containing %q", tt.name, err, tt.want)
 		}
 	}
-	// A test file wider than the training data: handled, weights 0, said once.
-	res, err := Train(context.Background(), TrainConfig{Algo: "olr", Data: narrow, Test: wide, Scale: data.ScaleNone})
+	// A test file wider than the training data: refused (another feature space, most
+	// likely); allowed, handled, weights 0, said once.
+	_, err := Train(context.Background(), TrainConfig{Algo: "olr", Data: narrow, Test: wide, Scale: data.ScaleNone})
+	if !errors.Is(err, model.ErrFeatureSpace) {
+		t.Errorf("a wider test file: error %v, want model.ErrFeatureSpace", err)
+	}
+	res, err := Train(context.Background(), TrainConfig{Algo: "olr", Data: narrow, Test: wide, Scale: data.ScaleNone, AllowExtraFeatures: true})
 	if err != nil {
 		t.Fatal(err)
 	}
