@@ -25,6 +25,7 @@ import (
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/internal/suggest"
 	flag "github.com/spf13/pflag"
 )
 
@@ -151,7 +152,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if args[0] == "help" {
 		// aucopt help CMD [KIND]: the command's own help, as CMD [KIND] --help.
 		if !slices.Contains(commandNames(), args[1]) {
-			fmt.Fprintf(stderr, "aucopt help: unknown command %q (commands: %s)\n", args[1], strings.Join(commandNames(), ", "))
+			fmt.Fprintf(stderr, "aucopt help: unknown command %q%s (commands: %s)\n", args[1], suggest.Hint(args[1], commandNames()), strings.Join(commandNames(), ", "))
 			return exitInput
 		}
 		args = append(slices.Clone(args[1:]), "--help")
@@ -181,7 +182,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	fmt.Fprintf(stderr, "aucopt: unknown command %q (commands: %s; see aucopt help)\n", args[0], strings.Join(commandNames(), ", "))
+	fmt.Fprintf(stderr, "aucopt: unknown command %q%s (commands: %s; see aucopt help)\n", args[0], suggest.Hint(args[0], commandNames()), strings.Join(commandNames(), ", "))
 	return exitInput
 }
 

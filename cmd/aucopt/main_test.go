@@ -19,7 +19,7 @@ func TestRun(t *testing.T) {
 	}{
 		{"no args prints help", nil, "", 0, []string{"Commands:", "backends"}, nil},
 		{"help", []string{"help"}, "", 0, []string{"backends"}, nil},
-		{"unknown command", []string{"trian"}, "", 2, nil, []string{`unknown command "trian" (commands: train, predict, eval,`}},
+		{"unknown command", []string{"trian"}, "", 2, nil, []string{`unknown command "trian": did you mean train? (commands: train, predict, eval,`}},
 		{"version", []string{"version"}, "", 0, []string{"aucopt " + version + " (go"}, nil},
 		{"--version", []string{"--version"}, "", 0, []string{"aucopt " + version + " (go"}, nil},
 		{"help command", []string{"help", "train"}, "", 0, nil, []string{"Usage: aucopt train", "--algo"}},

@@ -5,6 +5,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"github.com/aucopt/aucopt/internal/suggest"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -79,10 +80,12 @@ func Lookup(name string) (Source, error) {
 		}
 	}
 	names := make([]string, len(Sources))
+	var all []string // names and aliases, for the suggestion
 	for i, s := range Sources {
 		names[i] = s.Name
+		all = append(append(all, s.Name), s.Aliases...)
 	}
-	return Source{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownDataset, name, strings.Join(names, ", "))
+	return Source{}, fmt.Errorf("%w %q%s (known: %s)", ErrUnknownDataset, name, suggest.Hint(name, all), strings.Join(names, ", "))
 }
 
 // DataDir returns the directory that dataset files are looked up in: $AUCOPT_DATA when

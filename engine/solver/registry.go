@@ -3,6 +3,7 @@ package solver
 import (
 	"errors"
 	"fmt"
+	"github.com/aucopt/aucopt/internal/suggest"
 	"strings"
 
 	"github.com/aucopt/aucopt/kernels"
@@ -132,7 +133,7 @@ func Lookup(name string) (Spec, error) {
 			return s, nil
 		}
 	}
-	return Spec{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownAlgorithm, name, strings.Join(Names(), ", "))
+	return Spec{}, fmt.Errorf("%w %q%s (known: %s)", ErrUnknownAlgorithm, name, suggest.Hint(name, Names()), strings.Join(Names(), ", "))
 }
 
 // Names lists the registered algorithms in help order.
