@@ -446,6 +446,9 @@ func (b *rowBuilder) missing(line, col int) (skip bool, err error) {
 	case b.s.Missing == MissingZero && b.role[col-1] != roleLabel:
 		return false, nil
 	}
+	if b.role[col-1] == roleLabel { // zero cannot stand for a label
+		return false, b.cellError(line, col, nil, "%w: the label is empty (--missing skip leaves such rows out; zero applies to feature cells only)", ErrMissing)
+	}
 	return false, b.cellError(line, col, nil, "%w (--missing zero or skip to accept it)", ErrMissing)
 }
 
