@@ -87,8 +87,9 @@ func inputErrorf(format string, args ...any) error {
 	return userError{fmt.Errorf(format, args...)}
 }
 
-// exitStatus classifies a command's error by the exit-status rule: divergence and
-// anything not known to come from the input are failures of the computation (1);
+// exitStatus classifies a command's error by the exit-status rule: divergence, a
+// failed disk (diskFailed) and anything not known to come from the input are failures
+// of the computation (1);
 // input errors (bad flags or parameters, unknown names, missing, unreadable or
 // malformed files and models, a model of another feature space, data with one class,
 // output paths that cannot be written) are 2.
@@ -96,7 +97,7 @@ func exitStatus(err error) int {
 	var ue userError
 	var pe *data.ParseError
 	switch {
-	case errors.Is(err, solver.ErrDiverged):
+	case errors.Is(err, solver.ErrDiverged), diskFailed(err):
 		return exitFailure
 	case errors.As(err, &ue), errors.Is(err, errUsage), errors.As(err, &pe),
 		errors.Is(err, engine.ErrInput), errors.Is(err, engine.ErrUnknownBackend),
@@ -110,6 +111,18 @@ func exitStatus(err error) int {
 		return exitInput
 	}
 	return exitFailure
+}
+
+// diskFailed reports whether err is the disk's failure, not the input's, whatever
+// else wraps it: the file system is full (ENOSPC, EDQUOT), a file outgrew its limit
+// (EFBIG), or the device failed (EIO). Such a run exits 1, as the exit table says.
+func diskFailed(err error) bool {
+	for _, e := range []error{syscall.ENOSPC, syscall.EDQUOT, syscall.EFBIG, syscall.EIO} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkGridFlags checks the grid-selection flags of train and cv: they need --grid,

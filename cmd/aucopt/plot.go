@@ -70,6 +70,7 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	asJSON := fs.Bool("json", false, "print the traces (every point of every algorithm) as JSON on stdout")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	read := addReadFlags(fs)
+	allowExtra := allowExtraFlag(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -133,6 +134,7 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 		cfg := engine.TraceConfig{Every: *every, TrainConfig: engine.TrainConfig{
 			Algo: a, Params: perAlgo[a], Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
 			Scale: *scale, Seed: *seed, Backend: b, MaxMemory: maxBytes, Positive: positive, Table: table,
+			AllowExtraFeatures: *allowExtra,
 		}}
 		if spec, _ := solver.Lookup(a); spec.IsBatch() {
 			cfg.Passes = 1

@@ -17,6 +17,7 @@ import (
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
+	flag "github.com/spf13/pflag"
 )
 
 // defaultAlgo is what `aucopt train` runs with no --algo.
@@ -58,6 +59,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	read := addReadFlags(fs)
 	average := fs.Int("average", 1, "one-pass algorithms: train this many independent learners on as many contiguous shards of the training rows, in parallel, and average their weights (parameter averaging)")
 	bins := binsFlag(fs)
+	allowExtra := allowExtraFlag(fs)
 	outOfCore := fs.Bool("out-of-core", false, "stream the --data file once in parallel chunks, memory independent of its rows: ls-auc, mba-l2/l1/el with -p pairs=all (scaling none, minmax or auto; no shuffling)")
 	if err := parse(fs, joinOptional(args, "--grid")); err != nil {
 		return err
@@ -125,7 +127,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg := engine.TrainConfig{
 		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
 		Scale: *scale, Seed: *seed, Backend: b, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table,
-		OutOfCore: *outOfCore, Average: *average, Bins: *bins,
+		OutOfCore: *outOfCore, Average: *average, Bins: *bins, AllowExtraFeatures: *allowExtra,
 		// Only the model file and the JSON report show the training data's SHA-256.
 		NoFingerprint: *model == "" && !*asJSON && *ckpt == "",
 	}
@@ -230,11 +232,21 @@ func printParams(w io.Writer, spec solver.Spec) {
 	}
 }
 
+// allowExtraFlag defines --allow-extra-features of the commands that score --test
+// data beside training.
+func allowExtraFlag(fs *flag.FlagSet) *bool {
+	return fs.Bool("allow-extra-features", false, "score --test data with more features than the training data, the extra ones at weight 0 (LIBLINEAR's rule); without it such test data is refused, as predict and eval refuse it")
+}
+
 // checkOutput checks, before any work, that the file named by flag can be created:
-// its directory exists and is a directory. An empty path is no output.
+// its name is not too long (data.MaxNameBytes), its directory exists and is a
+// directory. An empty path is no output.
 func checkOutput(flag, path string) error {
 	if path == "" {
 		return nil
+	}
+	if n := len(filepath.Base(path)); n > data.MaxNameBytes {
+		return inputErrorf("%s %s: a file name of %d bytes, longer than the %d a file system takes", flag, path, n, data.MaxNameBytes)
 	}
 	dir := filepath.Dir(path)
 	st, err := os.Stat(dir)
