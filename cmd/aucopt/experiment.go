@@ -198,7 +198,7 @@ const explainFile = "explain.tsv"
 // exists; nil when there is none.
 func loadExplanations(path, beside string) (*experiment.Explanations, error) {
 	if path == "" {
-		if beside == "" || isStream(beside) {
+		if beside == "" || data.IsStream(beside) {
 			return nil, nil
 		}
 		path = filepath.Join(filepath.Dir(beside), explainFile)

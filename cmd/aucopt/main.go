@@ -13,17 +13,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"runtime/debug"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/aucopt/aucopt/engine"
-	"github.com/aucopt/aucopt/engine/data"
-	"github.com/aucopt/aucopt/engine/metric"
-	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/internal/suggest"
 	flag "github.com/spf13/pflag"
@@ -87,42 +82,21 @@ func inputErrorf(format string, args ...any) error {
 	return userError{fmt.Errorf(format, args...)}
 }
 
-// exitStatus classifies a command's error by the exit-status rule: divergence, a
-// failed disk (diskFailed) and anything not known to come from the input are failures
-// of the computation (1);
-// input errors (bad flags or parameters, unknown names, missing, unreadable or
-// malformed files and models, a model of another feature space, data with one class,
-// output paths that cannot be written) are 2.
+// exitStatus classifies a command's error by the exit-status rule: the user's input
+// (a userError, a usage error, or an error engine.InputFault knows to be the input's:
+// bad flags or parameters, unknown names, missing, unreadable or malformed files and
+// models, a model of another feature space, data with one class, output paths that
+// cannot be written) is 2; divergence, a failed disk (engine.DiskFailure) and anything
+// not known to come from the input are failures of the computation (1).
 func exitStatus(err error) int {
 	var ue userError
-	var pe *data.ParseError
 	switch {
-	case errors.Is(err, solver.ErrDiverged), diskFailed(err):
+	case errors.Is(err, solver.ErrDiverged), engine.DiskFailure(err):
 		return exitFailure
-	case errors.As(err, &ue), errors.Is(err, errUsage), errors.As(err, &pe),
-		errors.Is(err, engine.ErrInput), errors.Is(err, engine.ErrUnknownBackend),
-		errors.Is(err, solver.ErrParam), errors.Is(err, solver.ErrOneClass), errors.Is(err, solver.ErrUnknownAlgorithm),
-		errors.Is(err, metric.ErrOneClass), errors.Is(err, metric.ErrLabel),
-		errors.Is(err, data.ErrUnknownDataset), errors.Is(err, data.ErrCache),
-		errors.Is(err, data.ErrCorrupt), errors.Is(err, data.ErrEmpty), errors.Is(err, data.ErrNotRegular),
-		errors.Is(err, model.ErrModel), errors.Is(err, model.ErrFeatureSpace),
-		errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission),
-		errors.Is(err, syscall.EISDIR), errors.Is(err, syscall.ENOTDIR):
+	case errors.As(err, &ue), errors.Is(err, errUsage), engine.InputFault(err):
 		return exitInput
 	}
 	return exitFailure
-}
-
-// diskFailed reports whether err is the disk's failure, not the input's, whatever
-// else wraps it: the file system is full (ENOSPC, EDQUOT), a file outgrew its limit
-// (EFBIG), or the device failed (EIO). Such a run exits 1, as the exit table says.
-func diskFailed(err error) bool {
-	for _, e := range []error{syscall.ENOSPC, syscall.EDQUOT, syscall.EFBIG, syscall.EIO} {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
 }
 
 // checkGridFlags checks the grid-selection flags of train and cv: they need --grid,

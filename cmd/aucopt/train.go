@@ -3,13 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -238,93 +235,28 @@ func allowExtraFlag(fs *flag.FlagSet) *bool {
 	return fs.Bool("allow-extra-features", false, "score --test data with more features than the training data, the extra ones at weight 0 (LIBLINEAR's rule); without it such test data is refused, as predict and eval refuse it")
 }
 
-// checkOutput checks, before any work, that the file named by flag can be created:
-// its name is not too long (data.MaxNameBytes), its directory exists and is a
-// directory. An empty path is no output.
+// checkOutput checks, before any work, that the file named by flag can be created
+// (data.CheckOutput: its name is not too long, its directory exists, it is no
+// directory or other file aucopt does not replace). An empty path is no output.
 func checkOutput(flag, path string) error {
-	if path == "" {
-		return nil
-	}
-	if n := len(filepath.Base(path)); n > data.MaxNameBytes {
-		return inputErrorf("%s %s: a file name of %d bytes, longer than the %d a file system takes", flag, path, n, data.MaxNameBytes)
-	}
-	dir := filepath.Dir(path)
-	st, err := os.Stat(dir)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return inputErrorf("%s %s: directory %s does not exist", flag, path, dir)
-	case err != nil:
+	if err := data.CheckOutput(path); err != nil {
 		return inputErrorf("%s %s: %w", flag, path, err)
-	case !st.IsDir():
-		return inputErrorf("%s %s: %s is not a directory", flag, path, dir)
-	}
-	_, lerr := os.Lstat(path)
-	st, err = os.Stat(path)
-	switch {
-	case lerr != nil:
-		return nil // a new file
-	case err != nil:
-		return inputErrorf("%s %s: a symbolic link to a missing file (%v)", flag, path, err)
-	case st.IsDir():
-		return inputErrorf("%s %s: is a directory", flag, path)
-	case !st.Mode().IsRegular() && st.Mode()&(fs.ModeCharDevice|fs.ModeNamedPipe) == 0:
-		return inputErrorf("%s %s: %w, which aucopt does not replace", flag, path, data.ErrNotRegular)
 	}
 	return nil
 }
 
-// checkNotInput refuses an output path that names one of the inputs (the same file,
-// through any link or path): writing it would destroy the input. A dataset name stands
-// for its files in the data directory; "" is skipped; two paths of files that do not
-// exist yet are compared by their cleaned absolute form.
+// checkNotInput refuses an output path that names one of the inputs (data.Overwritten-
+// Input: the same file through any link or path, a glob's matches, a dataset's files):
+// writing it would destroy the input.
 func checkNotInput(flag, out string, inputs ...string) error {
-	if out == "" || isStream(out) {
+	in, file := data.OverwrittenInput(out, inputs...)
+	switch {
+	case in == "":
 		return nil
+	case file != in && strings.ContainsAny(in, "*?["):
+		return inputErrorf("%s %s would overwrite the input %s (matched by %s)", flag, out, file, in)
 	}
-	ost, oerr := os.Stat(out)
-	for _, in := range inputs {
-		if in == "" {
-			continue
-		}
-		for _, file := range inputFiles(in) {
-			ist, ierr := os.Stat(file)
-			same := oerr == nil && ierr == nil && os.SameFile(ost, ist)
-			if oerr != nil && ierr != nil {
-				a, err1 := filepath.Abs(out)
-				b, err2 := filepath.Abs(file)
-				same = err1 == nil && err2 == nil && a == b
-			}
-			if same {
-				return inputErrorf("%s %s would overwrite the input %s", flag, out, in)
-			}
-		}
-	}
-	return nil
-}
-
-// inputFiles are the files an input names: itself when it is a file (or no dataset),
-// a dataset's training and test files in the data directory otherwise.
-func inputFiles(in string) []string {
-	if _, err := os.Stat(in); err == nil {
-		return []string{in}
-	}
-	src, err := data.Lookup(in)
-	dir := data.DataDir()
-	if err != nil || dir == "" {
-		return []string{in}
-	}
-	files := []string{filepath.Join(dir, src.Train)}
-	if src.Test != "" {
-		files = append(files, filepath.Join(dir, src.Test))
-	}
-	return files
-}
-
-// isStream reports whether path names a standard stream, a device or a pipe: written
-// through, never replaced, so it is no input's file however often it is named.
-func isStream(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode()&(fs.ModeCharDevice|fs.ModeNamedPipe) != 0
+	return inputErrorf("%s %s would overwrite the input %s", flag, out, in)
 }
 
 // reportGrid prints a grid search's outcome: the best points, the refit and its test
