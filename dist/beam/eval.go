@@ -61,6 +61,10 @@ type scoreFn struct {
 
 // ProcessElement reads and scores one shard.
 func (f *scoreFn) ProcessElement(ctx context.Context, rf fileio.ReadableFile, emit func(int64, Counts), summary func(string)) error {
+	return markInput(f.process(ctx, rf, emit, summary))
+}
+
+func (f *scoreFn) process(ctx context.Context, rf fileio.ReadableFile, emit func(int64, Counts), summary func(string)) error {
 	m, err := model.Decode(f.Model, "model")
 	if err != nil {
 		return err

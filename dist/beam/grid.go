@@ -69,7 +69,7 @@ func (f *fitFn) ProcessElement(ctx context.Context, it WorkItem, shards func(*fi
 	}
 	ds, err := readDataset(ctx, files, f.Positive, f.Glob)
 	if err != nil {
-		return err
+		return markInput(err)
 	}
 	res := fitItem(ctx, f, it, ds)
 	b, err := json.Marshal(res)

@@ -120,6 +120,10 @@ type momentsFn struct {
 // ProcessElement emits the file's accumulator; a malformed line fails the bundle with
 // the *data.ParseError naming the file and line.
 func (f *momentsFn) ProcessElement(ctx context.Context, rf fileio.ReadableFile, emit func(*Acc)) error {
+	return markInput(f.process(ctx, rf, emit))
+}
+
+func (f *momentsFn) process(ctx context.Context, rf fileio.ReadableFile, emit func(*Acc)) error {
 	rule, err := newLabelRule(f.Positive)
 	if err != nil {
 		return err

@@ -35,7 +35,7 @@ type FileLabels struct {
 // as the reader of an empty file says).
 func checkLabels(files []FileLabels, positive, glob string) error {
 	if len(files) == 0 {
-		return fmt.Errorf("%s: no file matches", glob)
+		return inputErrorf("%s: no file matches", glob)
 	}
 	files = slices.Clone(files)
 	slices.SortFunc(files, func(a, b FileLabels) int {
@@ -57,7 +57,7 @@ func checkLabels(files []FileLabels, positive, glob string) error {
 		return err
 	}
 	if rows == 0 {
-		return fmt.Errorf("%s: no examples (in %d files)", glob, len(files))
+		return inputError{fmt.Errorf("%s: %w (in %d files)", glob, data.ErrEmpty, len(files))}
 	}
 	return nil
 }
@@ -208,15 +208,50 @@ func readJSONLines[T any](ctx context.Context, path string) ([]T, error) {
 
 // pipelineError shortens a failed pipeline's error to what the failing DoFn said (a
 // runner wraps it in a dump of the execution plan), e.g. the *data.ParseError naming
-// the shard's file and line.
+// the shard's file and line. A runner passes on only the DoFn's message: one that
+// markInput marked as the input's fault becomes an error wrapping engine.ErrInput
+// (engine.InputFault), its mark removed.
 func pipelineError(what string, err error) error {
 	msg := err.Error()
-	if i := strings.LastIndex(msg, " failed:\n"); i >= 0 {
-		msg = strings.TrimSpace(msg[i+len(" failed:\n"):])
-		if j := strings.Index(msg, "\n"); j >= 0 {
-			msg = msg[:j]
-		}
-		return fmt.Errorf("%s: %s", what, msg)
+	i := strings.LastIndex(msg, " failed:\n")
+	if i < 0 && !strings.Contains(msg, inputMark) {
+		return fmt.Errorf("%s: %w", what, err)
 	}
-	return fmt.Errorf("%s: %w", what, err)
+	if i >= 0 {
+		msg = strings.TrimSpace(msg[i+len(" failed:\n"):])
+	} else {
+		msg = msg[strings.Index(msg, inputMark):]
+	}
+	if j := strings.Index(msg, "\n"); j >= 0 {
+		msg = msg[:j]
+	}
+	if k := strings.Index(msg, inputMark); k >= 0 {
+		return inputErrorf("%s: %s%s", what, msg[:k], msg[k+len(inputMark):])
+	}
+	return fmt.Errorf("%s: %s", what, msg)
+}
+
+// inputMark starts the message of a DoFn's error that is the input's fault
+// (markInput), so that the launcher can tell (pipelineError).
+const inputMark = "[aucopt input] "
+
+// markInput marks err, the error of a DoFn, as the input's fault when it is one
+// (engine.InputFault: a malformed shard, one that cannot be opened, a model of
+// another feature space): the runner turns errors into their messages.
+func markInput(err error) error {
+	if err != nil && engine.InputFault(err) {
+		return fmt.Errorf("%s%w", inputMark, err)
+	}
+	return err
+}
+
+// inputError marks err as caused by the caller's input (engine.ErrInput); its
+// message is err's.
+type inputError struct{ err error }
+
+func (e inputError) Error() string   { return e.err.Error() }
+func (e inputError) Unwrap() []error { return []error{e.err, engine.ErrInput} }
+
+func inputErrorf(format string, args ...any) error {
+	return inputError{fmt.Errorf(format, args...)}
 }

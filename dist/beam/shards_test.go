@@ -40,8 +40,28 @@ func TestBadShards(t *testing.T) {
 		_, err := TrainMoments(ctx, MomentsConfig{Data: filepath.Join(dir, "s/*.svm"), Algo: "ls-auc"})
 		want := bad + ":401:"
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), data.ErrOrder.Error()) ||
-			strings.Contains(err.Error(), "\n") {
+			strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), inputMark) {
 			t.Fatalf("error %v, want one naming %s", err, want)
+		}
+		if !engine.InputFault(err) { // the runner passed on only the message (issue 43: exit 1)
+			t.Errorf("error %v: not the input's fault (engine.InputFault)", err)
+		}
+	})
+	t.Run("malformed line, grid and eval", func(t *testing.T) {
+		dir := t.TempDir()
+		writeText(t, dir, "s/a.svm", good)
+		bad := writeText(t, dir, "s/b.svm", good+"+1 1:1 2:x\n")
+		glob := filepath.Join(dir, "s/*.svm")
+		m, err := TrainMoments(ctx, MomentsConfig{Data: filepath.Join(dir, "s/a.svm"), Algo: "ls-auc"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, gridErr := Grid(ctx, GridConfig{Data: glob, Algo: "ls-auc", Grid: "lambda=1e-4,1e-1", Folds: 2, Seed: 1})
+		_, evalErr := Eval(ctx, EvalConfig{Model: m.Model(), Data: glob})
+		for what, err := range map[string]error{"grid": gridErr, "eval": evalErr} {
+			if err == nil || !strings.Contains(err.Error(), bad+":401:") || !engine.InputFault(err) || strings.Contains(err.Error(), inputMark) {
+				t.Errorf("%s: error %v, want the input's fault naming %s:401", what, err, bad)
+			}
 		}
 	})
 	t.Run("labels across files", func(t *testing.T) {
@@ -90,8 +110,8 @@ func TestBadShards(t *testing.T) {
 	})
 	t.Run("nothing matches", func(t *testing.T) {
 		_, err := TrainMoments(ctx, MomentsConfig{Data: filepath.Join(t.TempDir(), "*.svm"), Algo: "ls-auc"})
-		if err == nil || !strings.Contains(err.Error(), "no file matches") {
-			t.Fatalf("error %v, want 'no file matches'", err)
+		if err == nil || !strings.Contains(err.Error(), "no file matches") || !engine.InputFault(err) {
+			t.Fatalf("error %v, want 'no file matches', the input's fault", err)
 		}
 	})
 	t.Run("learner needs rows", func(t *testing.T) {

@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	aucbeam "github.com/aucopt/aucopt/dist/beam"
@@ -40,7 +41,16 @@ func (p *params) Set(v string) error { *p = append(*p, v); return nil }
 // usageError is a bad command line or input (exit status 2).
 type usageError struct{ error }
 
-func main() {
+func main() { os.Exit(realMain()) }
+
+// realMain runs the command line and returns the exit status, by aucopt's rule: 0
+// success, 1 the computation or the disk failed (engine.DiskFailure), 2 the input is
+// at fault (a usage error or engine.InputFault: flags, a glob that matches nothing, a
+// malformed shard, an output that would overwrite an input), 130 Ctrl-C, 143 SIGTERM;
+// an error is one line "aucopt-beam: …".
+func realMain() int {
+	beamFlags := map[string]bool{} // the flags Beam's packages defined: the help lists them after aucopt-beam's
+	flag.VisitAll(func(f *flag.Flag) { beamFlags[f.Name] = true })
 	job := flag.String("job", "train", "what to run: train (class moments, then solve: ls-auc, mba-* with -p pairs=all), grid (grid × folds, refit the best) or eval (exact AUC of --model)")
 	dataGlob := flag.String("data", "", "glob of LIBSVM shards on any Beam filesystem (local, gs://, s3://, …)")
 	algo := flag.String("algo", "ls-auc", "algorithm (aucopt train --help lists them)")
@@ -55,7 +65,12 @@ func main() {
 	passes := flag.Int("passes", 0, "grid: passes of an online algorithm (0: its default, as aucopt train)")
 	results := flag.String("results_dir", "", "where the pipeline leaves its result for this launcher (default: a local temporary directory, for local runners)")
 	asJSON := flag.Bool("json", false, "print the result as JSON")
+	flag.Usage = func() { usage(flag.CommandLine.Output(), beamFlags) }
 	flag.Parse()
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "aucopt-beam: unexpected argument %q (see aucopt-beam --help)\n", flag.Arg(0))
+		return 2
+	}
 	beam.Init()
 	// Beam's loopback mode (prism's, in this process) leaves an empty
 	// beamloopbackworker-* file in the temporary directory for every pipeline it runs;
@@ -63,25 +78,101 @@ func main() {
 	tmp, err := os.MkdirTemp("", "aucopt-beam-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "aucopt-beam:", err)
-		os.Exit(1)
+		return 1
 	}
+	defer os.RemoveAll(tmp)
 	os.Setenv("TMPDIR", tmp)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signalContext()
 	err = run(ctx, os.Stdout, *job, *dataGlob, *algo, ps, *scale, *seed, *positive, *modelPath, *grid, *folds, *passes, *results, *asJSON)
-	interrupted := ctx.Err() != nil // before stop, which cancels ctx
+	sig, _ := context.Cause(ctx).(signalError) // before stop, which cancels ctx
 	stop()
-	os.RemoveAll(tmp)
+	if err == nil {
+		return 0
+	}
+	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
 	switch {
-	case err == nil:
-	case interrupted:
-		fmt.Fprintln(os.Stderr, "aucopt-beam: interrupted")
-		os.Exit(130)
-	case errors.As(err, new(usageError)) || errors.Is(err, engine.ErrInput):
-		fmt.Fprintln(os.Stderr, "aucopt-beam:", err)
-		os.Exit(2)
-	default:
-		fmt.Fprintln(os.Stderr, "aucopt-beam:", err)
-		os.Exit(1)
+	case sig.sig != nil:
+		fmt.Fprintf(os.Stderr, "aucopt-beam: %s (%s)\n", sig.verb(), msg)
+		return sig.status()
+	case engine.DiskFailure(err):
+		fmt.Fprintln(os.Stderr, "aucopt-beam:", msg)
+		return 1
+	case errors.As(err, new(usageError)) || engine.InputFault(err):
+		fmt.Fprintln(os.Stderr, "aucopt-beam:", msg)
+		return 2
+	}
+	fmt.Fprintln(os.Stderr, "aucopt-beam:", msg)
+	return 1
+}
+
+// usage prints aucopt-beam's own flags, then those of Beam's packages (runner,
+// endpoints, pipeline options: beamFlags), which would otherwise bury them.
+func usage(w io.Writer, beamFlags map[string]bool) {
+	own, theirs := flag.NewFlagSet("aucopt-beam", flag.ContinueOnError), flag.NewFlagSet("beam", flag.ContinueOnError)
+	flag.VisitAll(func(f *flag.Flag) {
+		fs := own
+		if beamFlags[f.Name] {
+			fs = theirs
+		}
+		fs.Var(f.Value, f.Name, f.Usage)
+		fs.Lookup(f.Name).DefValue = f.DefValue
+	})
+	fmt.Fprintf(w, "Usage: aucopt-beam --job train|grid|eval --data GLOB [flags] [Beam flags]\n\nFlags:\n")
+	own.SetOutput(w)
+	own.PrintDefaults()
+	n := 0
+	theirs.VisitAll(func(*flag.Flag) { n++ })
+	fmt.Fprintf(w, "\nBeam's flags (%d: the runner, e.g. --runner=universal --endpoint=HOST:PORT, and its options):\n", n)
+	theirs.SetOutput(w)
+	theirs.PrintDefaults()
+	fmt.Fprint(w, `
+Examples:
+  aucopt-beam --job train --algo ls-auc --data 'shards/part-*.svm' --model m.json
+  aucopt-beam --job grid --algo spam-l2 --grid 'eta=2^[-8..0]' --folds 5 --data 'shards/*' --model m.json
+  aucopt-beam --job eval --model m.json --data 'test/part-*.svm'
+`)
+}
+
+// signalError is the cause of the context a signal cancelled.
+type signalError struct{ sig os.Signal }
+
+func (e signalError) Error() string { return e.sig.String() }
+
+// status is 128 + the signal's number: 130 for SIGINT, 143 for SIGTERM.
+func (e signalError) status() int {
+	if s, ok := e.sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 130
+}
+
+// verb says what the signal did.
+func (e signalError) verb() string {
+	if e.sig == syscall.SIGTERM {
+		return "terminated"
+	}
+	return "interrupted"
+}
+
+// signalContext returns a context that the first SIGINT or SIGTERM cancels, its cause
+// a signalError; stop releases the signals.
+func signalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			signal.Stop(ch)
+			cancel(signalError{s})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(done)
+		cancel(nil)
 	}
 }
 
@@ -89,6 +180,15 @@ func run(ctx context.Context, out io.Writer, job, glob, algo string, ps []string
 	folds, passes int, results string, asJSON bool) error {
 	if glob == "" {
 		return usageError{errors.New("--data: give a glob of LIBSVM shards")}
+	}
+	if job == "train" || job == "grid" {
+		// Before any pipeline: the model must be writable and no shard (aucopt's rule).
+		if err := data.CheckOutput(modelPath); err != nil {
+			return usageError{fmt.Errorf("--model %s: %w", modelPath, err)}
+		}
+		if in, file := data.OverwrittenInput(modelPath, glob); in != "" {
+			return usageError{fmt.Errorf("--model %s would overwrite the input %s (matched by %s)", modelPath, file, in)}
+		}
 	}
 	print := func(v any, text string) error {
 		if asJSON {

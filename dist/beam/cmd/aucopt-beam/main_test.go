@@ -1,0 +1,145 @@
+package main_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// TestExitStatuses builds aucopt-beam and runs it on the local runner (prism) as a user
+// would, checking the exit status by aucopt's rule (issue 43: a glob matching nothing
+// and a malformed shard exited 1, an output naming a shard replaced it) and the one
+// line it says why in.
+func TestExitStatuses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds aucopt-beam and runs pipelines; skipped with -short")
+	}
+	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goBin); err != nil {
+		if goBin, err = exec.LookPath("go"); err != nil {
+			t.Skipf("no go command to build aucopt-beam with: %v", err)
+		}
+	}
+	bin := filepath.Join(t.TempDir(), "aucopt-beam")
+	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	for s := range 3 {
+		var sb strings.Builder
+		for i := range 100 {
+			y, shift := "-1", 0.0
+			if (i*7+s)%5 < 2 {
+				y, shift = "+1", 0.5
+			}
+			fmt.Fprintf(&sb, "%s 1:%g 2:%g 3:%g\n", y, float64(i%10)/10+shift, float64(i%7)/7, float64((i+s)%3)/3)
+		}
+		good := sb.String()
+		write(t, filepath.Join(dir, "train", fmt.Sprintf("part-%02d.svm", s)), good)
+		if s == 1 { // line 91 of the second shard: a value that is no number, at column 12
+			lines := strings.Split(good, "\n")
+			lines[90] = "+1 1:0.5 2:x 3:1"
+			good = strings.Join(lines, "\n")
+		}
+		write(t, filepath.Join(dir, "bad", fmt.Sprintf("part-%02d.svm", s)), good)
+	}
+	if err := os.Symlink(filepath.Join("train", "part-01.svm"), filepath.Join(dir, "lnk.json")); err != nil {
+		t.Fatal(err)
+	}
+	shard0, err := os.ReadFile(filepath.Join(dir, "train", "part-00.svm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	shard1, err := os.ReadFile(filepath.Join(dir, "train", "part-01.svm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (string, string, int) {
+		c := exec.Command(bin, args...)
+		c.Dir = dir
+		var out, errOut bytes.Buffer
+		c.Stdout, c.Stderr = &out, &errOut
+		err := c.Run()
+		var ee *exec.ExitError
+		switch {
+		case errors.As(err, &ee):
+			return out.String(), errOut.String(), ee.ExitCode()
+		case err != nil:
+			t.Fatal(err)
+		}
+		return out.String(), errOut.String(), 0
+	}
+	tests := []struct {
+		name   string
+		args   []string
+		status int
+		want   []string // in the one "aucopt-beam:" line
+	}{
+		{"train", []string{"--job", "train", "--data", "train/part-*.svm", "--model", "m.json"}, 0, nil},
+		{"nothing matches", []string{"--job", "train", "--data", "nomatch/*.svm"}, 2, []string{"nomatch/*.svm", "no file matches"}},
+		{"malformed shard, train", []string{"--job", "train", "--data", "bad/part-*.svm", "--model", "x.json"}, 2, []string{"bad/part-01.svm:91:12"}},
+		{"malformed shard, grid", []string{"--job", "grid", "--grid", "lambda=1e-3,1", "--folds", "2", "--data", "bad/part-*.svm"}, 2, []string{"bad/part-01.svm:91:12"}},
+		{"malformed shard, eval", []string{"--job", "eval", "--model", "m.json", "--data", "bad/part-*.svm"}, 2, []string{"bad/part-01.svm:91:12"}},
+		{"model over a shard", []string{"--job", "train", "--data", "train/part-*.svm", "--model", "train/part-00.svm"}, 2, []string{"would overwrite the input train/part-00.svm"}},
+		{"grid model through a link to a shard", []string{"--job", "grid", "--grid", "lambda=1e-3,1", "--folds", "2", "--data", "train/part-*.svm", "--model", "lnk.json"}, 2, []string{"lnk.json", "would overwrite the input train/part-01.svm"}},
+		{"model in a missing directory", []string{"--job", "train", "--data", "train/part-*.svm", "--model", "nodir/m.json"}, 2, []string{"nodir"}},
+		{"unknown algorithm", []string{"--job", "train", "--algo", "ls_auc", "--data", "train/part-*.svm"}, 2, []string{"did you mean ls-auc?"}},
+		{"unknown job", []string{"--job", "fit", "--data", "train/part-*.svm"}, 2, []string{`"fit"`}},
+		{"an argument the shell expanded", []string{"--job", "train", "--data", "train/part-00.svm", "train/part-01.svm"}, 2, []string{`"train/part-01.svm"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, status := run(tt.args...)
+			var lines []string // prism logs on stderr too; aucopt-beam's own lines start with its name
+			for _, l := range strings.Split(errOut, "\n") {
+				if strings.HasPrefix(l, "aucopt-beam") {
+					lines = append(lines, l)
+				}
+			}
+			if status != tt.status || tt.status != 0 && len(lines) != 1 {
+				t.Fatalf("aucopt-beam %s: exit %d, want %d with one line; stderr:\n%s", strings.Join(tt.args, " "), status, tt.status, errOut)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(lines[0], w) {
+					t.Errorf("aucopt-beam %s: %q does not say %q", strings.Join(tt.args, " "), lines[0], w)
+				}
+			}
+		})
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "train", "part-00.svm")); err != nil || !bytes.Equal(b, shard0) {
+		t.Errorf("train/part-00.svm changed: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "train", "part-01.svm")); err != nil || !bytes.Equal(b, shard1) {
+		t.Errorf("train/part-01.svm (behind lnk.json) changed: %v", err)
+	}
+	for _, p := range []string{"x.json", "nodir"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err == nil {
+			t.Errorf("a failed run left %s", p)
+		}
+	}
+
+	t.Run("help", func(t *testing.T) {
+		_, errOut, status := run("--help")
+		own, beams := strings.Index(errOut, "  -job "), strings.Index(errOut, "  -runner ")
+		if status != 0 || own < 0 || beams < 0 || own > beams || !strings.Contains(errOut, "Beam's flags") {
+			t.Errorf("aucopt-beam --help: exit %d; want aucopt-beam's flags (-job at %d) before Beam's (-runner at %d):\n%s", status, own, beams, errOut)
+		}
+	})
+}
+
+// write writes text to path, creating its directory.
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
