@@ -179,7 +179,7 @@ func copyTable(in string, w io.Writer, format string) (ConvertStats, error) {
 		kinds  []colKind
 		next   func(cells []Cell) error
 	)
-	if isParquetFile(in) {
+	if isParquetFile(in) || TableFormat(in) == FormatParquet {
 		header, kinds, next, err = parquetCells(f, in)
 	} else {
 		header, kinds, next, err = csvCells(f, in)

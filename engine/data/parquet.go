@@ -53,12 +53,13 @@ func isParquetFile(path string) bool {
 	return err == nil && bytes.Equal(head, parquetMagic)
 }
 
-// openParquet opens f as a Parquet table when it starts with the Parquet magic bytes;
-// nil, nil otherwise.
+// openParquet opens f as a Parquet table when it starts with the Parquet magic bytes
+// or is named as one (.parquet, .pq: rawParquet then says what it is not); nil, nil
+// otherwise.
 func openParquet(f *os.File, path string, o Options) (*parquetSource, error) {
 	head := make([]byte, len(parquetMagic))
 	n, _ := f.ReadAt(head, 0)
-	if !bytes.Equal(head[:n], parquetMagic) {
+	if !bytes.Equal(head[:n], parquetMagic) && TableFormat(path) != FormatParquet {
 		return nil, nil
 	}
 	if o.Dim > 0 {
@@ -82,15 +83,25 @@ func openParquet(f *os.File, path string, o Options) (*parquetSource, error) {
 	return s, nil
 }
 
-// rawParquet opens a Parquet file and reads its columns' names and kinds.
+// rawParquet opens a Parquet file and reads its columns' names and kinds. A file that
+// is empty, does not start with the magic bytes, or whose footer cannot be read is an
+// error naming it (ErrEmpty, ErrCorrupt), not one of its columns.
 func rawParquet(f *os.File, path string) (*parquetSource, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
+	head := make([]byte, len(parquetMagic))
+	n, _ := f.ReadAt(head, 0)
+	switch {
+	case st.Size() == 0:
+		return nil, fmt.Errorf("%s: %w: an empty file, not a Parquet table", path, ErrEmpty)
+	case !bytes.Equal(head[:n], parquetMagic):
+		return nil, &ParseError{Path: path, Err: fmt.Errorf("%w: not a Parquet file (it does not start with the magic bytes PAR1)", ErrCorrupt)}
+	}
 	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
 	if err != nil {
-		return nil, &ParseError{Path: path, Err: fmt.Errorf("%w: not a readable Parquet file: %v", ErrColumn, err)}
+		return nil, &ParseError{Path: path, Err: fmt.Errorf("%w: a Parquet file whose footer cannot be read (%v)", ErrCorrupt, err)}
 	}
 	s := &parquetSource{f: pf, path: path, groups: pf.RowGroups(), buf: make([]parquet.Row, parquetBatch)}
 	fields := pf.Schema().Fields()
