@@ -20,6 +20,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -65,13 +66,20 @@ func realMain() int {
 	passes := flag.Int("passes", 0, "grid: passes of an online algorithm (0: its default, as aucopt train)")
 	results := flag.String("results_dir", "", "where the pipeline leaves its result for this launcher (default: a local temporary directory, for local runners)")
 	asJSON := flag.Bool("json", false, "print the result as JSON")
+	logLevel := flag.String("log", "", "level of Beam's and the runner's logs on stderr: debug, info, warn, error or off (default: off on the local runner, prism, whose failure aucopt-beam says in its one line; info on a cluster's)")
 	flag.Usage = func() { usage(flag.CommandLine.Output(), beamFlags) }
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintf(os.Stderr, "aucopt-beam: unexpected argument %q (see aucopt-beam --help)\n", flag.Arg(0))
 		return 2
 	}
-	beam.Init()
+	level, err := logLevelOf(*logLevel)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "aucopt-beam: --log %q: %v (see aucopt-beam --help)\n", *logLevel, err)
+		return 2
+	}
+	beam.Init() // a worker does not return; a launcher's logging is set up, at Beam's level
+	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
 	// Beam's loopback mode (prism's, in this process) leaves an empty
 	// beamloopbackworker-* file in the temporary directory for every pipeline it runs;
 	// they go into a directory of this run's, removed at the end.
@@ -103,6 +111,27 @@ func realMain() int {
 	}
 	fmt.Fprintln(os.Stderr, "aucopt-beam:", msg)
 	return 1
+}
+
+// logLevelOf is the level of the default slog logger, which Beam's SDK and prism log
+// to: level, or by default off for the local runner (prism, in this process: its
+// logs of a failed bundle repeat the error aucopt-beam reports, with the execution
+// plan) and info for another.
+func logLevelOf(level string) (slog.Level, error) {
+	if level == "" {
+		level = "info"
+		if f := flag.Lookup("runner"); f == nil || f.Value.String() == "" || strings.EqualFold(f.Value.String(), "prism") {
+			level = "off"
+		}
+	}
+	if level == "off" {
+		return slog.LevelError + 100, nil
+	}
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return 0, errors.New("want debug, info, warn, error or off")
+	}
+	return l, nil
 }
 
 // usage prints aucopt-beam's own flags, then those of Beam's packages (runner,
