@@ -72,11 +72,18 @@ func Convert(in, out string, opts Options) (ConvertStats, error) {
 		if !opts.Table.IsZero() || opts.Positive != "" {
 			return st, fmt.Errorf("convert %s to %s: a table copied to a table keeps its columns: the table options do not apply", in, out)
 		}
+		var readErr error // the input's, reported as it is, not as the output's write
 		err := WriteAtomicContext(ctx, out, func(w io.Writer) error {
 			var err error
-			st, err = copyTable(in, w, format)
+			st, readErr, err = copyTable(in, w, format)
+			if readErr != nil {
+				return readErr
+			}
 			return err
 		})
+		if readErr != nil {
+			return st, readErr
+		}
 		return st, err
 	}
 	d, _, err := ReadTableFile(in, opts)
@@ -166,12 +173,12 @@ func writeDatasetTable(w io.Writer, format string, d *Dataset) error {
 	return tw.Close()
 }
 
-// copyTable copies the table in to w in format, column by column.
-func copyTable(in string, w io.Writer, format string) (ConvertStats, error) {
-	var st ConvertStats
+// copyTable copies the table in to w in format, column by column. readErr is an error
+// reading in, err one writing w.
+func copyTable(in string, w io.Writer, format string) (st ConvertStats, readErr, err error) {
 	f, err := os.Open(in)
 	if err != nil {
-		return st, err
+		return st, err, nil
 	}
 	defer f.Close()
 	var (
@@ -185,7 +192,7 @@ func copyTable(in string, w io.Writer, format string) (ConvertStats, error) {
 		header, kinds, next, err = csvCells(f, in)
 	}
 	if err != nil {
-		return st, err
+		return st, err, nil
 	}
 	cols := make([]TableColumn, len(header))
 	for i, h := range header {
@@ -193,7 +200,7 @@ func copyTable(in string, w io.Writer, format string) (ConvertStats, error) {
 	}
 	tw, err := NewTableWriter(w, format, cols, 0)
 	if err != nil {
-		return st, err
+		return st, nil, err
 	}
 	cells := make([]Cell, len(cols))
 	for {
@@ -202,7 +209,7 @@ func copyTable(in string, w io.Writer, format string) (ConvertStats, error) {
 			break
 		}
 		if err != nil {
-			return st, err
+			return st, err, nil
 		}
 		st.Rows++
 		for _, c := range cells {
@@ -211,11 +218,11 @@ func copyTable(in string, w io.Writer, format string) (ConvertStats, error) {
 			}
 		}
 		if err := tw.WriteRow(cells); err != nil {
-			return st, err
+			return st, nil, err
 		}
 	}
 	st.Features = len(cols)
-	return st, tw.Close()
+	return st, nil, tw.Close()
 }
 
 // csvCells reads a CSV or TSV file's cells, the kinds of its columns taken from its
