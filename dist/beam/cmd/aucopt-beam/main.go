@@ -97,7 +97,7 @@ func realMain() int {
 	if err == nil {
 		return 0
 	}
-	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
+	msg := strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; "), "\t", "")
 	switch {
 	case sig.sig != nil:
 		fmt.Fprintf(os.Stderr, "aucopt-beam: %s (%s)\n", sig.verb(), msg)

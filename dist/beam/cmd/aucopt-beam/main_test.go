@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestExitStatuses builds aucopt-beam and runs it on the local runner (prism) as a user
@@ -121,6 +123,56 @@ func TestExitStatuses(t *testing.T) {
 			t.Errorf("a failed run left %s", p)
 		}
 	}
+
+	t.Run("signals", func(t *testing.T) {
+		if runtime.GOOS == "windows" {
+			t.Skip("no SIGTERM to send on windows")
+		}
+		// A grid of 17 points × 5 folds, each item re-reading 40,000 rows: seconds of
+		// work, stopped after one.
+		var sb strings.Builder
+		for i := range 40_000 {
+			y := "-1"
+			if i%5 < 2 {
+				y = "+1"
+			}
+			fmt.Fprintf(&sb, "%s", y)
+			for j := 1; j <= 10; j++ {
+				fmt.Fprintf(&sb, " %d:%.3g", j, float64((i*j)%97)/97)
+			}
+			sb.WriteByte('\n')
+		}
+		for s := range 4 {
+			write(t, filepath.Join(dir, "big", fmt.Sprintf("part-%d.svm", s)), sb.String())
+		}
+		for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+			c := exec.Command(bin, "--job", "grid", "--algo", "spam-l2", "--grid", "eta=2^[-8..8]", "--folds", "5", "--data", "big/part-*.svm", "--model", "sig.json")
+			c.Dir = dir
+			var errOut bytes.Buffer
+			c.Stderr = &errOut
+			if err := c.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Second)
+			c.Process.Signal(sig)
+			err := c.Wait()
+			var ee *exec.ExitError
+			status := 0
+			if errors.As(err, &ee) {
+				status = ee.ExitCode()
+			}
+			if status == 0 {
+				t.Skipf("the grid ended before %v (a fast machine): nothing to check", sig)
+			}
+			verb := map[syscall.Signal]string{syscall.SIGTERM: "terminated", syscall.SIGINT: "interrupted"}[sig]
+			if status != 128+int(sig) || strings.Count(errOut.String(), "\n") != 1 || !strings.HasPrefix(errOut.String(), "aucopt-beam: "+verb) {
+				t.Errorf("aucopt-beam after %v: exit %d, stderr %q; want %d and one line", sig, status, errOut.String(), 128+int(sig))
+			}
+			if _, err := os.Stat(filepath.Join(dir, "sig.json")); err == nil {
+				t.Errorf("aucopt-beam after %v wrote its model", sig)
+			}
+		}
+	})
 
 	t.Run("help", func(t *testing.T) {
 		_, errOut, status := run("--help")
