@@ -98,6 +98,9 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "[%d/%d] %s: AUC %.4f in %.2fs\n", done, total, runName(r, *repeats), r.AUC, r.Seconds)
 		}
 	}
+	if err := checkAutoName(*algo); err != nil {
+		return err
+	}
 	auto := *algo == engine.AlgoAuto
 	if err := checkAutoFlags(auto, fs.Changed, "param", "grid", "passes", "workers", "bins"); err != nil {
 		return err

@@ -48,6 +48,8 @@ func TestExitStatusesRound2(t *testing.T) {
 			{"algorithm with swapped letters", []string{"train", "--algo", "opuac"}, []string{`"opuac"`, "did you mean opauc?"}, ""},
 			{"algorithm with an underscore", []string{"train", "--algo", "spam_l2"}, []string{"did you mean spam-l2?"}, ""},
 			{"algorithm in capitals", []string{"cv", "--algo", "OPAUC"}, []string{"did you mean opauc?"}, ""},
+			{"auto in capitals", []string{"train", "--algo", "AUTO"}, []string{`"AUTO"`, "did you mean auto?"}, ""},
+			{"auto misspelt, cv", []string{"cv", "--algo", "atuo"}, []string{"did you mean auto?"}, ""},
 			{"command misspelt", []string{"trian"}, []string{`"trian"`, "did you mean train?"}, ""},
 			{"help of a misspelt command", []string{"help", "predcit"}, []string{"did you mean predict?"}, ""},
 			{"dataset misspelt", []string{"train", "--data", "germna"}, []string{"did you mean german?"}, ""},

@@ -14,6 +14,7 @@ import (
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/internal/suggest"
 	flag "github.com/spf13/pflag"
 )
 
@@ -63,6 +64,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	positive, table, err := read.options()
 	if err != nil {
+		return err
+	}
+	if err := checkAutoName(*algo); err != nil {
 		return err
 	}
 	auto := *algo == engine.AlgoAuto
@@ -227,6 +231,19 @@ func printParams(w io.Writer, spec solver.Spec) {
 			fmt.Fprintf(w, "  %-8s %d values from %g to %g\n", k, len(v), v[0], v[len(v)-1])
 		}
 	}
+}
+
+// checkAutoName refuses a name that means auto but for its case or a typo (AUTO,
+// atuo), which solver.Lookup cannot suggest: auto chooses among the algorithms, it is
+// none of them.
+func checkAutoName(algo string) error {
+	if algo == engine.AlgoAuto {
+		return nil
+	}
+	if k, ok := suggest.Closest(algo, append(solver.Names(), engine.AlgoAuto)); ok && k == engine.AlgoAuto {
+		return inputErrorf("unknown algorithm %q: did you mean %s?", algo, engine.AlgoAuto)
+	}
+	return nil
 }
 
 // allowExtraFlag defines --allow-extra-features of the commands that score --test
