@@ -237,6 +237,9 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err != nil {
 		return err
 	}
+	if *raw && positive != "" {
+		return inputErrorf("--raw keeps the labels as read: --positive %s does not apply (give one or the other)", positive)
+	}
 	start := time.Now()
 	st, err := data.Convert(in, out, data.Options{Positive: positive, Dim: *dim, Raw: *raw, Table: table, Context: ctx})
 	if err != nil {

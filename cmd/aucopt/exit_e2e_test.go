@@ -50,6 +50,7 @@ func TestExitStatusesRound2(t *testing.T) {
 			{"algorithm in capitals", []string{"cv", "--algo", "OPAUC"}, []string{"did you mean opauc?"}, ""},
 			{"auto in capitals", []string{"train", "--algo", "AUTO"}, []string{`"AUTO"`, "did you mean auto?"}, ""},
 			{"auto misspelt, cv", []string{"cv", "--algo", "atuo"}, []string{"did you mean auto?"}, ""},
+			{"convert raw and positive", []string{"convert", "--raw", "--positive", "3", german, "g.svm"}, []string{"--raw", "--positive 3"}, ""},
 			{"command misspelt", []string{"trian"}, []string{`"trian"`, "did you mean train?"}, ""},
 			{"help of a misspelt command", []string{"help", "predcit"}, []string{"did you mean predict?"}, ""},
 			{"dataset misspelt", []string{"train", "--data", "germna"}, []string{"did you mean german?"}, ""},
