@@ -23,6 +23,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -73,6 +74,10 @@ func realMain() int {
 		fmt.Fprintf(os.Stderr, "aucopt-beam: unexpected argument %q (see aucopt-beam --help)\n", flag.Arg(0))
 		return 2
 	}
+	if err := checkJobFlags(*job); err != nil {
+		fmt.Fprintf(os.Stderr, "aucopt-beam: %v (see aucopt-beam --help)\n", err)
+		return 2
+	}
 	level, err := logLevelOf(*logLevel)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "aucopt-beam: --log %q: %v (see aucopt-beam --help)\n", *logLevel, err)
@@ -111,6 +116,32 @@ func realMain() int {
 	}
 	fmt.Fprintln(os.Stderr, "aucopt-beam:", msg)
 	return 1
+}
+
+// notFor lists, for each job, the flags that cannot take effect in it.
+var notFor = map[string][]string{
+	"train": {"grid", "folds", "passes"},
+	"grid":  {"p"},
+	"eval":  {"algo", "p", "scale", "seed", "grid", "folds", "passes"},
+}
+
+// checkJobFlags refuses a flag given on the command line that job does not use: a
+// setting that cannot take effect is an error.
+func checkJobFlags(job string) error {
+	var bad []string
+	flag.Visit(func(f *flag.Flag) {
+		if slices.Contains(notFor[job], f.Name) {
+			dash := "--"
+			if len(f.Name) == 1 {
+				dash = "-" // -p
+			}
+			bad = append(bad, dash+f.Name)
+		}
+	})
+	if len(bad) > 0 {
+		return fmt.Errorf("--job %s does not use %s", job, strings.Join(bad, ", "))
+	}
+	return nil
 }
 
 // logLevelOf is the level of the default slog logger, which Beam's SDK and prism log

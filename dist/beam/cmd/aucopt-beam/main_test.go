@@ -93,6 +93,8 @@ func TestExitStatuses(t *testing.T) {
 		{"model in a missing directory", []string{"--job", "train", "--data", "train/part-*.svm", "--model", "nodir/m.json"}, 2, []string{"nodir"}},
 		{"unknown algorithm", []string{"--job", "train", "--algo", "ls_auc", "--data", "train/part-*.svm"}, 2, []string{"did you mean ls-auc?"}},
 		{"unknown job", []string{"--job", "fit", "--data", "train/part-*.svm"}, 2, []string{`"fit"`}},
+		{"a grid flag with train", []string{"--job", "train", "--folds", "3", "--data", "train/part-*.svm"}, 2, []string{"--job train", "--folds"}},
+		{"training flags with eval", []string{"--job", "eval", "--model", "m.json", "--algo", "spam-l2", "-p", "eta=1", "--data", "train/part-*.svm"}, 2, []string{"--algo, -p"}},
 		{"unknown log level", []string{"--log", "loud", "--data", "train/part-*.svm"}, 2, []string{"--log", "loud"}},
 		{"an argument the shell expanded", []string{"--job", "train", "--data", "train/part-00.svm", "train/part-01.svm"}, 2, []string{`"train/part-01.svm"`}},
 	}
