@@ -53,9 +53,9 @@ func fingerprint(name string) pendingSum {
 }
 
 // fingerprintFor is fingerprint(cfg.Data), or nil (no fingerprint) when
-// cfg.NoFingerprint is set.
+// cfg.NoFingerprint is set or the data are in memory (cfg.Dataset).
 func fingerprintFor(cfg TrainConfig) pendingSum {
-	if cfg.NoFingerprint {
+	if cfg.NoFingerprint || cfg.Dataset != nil {
 		return nil
 	}
 	return fingerprint(cfg.Data)

@@ -252,7 +252,7 @@ func Auto(ctx context.Context, cfg AutoConfig) (_ *AutoResult, err error) {
 	defer os.RemoveAll(dir)
 	base := cfg.TrainConfig
 	base.Passes = 1 // the candidates run one pass: the portfolio's grids and budgets are sized for it
-	base.Positive, base.Table, base.Data, base.Test = "", nil, filepath.Join(dir, "train.cache"), ""
+	base.Positive, base.Table, base.Data, base.Test, base.Dataset = "", nil, filepath.Join(dir, "train.cache"), "", nil
 	if err := data.SaveCache(base.Data, train); err != nil {
 		return nil, fmt.Errorf("auto: %w", err)
 	}
@@ -304,7 +304,7 @@ func Auto(ctx context.Context, cfg AutoConfig) (_ *AutoResult, err error) {
 	res.Grid = grids[win]
 	res.Leaderboard = rank(entries, win)
 	res.TrainResult = res.Grid.TrainResult
-	res.Data, res.Schema, res.TrainSHA256 = cfg.Data, sch, ""
+	res.Data, res.Schema, res.TrainSHA256 = cfg.dataName(), sch, ""
 	sum.wait(res.TrainResult)
 	w := res.Leaderboard[0]
 	res.Notes = append(res.Notes, fmt.Sprintf("auto: %s (%s) won with validation AUC %.4f (%s; the first in portfolio order within %.4f of the best) among %d candidates run within a %s budget; runner-up %s",

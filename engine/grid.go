@@ -137,7 +137,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	if cfg.Checkpoint != "" {
 		return nil, inputErrorf("--grid does not take --checkpoint")
 	}
-	res := &TrainResult{Algo: spec.Name, Data: cfg.Data, Passes: max(cfg.Passes, 1), TestAUC: math.NaN(), Seed: cfg.Seed}
+	res := &TrainResult{Algo: spec.Name, Data: cfg.dataName(), Passes: max(cfg.Passes, 1), TestAUC: math.NaN(), Seed: cfg.Seed}
 	if spec.IsBatch() {
 		res.Passes = 0
 	}
@@ -160,7 +160,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	g, err := Run(ctx, b, Task{Spec: spec, Points: params, Train: src.(solver.DatasetSource).D, Test: test, Scale: cfg.Scale, Bins: cfg.Bins,
 		Selection: Selection{Folds: cfg.Folds, Holdout: cfg.Holdout, Seed: cfg.Seed}, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
 		Seed: cfg.Seed, Workers: cfg.Workers, Progress: cfg.Progress, Settings: pointSettings(cfg.Params, points),
-		cfg: &cfg.TrainConfig, res: res, owned: true, sized: true})
+		cfg: &cfg.TrainConfig, res: res, owned: cfg.Dataset == nil, sized: true})
 	if err != nil {
 		return nil, err
 	}

@@ -20,14 +20,24 @@ import (
 
 // TrainConfig is one training run of an online algorithm.
 type TrainConfig struct {
-	Algo    string   // registered algorithm name (solver.Names)
-	Params  []string // key=value hyper-parameters over the algorithm's defaults
-	Data    string   // training data: a registry name (data.Sources) or a file
-	Test    string   // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
-	Passes  int      // passes over the training data (0: the learner's default, solver.Spec.DefaultPasses)
-	Shuffle bool     // visit the training rows in a seeded random order each pass
-	Scale   string   // data.ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
-	Seed    uint64   // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
+	Algo   string   // registered algorithm name (solver.Names)
+	Params []string // key=value hyper-parameters over the algorithm's defaults
+	Data   string   // training data: a registry name (data.Sources) or a file
+	// Dataset, when set in place of Data, is the training data in memory (a caller's
+	// arrays made a Dataset by data.NewDenseRows or data.NewCSR, or any Dataset): the run
+	// is Data's for a file of the same rows in the same layout (defaults, scaling,
+	// weights, bit for bit), the rows read where they lie and never written: the run
+	// scales a copy and does not reorder them in place. The layout is the Dataset's as
+	// given (a file is read sparse for an online learner and dense when dense for a batch
+	// one; the weights of another layout can differ in the last bits). Train, Grid and
+	// Auto take it; it has no fingerprint, so Checkpoint, OutOfCore, Positive and Table
+	// (which apply to files) do not go with it.
+	Dataset *data.Dataset
+	Test    string // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
+	Passes  int    // passes over the training data (0: the learner's default, solver.Spec.DefaultPasses)
+	Shuffle bool   // visit the training rows in a seeded random order each pass
+	Scale   string // data.ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
+	Seed    uint64 // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
 	// Backend is the compute backend, the caller's to close; nil means the default
 	// selection (OpenBackendFor: $AUCOPT_BACKEND, else automatic selection's for the
 	// algorithm and the data, AutoBackend), opened and closed by the run.
@@ -187,7 +197,10 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if err := params.SetAll(cfg.Params); err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
 	}
-	res := &TrainResult{Algo: spec.Name, Params: params.Values(), Data: cfg.Data, Passes: max(cfg.Passes, 1), TestAUC: math.NaN(), Seed: cfg.Seed}
+	if err := cfg.checkDataset(); err != nil {
+		return nil, err
+	}
+	res := &TrainResult{Algo: spec.Name, Params: params.Values(), Data: cfg.dataName(), Passes: max(cfg.Passes, 1), TestAUC: math.NaN(), Seed: cfg.Seed}
 	if spec.IsBatch() {
 		if cfg.Checkpoint != "" {
 			return nil, inputErrorf("%s is a batch algorithm: --checkpoint is for online ones", spec.Name)
@@ -243,7 +256,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		sum.wait(res) // the checkpoint records the training data's fingerprint
 	}
 	t := Task{Spec: spec, Points: []solver.Params{params}, Scale: cfg.Scale, Bins: cfg.Bins, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
-		Seed: cfg.Seed, Progress: cfg.Progress, cfg: &cfg, res: res, owned: true, sized: true, testLater: test}
+		Seed: cfg.Seed, Progress: cfg.Progress, cfg: &cfg, res: res, owned: cfg.Dataset == nil, sized: true, testLater: test}
 	if ds, ok := src.(solver.DatasetSource); ok {
 		t.Train = ds.D
 		if !loadedStream {
@@ -256,7 +269,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		if terr := test.failed(); terr != nil {
 			return nil, terr // the test file's error, which cancelled the training
 		}
-		err = fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
+		err = fmt.Errorf("train %s on %s: %w", spec.Name, res.Data, err)
 		if errors.Is(err, solver.ErrCheckpoint) {
 			err = inputError{err} // a checkpoint that cannot be resumed is the caller's input
 		}
@@ -622,10 +635,38 @@ func loadDataLayout(ctx context.Context, cfg TrainConfig, layout data.Layout) (t
 // loadTrainLayout reads cfg.Data in the given layout: the training data, a registered
 // dataset's own test part (nil for none or a file) and a table's schema.
 func loadTrainLayout(ctx context.Context, cfg TrainConfig, layout data.Layout) (train, splitTest *data.Dataset, sch *data.Schema, err error) {
+	if cfg.Dataset != nil {
+		return cfg.Dataset, nil, nil, cfg.checkDataset() // as given: see TrainConfig.Dataset
+	}
 	if cfg.Data == "" {
 		return nil, nil, nil, inputErrorf("no training data given")
 	}
 	return loadWith(ctx, cfg.Data, cfg.Seed, layout, cfg.readOptions())
+}
+
+// checkDataset refuses the settings that do not go with an in-memory cfg.Dataset.
+func (cfg TrainConfig) checkDataset() error {
+	switch {
+	case cfg.Dataset == nil:
+		return nil
+	case cfg.Data != "":
+		return inputErrorf("training data given twice: a file or dataset name (%s) and a dataset in memory (%s)", cfg.Data, cfg.Dataset.Name)
+	case cfg.Checkpoint != "":
+		return inputErrorf("%s: a checkpoint records the training file's fingerprint; a dataset in memory has none", cfg.Dataset.Name)
+	case cfg.OutOfCore:
+		return inputErrorf("%s: --out-of-core streams a file; the dataset is in memory already", cfg.Dataset.Name)
+	case cfg.Positive != "" || !cfg.Table.IsZero():
+		return inputErrorf("%s: the positive label and the table options apply to files; a dataset in memory has its labels mapped already (data.NewDenseRows)", cfg.Dataset.Name)
+	}
+	return nil
+}
+
+// dataName is the training data's name: cfg.Data, or the in-memory dataset's name.
+func (cfg TrainConfig) dataName() string {
+	if cfg.Dataset != nil {
+		return cfg.Dataset.Name
+	}
+	return cfg.Data
 }
 
 // readOptions are how cfg's data files are read.
@@ -819,7 +860,7 @@ func smallText(path string) bool {
 // loading it: a file (not a dataset name), read in its own order (no shuffling), with no
 // scaling to fit. One pass then holds one row in memory at a time.
 func streamable(cfg TrainConfig) bool {
-	if cfg.Shuffle || cfg.Scale != data.ScaleNone || cfg.Bins != 0 {
+	if cfg.Dataset != nil || cfg.Shuffle || cfg.Scale != data.ScaleNone || cfg.Bins != 0 {
 		return false
 	}
 	st, err := os.Stat(cfg.Data)
