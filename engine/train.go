@@ -20,24 +20,14 @@ import (
 
 // TrainConfig is one training run of an online algorithm.
 type TrainConfig struct {
-	Algo   string   // registered algorithm name (solver.Names)
-	Params []string // key=value hyper-parameters over the algorithm's defaults
-	Data   string   // training data: a registry name (data.Sources) or a file
-	// Dataset, when set in place of Data, is the training data in memory (a caller's
-	// arrays made a Dataset by data.NewDenseRows or data.NewCSR, or any Dataset): the run
-	// is Data's for a file of the same rows in the same layout (defaults, scaling,
-	// weights, bit for bit), the rows read where they lie and never written: the run
-	// scales a copy and does not reorder them in place. The layout is the Dataset's as
-	// given (a file is read sparse for an online learner and dense when dense for a batch
-	// one; the weights of another layout can differ in the last bits). Train, Grid and
-	// Auto take it; it has no fingerprint, so Checkpoint, OutOfCore, Positive and Table
-	// (which apply to files) do not go with it.
-	Dataset *data.Dataset
-	Test    string // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
-	Passes  int    // passes over the training data (0: the learner's default, solver.Spec.DefaultPasses)
-	Shuffle bool   // visit the training rows in a seeded random order each pass
-	Scale   string // data.ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
-	Seed    uint64 // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
+	Algo    string   // registered algorithm name (solver.Names)
+	Params  []string // key=value hyper-parameters over the algorithm's defaults
+	Data    string   // training data: a registry name (data.Sources) or a file
+	Test    string   // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
+	Passes  int      // passes over the training data (0: the learner's default, solver.Spec.DefaultPasses)
+	Shuffle bool     // visit the training rows in a seeded random order each pass
+	Scale   string   // data.ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
+	Seed    uint64   // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
 	// Backend is the compute backend, the caller's to close; nil means the default
 	// selection (OpenBackendFor: $AUCOPT_BACKEND, else automatic selection's for the
 	// algorithm and the data, AutoBackend), opened and closed by the run.
@@ -81,6 +71,16 @@ type TrainConfig struct {
 	// data is refused with an error wrapping model.ErrFeatureSpace and ErrInput, as
 	// Predict refuses it: it is most often data of another feature space.
 	AllowExtraFeatures bool
+	// Dataset, when set in place of Data, is the training data in memory (a caller's
+	// arrays made a Dataset by data.NewDenseRows or data.NewCSR, or any Dataset): the run
+	// is Data's for a file of the same rows in the same layout (defaults, scaling,
+	// weights, bit for bit), the rows read where they lie and never written: the run
+	// scales a copy and does not reorder them in place. The layout is the Dataset's as
+	// given (a file is read sparse for an online learner and dense when dense for a batch
+	// one; the weights of another layout can differ in the last bits). Train, Grid and
+	// Auto take it; it has no fingerprint, so Checkpoint, OutOfCore, Positive and Table
+	// (which apply to files) do not go with it.
+	Dataset *data.Dataset
 }
 
 // DefaultSeed is the seed of a run whose TrainConfig.Seed is 0: the zero value gives the
