@@ -38,9 +38,9 @@ const MemoryName = "memory"
 // NewDenseRows returns a dense dataset over x, rows×dim float64 values, row-major
 // (C order) when colMajor is false and column-major (Fortran order) when it is true,
 // with labels (one per row, mapped to ±1 by the files' rules, or one-vs-rest against
-// positive when it is not ""; Options.Positive). A row-major x and labels are kept, not
-// copied; a column-major x is transposed into a copy. name names the data in errors and
-// results ("" for MemoryName).
+// positive when it is not ""; Options.Positive; nil labels: rows to score, their Y 0).
+// A row-major x and labels are kept, not copied; a column-major x is transposed into a
+// copy. name names the data in errors and results ("" for MemoryName).
 func NewDenseRows(name string, rows, dim int, x []float64, colMajor bool, labels []float64, positive string) (*Dataset, error) {
 	name = memoryName(name)
 	if err := checkShape(name, rows, dim, labels); err != nil {
@@ -72,6 +72,7 @@ func NewDenseRows(name string, rows, dim int, x []float64, colMajor bool, labels
 		}
 		x = t
 	}
+	y, labels = unlabelled(y, labels, rows)
 	d := &Dataset{Name: name, Dim: dim, Y: y, Labels: labels, Dense: x}
 	d.setIndices()
 	return d, nil
@@ -122,6 +123,7 @@ func NewCSR[P, I int32 | int64](name string, dim int, indptr []P, indices []I, v
 	if err != nil {
 		return nil, err
 	}
+	y, labels = unlabelled(y, labels, rows)
 	d := &Dataset{Name: name, Dim: dim, Y: y, Labels: labels, Val: values}
 	if p, ok := any(indptr).([]int64); ok {
 		d.Ptr = p
@@ -142,6 +144,15 @@ func NewCSR[P, I int32 | int64](name string, dim int, indptr []P, indices []I, v
 	return d, nil
 }
 
+// unlabelled returns y and labels, or for nil labels (rows to score) rows zero labels
+// and zero Y, as Options.Raw's unmapped labels.
+func unlabelled(y []int8, labels []float64, rows int) ([]int8, []float64) {
+	if labels != nil {
+		return y, labels
+	}
+	return make([]int8, rows), make([]float64, rows)
+}
+
 // memoryName is name, or MemoryName for "".
 func memoryName(name string) string {
 	if name == "" {
@@ -157,7 +168,7 @@ func checkShape(name string, rows, dim int, labels []float64) error {
 		return fmt.Errorf("%s: %w", name, ErrEmpty)
 	case dim < 1 || dim > math.MaxInt32:
 		return fmt.Errorf("%s: %d features: want 1 to %d", name, dim, math.MaxInt32)
-	case len(labels) != rows:
+	case labels != nil && len(labels) != rows:
 		return fmt.Errorf("%s: %d labels for %d rows", name, len(labels), rows)
 	}
 	return nil
@@ -166,6 +177,9 @@ func checkShape(name string, rows, dim int, labels []float64) error {
 // memoryLabels maps labels to ±1 by the rules a Reader applies to a file's labels (its
 // mapLabel: the same code), in row order.
 func memoryLabels(name string, labels []float64, positive string) ([]int8, error) {
+	if labels == nil {
+		return nil, nil // rows to score: unlabelled
+	}
 	// The reader reads nothing: it only holds the label state. Its name is fixed so that
 	// a name like "x.csv" does not make it take the table rules for positive.
 	r, err := NewReader(eofReader{}, MemoryName, Options{Positive: positive})

@@ -191,3 +191,20 @@ func TestMemoryErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryUnlabelled: rows to score need no labels: Y and Labels are zero.
+func TestMemoryUnlabelled(t *testing.T) {
+	d, err := NewDenseRows("", 4, 3, memoryDense, false, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewCSR("", 3, memoryPtr, memoryIdx, memoryVal, nil, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []*Dataset{d, s} {
+		if d.Rows() != 4 || !slices.Equal(d.Y, make([]int8, 4)) || !slices.Equal(d.Labels, make([]float64, 4)) {
+			t.Errorf("unlabelled: %d rows, Y %v, labels %v", d.Rows(), d.Y, d.Labels)
+		}
+	}
+}

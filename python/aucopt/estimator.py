@@ -1,0 +1,305 @@
+"""scikit-learn estimators over the aucopt engine."""
+
+import json
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.metrics import roc_auc_score
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from . import _lib
+
+__all__ = ["AUCClassifier", "AutoAUC", "Model", "load_model"]
+
+
+class Model:
+    """A trained aucopt model: the model file of `aucopt train --model` (JSON, format 1).
+
+    score(x) = w·T(x), T the scaling fitted on the training data, as `aucopt predict`
+    computes it. Pickled as its JSON.
+    """
+
+    def __init__(self, handle):
+        self._handle = handle
+        self.json = handle.json(0).decode()
+        f = json.loads(self.json)
+        self.algo = f["algorithm"]
+        self.params = f.get("params", {})
+        self.features = f["features"]
+        self.scaling = f["scaling"]["kind"]
+        self.notes = f.get("notes", [])
+        self.weights = _weights(f["weights"], self.features if "bins" not in f else None)
+
+    @classmethod
+    def from_json(cls, text):
+        """The model of a model file's JSON text (str or bytes)."""
+        return cls(_lib.Handle.from_json(text))
+
+    def save(self, path):
+        """Write the model file to path (atomically), as `aucopt train --model` does."""
+        self._handle.write(path)
+
+    def decision_function(self, X):
+        """The scores w·T(x) of the rows of X (NumPy, SciPy sparse, pandas)."""
+        return self._handle.score(_numeric(X))
+
+    def __getstate__(self):
+        return {"json": self.json}
+
+    def __setstate__(self, state):
+        self.__init__(_lib.Handle.from_json(state["json"]))
+
+    def __repr__(self):
+        return f"Model(algo={self.algo!r}, features={self.features}, scaling={self.scaling!r})"
+
+
+def load_model(path):
+    """Read a model file written by `aucopt train --model` (or Model.save)."""
+    return Model(_lib.Handle.read(path))
+
+
+def _weights(w, width):
+    if isinstance(w, dict):  # sparse form: 1-based indices
+        out = np.zeros(width if width is not None else max(w["index"], default=0), dtype=np.float64)
+        out[np.asarray(w["index"], dtype=np.int64) - 1] = w["value"]
+        return out
+    return np.asarray(w, dtype=np.float64)
+
+
+def _numeric(X):
+    """X with pandas frames refused when a column is not numeric (the command line
+    hashes such columns of a CSV; here, encode them first)."""
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover
+        return X
+    if isinstance(X, pd.DataFrame):
+        bad = [str(c) for c, t in X.dtypes.items() if not pd.api.types.is_numeric_dtype(t)]
+        if bad:
+            raise ValueError(
+                f"columns {', '.join(bad)} are not numeric (categorical or text): aucopt's estimators take numeric "
+                "features; encode them first (e.g. sklearn.preprocessing.OneHotEncoder, or "
+                "sklearn.feature_extraction.FeatureHasher as `aucopt train --categorical` hashes them)"
+            )
+    return X
+
+
+def _platt(scores, y, iters=100):
+    """Platt's sigmoid P(y=1|s) = 1/(1+exp(-(a·s+b))) fitted by Newton's method with
+    Platt's target smoothing (Lin, Lin and Weng 2007). Returns (a, b)."""
+    s = np.asarray(scores, dtype=np.float64)
+    pos = y == 1
+    npos, nneg = int(pos.sum()), int((~pos).sum())
+    t = np.where(pos, (npos + 1.0) / (npos + 2.0), 1.0 / (nneg + 2.0))
+    a, b = 0.0, np.log((nneg + 1.0) / (npos + 1.0)) * -1.0
+    for _ in range(iters):
+        z = a * s + b
+        p = 1.0 / (1.0 + np.exp(-z))
+        w = np.maximum(p * (1 - p), 1e-12)
+        g = np.array([np.dot(s, p - t), np.sum(p - t)])
+        h = np.array([[np.dot(w * s, s) + 1e-12, np.sum(w * s)], [np.sum(w * s), np.sum(w) + 1e-12]])
+        step = np.linalg.solve(h, g)
+        a, b = a - step[0], b - step[1]
+        if np.max(np.abs(step)) < 1e-10:
+            break
+    return float(a), float(b)
+
+
+class AUCClassifier(ClassifierMixin, BaseEstimator):
+    """A linear classifier that maximises the AUC, trained by the aucopt engine.
+
+    Parameters
+    ----------
+    algo : str, default "ls-auc"
+        The algorithm (`aucopt train --help` lists them).
+    scale : str, default "auto"
+        Feature scaling, as --scale: auto, none, minmax, norm, unit, minmax-unit.
+    passes, shuffle, seed, backend :
+        As --passes (0: the learner's default), --shuffle, --seed and --backend.
+    calibration : {"holdout", "train"}, default "holdout"
+        How predict_proba's Platt sigmoid is fitted. "holdout": a second model, trained
+        with the same settings on a stratified random 80 % of the training rows, scores
+        the other 20 %, and the sigmoid is fitted to those held-out scores (one more fit,
+        and a copy of the 80 %). "train": fitted to the model's own training scores (no
+        second fit; the sigmoid is then somewhat over-confident). Both leave the model's
+        weights alone: they are `aucopt train`'s, bit for bit.
+    **params :
+        The algorithm's hyper-parameters, as -p key=value (`aucopt train --algo NAME
+        --help-params`); a key that is a Python keyword is given as **{"lambda": 1e-3}.
+
+    Attributes
+    ----------
+    model_ : Model
+        The trained model (its weights, scaling, notes; `model_.save(path)` writes the
+        command line's model file).
+    classes_ : the two classes; classes_[1] is the positive one.
+    threshold_ : float
+        The model score at which the calibrated probability is 1/2: decision_function is
+        the model's score minus threshold_ (scikit-learn's contract: predict is
+        decision_function > 0), so its ranking, and its AUC, are the model's.
+    calibration_ : dict
+        The sigmoid (a, b) and how it was fitted.
+    result_ : dict
+        The training run's result (its seconds, notes, parameters as the data set them).
+    n_features_in_, feature_names_in_ : as scikit-learn's.
+    """
+
+    _fixed_algo = None  # AutoAUC's "auto"
+
+    def __init__(self, algo="ls-auc", *, scale="auto", passes=0, shuffle=True, seed=1, backend=None,
+                 calibration="holdout", **params):
+        self.algo = algo
+        self.scale = scale
+        self.passes = passes
+        self.shuffle = shuffle
+        self.seed = seed
+        self.backend = backend
+        self.calibration = calibration
+        for k, v in params.items():
+            setattr(self, k, v)
+
+    # The algorithm's hyper-parameters are the attributes set beside the named ones.
+    def _algo_params(self):
+        named = set(self._get_param_names())
+        return {k: v for k, v in vars(self).items() if k not in named and not k.startswith("_") and not k.endswith("_")}
+
+    def get_params(self, deep=True):
+        p = super().get_params(deep=deep)
+        p.update(self._algo_params())
+        return p
+
+    def set_params(self, **params):
+        for k, v in params.items():
+            if k.startswith("_") or k.endswith("_") or "__" in k:
+                raise ValueError(f"invalid parameter {k!r} for {type(self).__name__}")
+            setattr(self, k, v)  # a named one, or an algorithm's: the engine checks it at fit
+        return self
+
+    def _more_tags(self):
+        return {"binary_only": True, "allow_nan": False, "requires_y": True}
+
+    def _options(self):
+        o = {"scale": self.scale, "passes": int(self.passes), "shuffle": bool(self.shuffle)}
+        return o
+
+    def _run(self, X, y01):
+        algo = self._fixed_algo or self.algo
+        return _lib.train(algo, self._algo_params(), self._options(), X, y01, int(self.seed), self.backend)
+
+    def _run_again(self, X, y01):
+        """A fit like fit's on other rows (the held-out calibration's)."""
+        return self._run(X, y01)[0]
+
+    def fit(self, X, y, sample_weight=None):
+        """Train on X (NumPy in any order and dtype, SciPy CSR/CSC, pandas) and binary y.
+
+        sample_weight must be None or uniform: the engine's learners take no sample
+        weights (uniform weights are the unweighted problem); others raise ValueError.
+        """
+        X = _numeric(X)
+        X, y = self._validate_data(X, y, accept_sparse=["csr", "csc"], dtype=np.float64, order=None,
+                                   accept_large_sparse=True, force_all_finite=True, y_numeric=False, reset=True)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if len(self.classes_) != 2:
+            raise ValueError(f"AUC maximisation needs two classes; y has {len(self.classes_)} class(es): {self.classes_[:5]}")
+        if self.calibration not in ("holdout", "train"):
+            raise ValueError(f"calibration={self.calibration!r}: want 'holdout' or 'train'")
+        if sample_weight is not None:
+            sw = np.asarray(sample_weight, dtype=np.float64)
+            if sw.shape != (X.shape[0],):
+                raise ValueError(f"sample_weight has shape {sw.shape}, want ({X.shape[0]},)")
+            if not (np.all(sw > 0) and np.all(np.isfinite(sw)) and np.all(sw == sw[0])):
+                raise ValueError("sample_weight: aucopt's learners take no sample weights; only uniform positive weights "
+                                 "(the unweighted problem) are accepted")
+        y01 = (y == self.classes_[1]).astype(np.float64)
+        handle, self.result_ = self._run(X, y01)
+        self.model_ = Model(handle)
+        self._calibrate(X, y01)
+        return self
+
+    def _calibrate(self, X, y01):
+        rng = np.random.default_rng(int(self.seed))
+        hold = np.zeros(len(y01), dtype=bool)
+        for c in (0.0, 1.0):
+            idx = np.flatnonzero(y01 == c)
+            k = int(round(0.2 * len(idx)))
+            if k < 1 or k >= len(idx):
+                hold = None
+                break
+            hold[rng.choice(idx, size=k, replace=False)] = True
+        how = self.calibration
+        if how == "holdout" and hold is not None:
+            aux = self._run_again(X[~hold], y01[~hold])
+            scores, target = aux.score(X[hold]), y01[hold]
+            ref = self.model_.decision_function(X[hold])
+        else:
+            if how == "holdout":
+                how = "train (too few rows of a class to hold out 20 %)"
+            scores = ref = self.model_.decision_function(X)
+            target = y01
+        a, b = _platt(scores, target)
+        if not a > 0:  # the held-out scores do not rank: fall back on the model's own
+            how += "; the held-out scores did not rank, fitted on the model's training scores"
+            a, b = _platt(ref if how.startswith("holdout") else scores, target)
+        if not a > 0:
+            a, b = 1.0, -float(np.median(ref))
+            how += "; no increasing sigmoid fits: a=1 at the median score"
+        self.calibration_ = {"a": a, "b": b, "method": how}
+        self.threshold_ = -b / a
+
+    def decision_function(self, X):
+        """The model's scores w·T(x) minus threshold_: the ranking `aucopt predict` gives."""
+        check_is_fitted(self)
+        X = self._validate_data(_numeric(X), accept_sparse=["csr", "csc"], dtype=np.float64, order=None,
+                                accept_large_sparse=True, reset=False)
+        return self.model_.decision_function(X) - self.threshold_
+
+    def predict(self, X):
+        """classes_[1] where decision_function > 0, else classes_[0]."""
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def predict_proba(self, X):
+        """Platt-calibrated probabilities of classes_ (see calibration)."""
+        z = self.calibration_["a"] * self.decision_function(X)
+        p = 1.0 / (1.0 + np.exp(-z))
+        return np.column_stack([1 - p, p])
+
+    def predict_log_proba(self, X):
+        """The log of predict_proba."""
+        return np.log(self.predict_proba(X))
+
+    def score(self, X, y, sample_weight=None):
+        """ROC AUC of decision_function against y (positive: classes_[1])."""
+        return roc_auc_score(np.asarray(y) == self.classes_[1], self.decision_function(X), sample_weight=sample_weight)
+
+
+class AutoAUC(AUCClassifier):
+    """`aucopt train --algo auto`: the portfolio raced within budget seconds, the best by
+    validation AUC kept (engine.Auto). Its model_.algo and result_["leaderboard"] say
+    which won and why. Parameters as AUCClassifier's, with budget (seconds; 0 the
+    command line's default, 10 s), folds and holdout (as --grid-folds, --grid-holdout)."""
+
+    _fixed_algo = "auto"
+
+    def __init__(self, budget=0, *, folds=0, holdout=0.0, scale="auto", seed=1, backend=None, calibration="holdout"):
+        self.budget = budget
+        self.folds = folds
+        self.holdout = holdout
+        self.scale = scale
+        self.seed = seed
+        self.backend = backend
+        self.calibration = calibration
+
+    passes, shuffle = 0, True  # auto's candidates run one pass, shuffled
+
+    def _options(self):
+        return {"scale": self.scale, "budget_seconds": float(self.budget), "folds": int(self.folds),
+                "holdout": float(self.holdout)}
+
+    def _run_again(self, X, y01):
+        # The winner (algorithm, parameters as chosen, bins) on other rows, not another race.
+        o = {"scale": self.scale, "passes": 1, "shuffle": True, "bins": int(self.result_.get("bins", 0) or 0)}
+        params = {k: v for k, v in self.model_.params.items()}
+        return _lib.train(self.model_.algo, params, o, X, y01, int(self.seed), self.backend)[0]
