@@ -88,6 +88,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"runtime"
 	"runtime/cgo"
 	"runtime/debug"
 	"sort"
@@ -339,6 +340,7 @@ func aucopt_train(algo, params, opts *C.char, layout C.int, rows, cols C.int64_t
 	indptr unsafe.Pointer, indptrSize C.int, indices unsafe.Pointer, indicesSize C.int,
 	labels, sampleWeight *C.double, seed C.uint64_t, backend *C.char, call C.uint64_t,
 	out *C.uintptr_t, errBuf *C.char, errLen C.size_t) C.int {
+	defer runtime.GC() // see collect
 	return guard(errBuf, errLen, func() error {
 		start := time.Now()
 		if out == nil {
@@ -425,6 +427,14 @@ func aucopt_train(algo, params, opts *C.char, layout C.int, rows, cols C.int64_t
 	})
 }
 
+// collect: aucopt_train and aucopt_score end with a garbage collection. A run's scaled
+// copy of the rows (engine's min-max scaling, the model's on the rows it scores) is
+// garbage once the call returns, but the collector would reclaim it only when the heap
+// next doubles: the next call's copy would be made beside it. A fit followed by a score
+// of the same 10⁶ × 100 rows (the Python package's fit with calibration="train") added
+// 1.59 GiB to the peak RSS over the 0.75 GiB array without it, 0.86 GiB (one scaled
+// copy) with it. A collection of a heap that holds little else takes milliseconds.
+
 // uniform accepts sample weights that are all one positive finite value (the
 // unweighted problem) and refuses others: the learners take no sample weights.
 func uniform(w []float64) error {
@@ -460,6 +470,7 @@ func lookup(h C.uintptr_t) (*handle, error) {
 func aucopt_score(h C.uintptr_t, layout C.int, rows, cols C.int64_t, values *C.double, nnz C.int64_t,
 	indptr unsafe.Pointer, indptrSize C.int, indices unsafe.Pointer, indicesSize C.int,
 	scores *C.double, errBuf *C.char, errLen C.size_t) C.int {
+	defer runtime.GC() // see collect
 	return guard(errBuf, errLen, func() error {
 		hd, err := lookup(h)
 		if err != nil {

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/model"
+	"github.com/aucopt/aucopt/engine/solver"
+)
+
+// TestParseParams: JSON objects and key=value lines give -p's key=values.
+func TestParseParams(t *testing.T) {
+	cases := []struct {
+		in   string
+		want []string
+		bad  bool
+	}{
+		{"", nil, false},
+		{`{"lambda": 0.001, "pairs": "all", "prepass": true, "eta": 0.1}`, []string{"eta=0.1", "lambda=0.001", "pairs=all", "prepass=true"}, false},
+		{"eta=0.5\n lambda=2 \n\n", []string{"eta=0.5", "lambda=2"}, false},
+		{`{"eta": [1]}`, nil, true},
+		{`{"eta": `, nil, true},
+	}
+	for _, c := range cases {
+		got, err := parseParams(c.in)
+		if (err != nil) != c.bad || !slices.Equal(got, c.want) {
+			t.Errorf("%q: %v, %v; want %v (error %v)", c.in, got, err, c.want, c.bad)
+		}
+		if err != nil && status(err) != statusInput {
+			t.Errorf("%q: status %d, want 2", c.in, status(err))
+		}
+	}
+	if _, err := parseOptions(`{"scale": "none", "shufle": false}`); err == nil || status(err) != statusInput {
+		t.Errorf("an unknown option: %v", err)
+	}
+	o, err := parseOptions(`{"scale": "none", "shuffle": false, "budget_seconds": 2.5}`)
+	if err != nil || *o.Scale != "none" || *o.Shuffle || o.Budget != 2.5 {
+		t.Errorf("options: %+v, %v", o, err)
+	}
+}
+
+// TestUniform: sample weights are refused unless they are all one positive value.
+func TestUniform(t *testing.T) {
+	for _, c := range []struct {
+		w  []float64
+		ok bool
+	}{{[]float64{2, 2, 2}, true}, {[]float64{1, 1, 2}, false}, {[]float64{0, 0}, false}, {[]float64{-1}, false}} {
+		if err := uniform(c.w); (err == nil) != c.ok || (err != nil && status(err) != statusInput) {
+			t.Errorf("%v: %v", c.w, err)
+		}
+	}
+}
+
+// TestStatus: errors are classed by the command line's exit-status rule.
+func TestStatus(t *testing.T) {
+	_, trainErr := engine.Train(context.Background(), engine.TrainConfig{Algo: "nope", Data: "a9a"})
+	_, readErr := model.Read(os.DevNull)
+	cases := []struct {
+		err  error
+		want int
+	}{
+		{nil, statusOK},
+		{trainErr, statusInput},
+		{readErr, statusInput},
+		{fmt.Errorf("x: %w", context.Canceled), statusInterrupted},
+		{fmt.Errorf("x: %w", solver.ErrDiverged), statusFailure},
+		{fmt.Errorf("x: %w", data.ErrEmpty), statusInput},
+		{inputError{errors.New("shape")}, statusInput},
+		{errors.New("disk full"), statusFailure},
+	}
+	for _, c := range cases {
+		if got := status(c.err); got != c.want {
+			t.Errorf("%v: status %d, want %d", c.err, got, c.want)
+		}
+	}
+}
