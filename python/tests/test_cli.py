@@ -12,8 +12,8 @@ from sklearn.datasets import dump_svmlight_file
 import aucopt
 from conftest import rows
 
-# (algorithm, parameters, the input the CLI's layout is: a batch learner reads a dense
-# file dense, an online one reads every file sparse)
+# (algorithm, parameters, input layout, density: a batch learner reads a dense file
+# dense, an online one reads every file sparse)
 CASES = [
     ("ls-auc", {}, "dense", 1.0),
     ("ls-auc", {}, "csr", 0.3),
@@ -22,6 +22,10 @@ CASES = [
     ("spam-l2", {"eta": 0.5}, "csr", 0.5),
     ("olr", {}, "csr", 0.5),
     ("mba-l2", {}, "dense", 1.0),
+    # NumPy's dense rows where the CLI reads the file sparse: the same bits all the same
+    # (min-max scaled rows, and zeros that add exact zeros).
+    ("opauc", {}, "dense", 0.5),
+    ("unilog", {}, "dense", 0.5),
 ]
 
 
