@@ -63,14 +63,16 @@
 //
 // # Signals and threads
 //
-// A c-shared Go library installs its signal handlers when loaded only for the
-// synchronous signals (SIGSEGV, SIGBUS, SIGFPE) and SIGPROF, with SA_ONSTACK, and
-// chains to a handler the host had; it takes SIGINT, SIGTERM and the other
-// asynchronous signals only if the library asks (os/signal.Notify), which this one
-// never does: the host keeps its Ctrl-C. Checked with CPython (python/tests/test_signals.py):
-// after loading the library and training, SIGINT still raises KeyboardInterrupt, and
-// Ctrl-C during a fit cancels the run (the Python package waits for the call on a
-// thread of its own and calls aucopt_cancel) and raises KeyboardInterrupt. The
+// A c-shared Go runtime sets up its signals when the library is loaded (os/signal's
+// "Non-Go programs that call Go code"): it installs handlers for the synchronous signals
+// (SIGSEGV, SIGBUS, SIGFPE) and SIGPIPE, saving the host's and calling them for a signal
+// that arrives in non-Go code; for every other signal the host handles (Python's SIGINT)
+// it keeps the host's handler, only turning on SA_ONSTACK; and it installs none for an
+// asynchronous signal unless os/signal.Notify asks, which this library never does: the
+// host keeps its Ctrl-C. Checked with CPython (python/tests/test_signals.py): after
+// loading the library and training, SIGINT still raises KeyboardInterrupt, and Ctrl-C
+// during a fit cancels the run (the Python package waits for the call on a thread of
+// its own and calls aucopt_cancel) and raises KeyboardInterrupt within a second. The
 // runtime's threads are its own; calls may come from any host thread, concurrently.
 package main
 
