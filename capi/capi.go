@@ -18,7 +18,8 @@
 //	                 int layout, int64_t rows, int64_t cols, const double *values, int64_t nnz,
 //	                 const void *indptr, int indptr_size, const void *indices, int indices_size,
 //	                 const double *labels, const double *sample_weight, uint64_t seed,
-//	                 const char *backend, uint64_t call, uintptr_t *model, char *err, size_t errlen);
+//	                 const char *backend, uint64_t call, aucopt_progress progress, void *progress_ctx,
+//	                 uintptr_t *model, char *err, size_t errlen);
 //	int aucopt_score(uintptr_t model, int layout, int64_t rows, int64_t cols, const double *values,
 //	                 int64_t nnz, const void *indptr, int indptr_size, const void *indices,
 //	                 int indices_size, double *scores, char *err, size_t errlen);
@@ -43,7 +44,10 @@
 // sample_weight must be NULL or all one value: the learners take no sample weights,
 // and uniform weights are the unweighted problem; others are refused. call, when not
 // 0, is an identifier that aucopt_cancel(call) from another thread cancels the run by
-// (it then returns 130). The model handle is freed by aucopt_model_free.
+// (it then returns 130). progress, when not NULL, is called with progress_ctx as an
+// online learner goes (every 10,000 examples and at the end of each pass, on a thread
+// of the library's; see aucopt_progress in libaucopt.h); a non-zero return cancels the
+// run. The model handle is freed by aucopt_model_free.
 //
 // Scoring writes rows scores, w·T(x) as aucopt predict computes them, into scores
 // (the caller's rows doubles); the rows need cols equal to the model's features.
@@ -80,6 +84,15 @@ package main
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+// aucopt_progress receives an online learner's progress (solver.Progress): the 0-based
+// pass, the examples seen in it and in the run, the seconds since training started,
+// and whether the pass is complete. A non-zero return cancels the run (status 130).
+typedef int (*aucopt_progress)(void *ctx, int pass, int64_t pass_seen, int64_t seen, double seconds, int done);
+
+static int aucopt_call_progress(aucopt_progress f, void *ctx, int pass, int64_t pass_seen, int64_t seen, double seconds, int done) {
+	return f(ctx, pass, pass_seen, seen, seconds, done);
+}
 */
 import "C"
 
@@ -341,6 +354,7 @@ func slice[T int32 | int64](p unsafe.Pointer, n int) []T {
 func aucopt_train(algo, params, opts *C.char, layout C.int, rows, cols C.int64_t, values *C.double, nnz C.int64_t,
 	indptr unsafe.Pointer, indptrSize C.int, indices unsafe.Pointer, indicesSize C.int,
 	labels, sampleWeight *C.double, seed C.uint64_t, backend *C.char, call C.uint64_t,
+	progress C.aucopt_progress, progressCtx unsafe.Pointer,
 	out *C.uintptr_t, errBuf *C.char, errLen C.size_t) C.int {
 	defer runtime.GC() // see collect
 	return guard(errBuf, errLen, func() error {
@@ -388,6 +402,18 @@ func aucopt_train(algo, params, opts *C.char, layout C.int, rows, cols C.int64_t
 			Scale: data.ScaleAuto, Seed: uint64(seed), Backend: b, MaxMemory: o.MaxMem, Average: o.Average, Bins: o.Bins}
 		if o.Shuffle != nil {
 			cfg.Shuffle = *o.Shuffle
+		}
+		if progress != nil {
+			cfg.Progress = func(p solver.Progress) {
+				done := C.int(0)
+				if p.Done {
+					done = 1
+				}
+				if C.aucopt_call_progress(progress, progressCtx, C.int(p.Pass), C.int64_t(p.PassSeen), C.int64_t(p.Seen),
+					C.double(p.Elapsed.Seconds()), done) != 0 {
+					cancel()
+				}
+			}
 		}
 		if o.Scale != nil {
 			cfg.Scale = *o.Scale

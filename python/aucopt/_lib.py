@@ -16,6 +16,9 @@ import numpy as np
 __all__ = ["AucoptError", "AucoptInputError", "library", "train", "score", "Handle"]
 
 _ERRLEN = 8192
+# aucopt_progress: (ctx, pass, examples in the pass, examples in the run, seconds, pass done) -> 0 to go on
+PROGRESS = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_int64, ctypes.c_int64,
+                            ctypes.c_double, ctypes.c_int)
 _calls = itertools.count(1)
 _lock = threading.Lock()
 _lib = None
@@ -55,7 +58,7 @@ def _declare(lib):
     p, i64, i32, u64, up = c.c_void_p, c.c_int64, c.c_int, c.c_uint64, c.c_size_t
     data = [i32, i64, i64, p, i64, p, i32, p, i32]  # layout, rows, cols, values, nnz, indptr, size, indices, size
     lib.aucopt_train.argtypes = [c.c_char_p, c.c_char_p, c.c_char_p, *data, p, p, u64, c.c_char_p, u64,
-                                 c.POINTER(c.c_size_t), c.c_char_p, c.c_size_t]
+                                 PROGRESS, p, c.POINTER(c.c_size_t), c.c_char_p, c.c_size_t]
     lib.aucopt_train.restype = i32
     lib.aucopt_score.argtypes = [up, *data, p, c.c_char_p, c.c_size_t]
     lib.aucopt_score.restype = i32
@@ -186,10 +189,12 @@ class Handle:
         return out
 
 
-def train(algo, params, options, X, labels, seed, backend):
+def train(algo, params, options, X, labels, seed, backend, progress=None):
     """Train algo on the rows of X with labels (float64, the files' label rules) and return
     (Handle, the training result as a dict). params: {key: value}; options: the run's
-    settings (capi's options JSON). Ctrl-C during the call cancels the run and raises
+    settings (capi's options JSON); progress, when set, is called as
+    progress(pass, examples in the pass, examples in the run, seconds, pass done) while
+    an online learner trains. Ctrl-C during the call cancels the run and raises
     KeyboardInterrupt: the call runs on a thread of its own while this one waits."""
     lib = library()
     a = Arrays(X)
@@ -199,11 +204,18 @@ def train(algo, params, options, X, labels, seed, backend):
     call = next(_calls)
     h, err = ctypes.c_size_t(), _errbuf()
     out = {}
+    cb = PROGRESS()  # NULL
+    if progress is not None:
+        def report(_ctx, pass_, pass_seen, seen, seconds, done):
+            progress(pass_, pass_seen, seen, seconds, bool(done))
+            return 0
+
+        cb = PROGRESS(report)  # kept alive by this frame for the call
 
     def run():
         out["status"] = lib.aucopt_train(
             algo.encode(), json.dumps(params).encode(), json.dumps(options).encode(), *a.args(),
-            labels.ctypes.data, None, seed, (backend or "").encode(), call, ctypes.byref(h), err, _ERRLEN)
+            labels.ctypes.data, None, seed, (backend or "").encode(), call, cb, None, ctypes.byref(h), err, _ERRLEN)
 
     t = threading.Thread(target=run, name="aucopt-train", daemon=True)
     t.start()

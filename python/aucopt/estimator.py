@@ -1,6 +1,7 @@
 """scikit-learn estimators over the aucopt engine."""
 
 import json
+import sys
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -106,6 +107,12 @@ def _platt(scores, y, iters=100):
     return float(a), float(b)
 
 
+def _report(pass_, pass_seen, seen, seconds, done):
+    """verbose's progress line on stderr: one at the end of each pass of an online learner."""
+    if done:
+        print(f"aucopt: pass {pass_ + 1} done, {seen} examples, {seconds:.2f} s", file=sys.stderr, flush=True)
+
+
 class AUCClassifier(ClassifierMixin, BaseEstimator):
     """A linear classifier that maximises the AUC, trained by the aucopt engine.
 
@@ -117,6 +124,8 @@ class AUCClassifier(ClassifierMixin, BaseEstimator):
         Feature scaling, as --scale: auto, none, minmax, norm, unit, minmax-unit.
     passes, shuffle, seed, backend :
         As --passes (0: the learner's default), --shuffle, --seed and --backend.
+    verbose : int, default 0
+        When not 0, a line on stderr at the end of each pass of an online learner.
     calibration : {"holdout", "train"}, default "holdout"
         How predict_proba's Platt sigmoid is fitted. "holdout": a second model, trained
         with the same settings on a stratified random 80 % of the training rows, scores
@@ -148,8 +157,9 @@ class AUCClassifier(ClassifierMixin, BaseEstimator):
     _fixed_algo = None  # AutoAUC's "auto"
 
     def __init__(self, algo="ls-auc", *, scale="auto", passes=0, shuffle=True, seed=1, backend=None,
-                 calibration="holdout", **params):
+                 calibration="holdout", verbose=0, **params):
         self.algo = algo
+        self.verbose = verbose
         self.scale = scale
         self.passes = passes
         self.shuffle = shuffle
@@ -196,7 +206,8 @@ class AUCClassifier(ClassifierMixin, BaseEstimator):
 
     def _run(self, X, y01):
         algo = self._fixed_algo or self.algo
-        return _lib.train(algo, self._algo_params(), self._options(), X, y01, int(self.seed), self.backend)
+        return _lib.train(algo, self._algo_params(), self._options(), X, y01, int(self.seed), self.backend,
+                          _report if self.verbose else None)
 
     def _run_again(self, X, y01):
         """A fit like fit's on other rows (the held-out calibration's)."""
@@ -307,7 +318,7 @@ class AutoAUC(AUCClassifier):
         self.backend = backend
         self.calibration = calibration
 
-    passes, shuffle = 0, True  # auto's candidates run one pass, shuffled
+    passes, shuffle, verbose = 0, True, 0  # auto's candidates run one pass, shuffled
 
     def _options(self):
         return {"scale": self.scale, "budget_seconds": float(self.budget), "folds": int(self.folds),

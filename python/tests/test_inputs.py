@@ -149,3 +149,14 @@ def test_auto():
     assert a.get_params()["budget"] == 2
     with pytest.raises(ValueError):
         aucopt.AutoAUC(budget=-1).fit(Xtr, ytr)
+
+
+def test_verbose_progress(capsys):
+    Xtr, Xte, ytr, yte = split()
+    quiet = aucopt.AUCClassifier(algo="opauc", passes=3, calibration="train").fit(Xtr, ytr)
+    assert capsys.readouterr().err == ""
+    loud = aucopt.AUCClassifier(algo="opauc", passes=3, calibration="train", verbose=1).fit(Xtr, ytr)
+    lines = capsys.readouterr().err.splitlines()
+    assert [l.split(",")[0] for l in lines] == [f"aucopt: pass {p} done" for p in (1, 2, 3)]
+    assert f"{3 * len(ytr)} examples" in lines[-1]
+    assert loud.model_.weights.tobytes() == quiet.model_.weights.tobytes()
