@@ -101,7 +101,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"math"
 	"runtime"
 	"runtime/cgo"
@@ -110,13 +109,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 	"unsafe"
 
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
-	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
 )
@@ -151,26 +148,19 @@ type inputError struct{ err error }
 func (e inputError) Error() string { return e.err.Error() }
 func (e inputError) Unwrap() error { return e.err }
 
-// status classifies err by the command line's exit-status rule (cmd/aucopt's
-// exitStatus): divergence 1, the caller's input 2, a cancelled run 130, other 1.
+// status classifies err by the command line's exit-status rule (engine.InputFault,
+// engine.DiskFailure, as cmd/aucopt's exitStatus): a cancelled run 130, divergence and
+// a disk's failure 1, the caller's input 2 (and every error this file marks so), other 1.
 func status(err error) int {
 	var ie inputError
-	var pe *data.ParseError
 	switch {
 	case err == nil:
 		return statusOK
 	case errors.Is(err, context.Canceled):
 		return statusInterrupted
-	case errors.Is(err, solver.ErrDiverged):
+	case errors.Is(err, solver.ErrDiverged), engine.DiskFailure(err):
 		return statusFailure
-	case errors.As(err, &ie), errors.As(err, &pe),
-		errors.Is(err, engine.ErrInput), errors.Is(err, engine.ErrUnknownBackend),
-		errors.Is(err, solver.ErrParam), errors.Is(err, solver.ErrOneClass), errors.Is(err, solver.ErrUnknownAlgorithm),
-		errors.Is(err, metric.ErrOneClass), errors.Is(err, metric.ErrLabel),
-		errors.Is(err, data.ErrCache), errors.Is(err, data.ErrCorrupt), errors.Is(err, data.ErrEmpty),
-		errors.Is(err, model.ErrModel), errors.Is(err, model.ErrFeatureSpace),
-		errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission),
-		errors.Is(err, syscall.EISDIR), errors.Is(err, syscall.ENOTDIR):
+	case errors.As(err, &ie), engine.InputFault(err):
 		return statusInput
 	}
 	return statusFailure

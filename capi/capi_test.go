@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"syscall"
 	"testing"
 
 	"github.com/aucopt/aucopt/engine"
@@ -75,6 +76,8 @@ func TestStatus(t *testing.T) {
 		{fmt.Errorf("x: %w", data.ErrEmpty), statusInput},
 		{inputError{errors.New("shape")}, statusInput},
 		{errors.New("disk full"), statusFailure},
+		{fmt.Errorf("writing m.json: %w", syscall.ENOSPC), statusFailure},
+		{fmt.Errorf("%w: %w", engine.ErrInput, syscall.EIO), statusFailure}, // the disk's, whatever wraps it
 	}
 	for _, c := range cases {
 		if got := status(c.err); got != c.want {
