@@ -61,7 +61,7 @@ var registry = sync.OnceValue(func() []Spec {
 		// batch: unilog, mb-psl, mb-phl, svm-or
 		device(batch("ls-auc", "B-LS-SVM: the exact pairwise square-loss minimiser (the oracle), batch", "ICML 2013, Sec. 5; docs/ALGORITHMS.md, \"ORACLE\"",
 			DefaultLSAUCParams, LSAUCGrid, NewLSAUC), deviceLSAUC),
-		batch("unilog", "batch Uni-Log: class-weighted logistic regression by L-BFGS (baseline)", "Kotlowski et al. 2011; ICML 2013, Sec. 5",
+		batch("unilog", "batch Uni-Log: class-weighted logistic regression by Newton-CG (baseline)", "Kotlowski et al. 2011; ICML 2013, Sec. 5",
 			DefaultUniLogParams, UniLogGrid, NewUniLog),
 		batch("mb-psl", "mini-batch gradient descent on sampled pairs, pairwise square loss (baseline)", "MBA paper, Sec. V",
 			DefaultMBPSLParams, MBPairGrid, NewMBPSL),

@@ -9,8 +9,6 @@ import (
 	"runtime"
 	"sync"
 
-	"gonum.org/v1/gonum/optimize"
-
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/stats"
 	"github.com/aucopt/aucopt/kernels"
@@ -18,7 +16,7 @@ import (
 
 // This file holds the batch baselines of the papers' tables (docs/ALGORITHMS.md, "Univariate
 // and other baselines" and "MBA"): B-LS-SVM (the exact pairwise square-loss minimiser,
-// trained), batch Uni-Log (class-weighted logistic regression by L-BFGS) and MB-PSL /
+// trained), batch Uni-Log (class-weighted logistic regression: unilog.go) and MB-PSL /
 // MB-PHL (mini-batch gradient descent on sampled pairs). B-SVM-OR is in svmor.go.
 //
 // References:
@@ -403,216 +401,6 @@ func (l *LSAUC) MomentsOnly() bool { return !l.wide() && l.p.Steps == 0 }
 // Weights returns a copy of w (zeros before Fit).
 func (l *LSAUC) Weights() []float64 { return append([]float64(nil), l.w...) }
 
-// ---------------------------------------------------------------------------------
-// batch Uni-Log
-
-// UniLogParams are the hyper-parameters of batch Uni-Log. Start from
-// DefaultUniLogParams.
-type UniLogParams struct {
-	// Lambda is the ℓ2 weight λ ≥ 0 (0 only for non-separable data). Default 10⁻²
-	// (on a9a the test AUC is 0.902 for λ ∈ [10⁻⁴, 10⁻²], and L-BFGS needs 60
-	// iterations at 10⁻², 540 at 10⁻⁴). Grid 10^[-5..1].
-	Lambda float64 `param:"lambda"`
-	// Tol is the stopping tolerance: L-BFGS stops when ‖∇f‖∞ ≤ tol·max(1, ‖∇f(0)‖∞).
-	// Default 10⁻⁶ (much below, the line search fails at the limits of precision
-	// before reaching it); range (0, 1).
-	Tol float64 `param:"tol"`
-	// Iters caps the L-BFGS iterations (≥ 1). Default 1000.
-	Iters int `param:"iters"`
-}
-
-// DefaultUniLogParams returns batch Uni-Log's defaults.
-func DefaultUniLogParams() UniLogParams { return UniLogParams{Lambda: 1e-2, Tol: 1e-6, Iters: 1000} }
-
-// UniLogGrid is batch Uni-Log's grid (the project's; the papers print none).
-var UniLogGrid = Grid{Keys: []string{"lambda"}, Values: [][]float64{Pow10(-5, 1)}}
-
-func (p UniLogParams) check() error {
-	for _, err := range []error{
-		Check(p.Lambda >= 0 && !math.IsInf(p.Lambda, 0), "lambda", p.Lambda, "a finite number ≥ 0"),
-		Check(p.Tol > 0 && p.Tol < 1, "tol", p.Tol, "in (0, 1)"),
-		Check(p.Iters >= 1, "iters", p.Iters, "≥ 1"),
-	} {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// UniLog is batch Uni-Log (Kotłowski et al. 2011; the OPAUC paper's baseline):
-// class-weighted logistic regression,
-//
-//	f(w, b) = (1/n₊) Σ_{i∈+} log(1 + e^{−(w·x_i + b)}) + (1/n₋) Σ_{j∈−} log(1 + e^{w·x_j + b}) + (λ/2)‖w‖²,
-//
-// minimised over w and an unregularised bias b by L-BFGS (gonum/optimize). Each
-// evaluation of f and ∇f is one X·w and one Xᵀ·c (Gemv on a dense dataset, O(nnz) on
-// a sparse one). AUC does not see b, but the minimiser w does: Kotłowski et al.'s
-// univariate surrogate is over w·x + b, and without b the logistic fit is forced
-// through the origin, which on uncentred features (magic04 scaled to [-1, 1]) tilts
-// w away from the ranking direction (test AUC .81 without b, .84 with it).
-type UniLog struct {
-	b   kernels.Backend
-	dim int
-	p   UniLogParams
-	w   []float64
-
-	bias      float64
-	iters     int
-	gradNorm  float64
-	status    optimize.Status
-	converged bool
-}
-
-// NewUniLog makes a batch Uni-Log learner over dim features. seed is unused (the
-// method is deterministic).
-func NewUniLog(b kernels.Backend, dim int, p UniLogParams, seed uint64) (*UniLog, error) {
-	if err := checkDim(dim); err != nil {
-		return nil, err
-	}
-	if err := p.check(); err != nil {
-		return nil, err
-	}
-	return &UniLog{b: b, dim: dim, p: p, w: make([]float64, dim)}, nil
-}
-
-// unilogEval evaluates Uni-Log's objective and gradient on one training set.
-type unilogEval struct {
-	rows     *batchRows
-	y        []int8
-	cw       [2]float64 // class weights: [0] 1/n₋, [1] 1/n₊
-	lambda   float64
-	wv, gv   kernels.Vec
-	s, coef  []float64
-	lastX    []float64 // the point of the cached value
-	lastF    float64
-	lastG    []float64
-	haveLast bool
-}
-
-func newUniLogEval(b kernels.Backend, ds *data.Dataset, dim, pos, neg int, lambda float64) *unilogEval {
-	n := ds.Rows()
-	return &unilogEval{
-		rows: newBatchRows(b, ds, dim), y: ds.Y, cw: [2]float64{1 / float64(neg), 1 / float64(pos)},
-		lambda: lambda, wv: b.NewVec(dim), gv: b.NewVec(dim),
-		s: make([]float64, n), coef: make([]float64, n), lastX: make([]float64, dim+1), lastG: make([]float64, dim+1),
-	}
-}
-
-// softplus returns log(1 + e^z) without overflow.
-func softplus(z float64) float64 {
-	if z > 0 {
-		return z + math.Log1p(math.Exp(-z))
-	}
-	return math.Log1p(math.Exp(z))
-}
-
-// eval computes f and ∇f at x = (w, b) (len dim+1, the bias last), caching the last point so that gonum's
-// separate Func and Grad calls at one point cost one pass.
-func (e *unilogEval) eval(w []float64) (float64, []float64) {
-	if e.haveLast && slicesEqual(w, e.lastX) {
-		return e.lastF, e.lastG
-	}
-	b := e.rows.b
-	w, bias := w[:len(w)-1], w[len(w)-1]
-	b.Upload(e.wv, w)
-	e.rows.scores(1, e.wv, nil, e.s)
-	var f, gb float64
-	for i, s := range e.s {
-		s += bias
-		c := 0
-		if e.y[i] == 1 {
-			c = 1
-		}
-		ys := float64(e.y[i]) * s
-		f += e.cw[c] * softplus(-ys)
-		// d/ds log(1 + e^{−y s}) = −y·σ(−y s) = −y/(1 + e^{y s})
-		e.coef[i] = -e.cw[c] * float64(e.y[i]) / (1 + math.Exp(ys))
-		gb += e.coef[i]
-	}
-	e.rows.combine(1, nil, e.coef, 0, e.gv)
-	b.Download(e.lastG[:len(w)], e.gv)
-	var ww float64
-	for j, v := range w {
-		ww += v * v
-		e.lastG[j] += e.lambda * v
-	}
-	e.lastG[len(w)] = gb
-	f += 0.5 * e.lambda * ww
-	copy(e.lastX, w)
-	e.lastX[len(w)] = bias
-	e.lastF, e.haveLast = f, true
-	return f, e.lastG
-}
-
-func slicesEqual(a, b []float64) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return len(a) == len(b)
-}
-
-// ctxConverger stops gonum's optimisation when ctx is done and otherwise defers to
-// inner.
-type ctxConverger struct {
-	ctx   context.Context
-	inner optimize.Converger
-}
-
-func (c ctxConverger) Init(dim int) { c.inner.Init(dim) }
-
-func (c ctxConverger) Converged(loc *optimize.Location) optimize.Status {
-	if c.ctx.Err() != nil {
-		return optimize.Failure
-	}
-	return c.inner.Converged(loc)
-}
-
-// Fit minimises f by L-BFGS from w = 0. It returns ctx's error when cancelled and
-// ErrDiverged on non-finite weights. An optimisation that stops short of the gradient
-// tolerance (iteration cap, line-search failure at the limits of precision) keeps its
-// best point and returns nil: Converged, Status and GradNorm report how it ended.
-func (u *UniLog) Fit(ctx context.Context, ds *data.Dataset) error {
-	pos, neg, err := batchClasses("unilog", ds, u.dim)
-	if err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	e := newUniLogEval(u.b, ds, u.dim, pos, neg, u.p.Lambda)
-	w0 := make([]float64, u.dim+1) // (w, b)
-	_, g0 := e.eval(w0)
-	thresh := u.p.Tol * max(1, infNorm(g0))
-	prob := optimize.Problem{
-		Func: func(w []float64) float64 { f, _ := e.eval(w); return f },
-		Grad: func(grad, w []float64) { _, g := e.eval(w); copy(grad, g) },
-	}
-	settings := &optimize.Settings{
-		GradientThreshold: thresh,
-		MajorIterations:   u.p.Iters,
-		Converger:         ctxConverger{ctx, &optimize.FunctionConverge{Absolute: 1e-15, Iterations: 50}},
-	}
-	res, optErr := optimize.Minimize(prob, w0, settings, &optimize.LBFGS{})
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if res == nil {
-		return fmt.Errorf("unilog: %w", optErr)
-	}
-	if !finite(res.X) || math.IsNaN(res.F) || math.IsInf(res.F, 0) {
-		return fmt.Errorf("unilog: %w after %d L-BFGS iterations", ErrDiverged, res.Stats.MajorIterations)
-	}
-	_, g := e.eval(res.X)
-	u.w = append(u.w[:0], res.X[:u.dim]...)
-	u.bias = res.X[u.dim]
-	u.iters, u.status, u.gradNorm = res.Stats.MajorIterations, res.Status, infNorm(g)
-	u.converged = u.gradNorm <= thresh
-	return nil
-}
-
 // hostDot is a·b in index order, on the host.
 func hostDot(a, b []float64) float64 {
 	var s float64
@@ -629,24 +417,6 @@ func infNorm(x []float64) float64 {
 	}
 	return m
 }
-
-// Weights returns a copy of w (zeros before Fit).
-func (u *UniLog) Weights() []float64 { return append([]float64(nil), u.w...) }
-
-// Bias is the fitted bias b (AUC ignores it; 0 before Fit).
-func (u *UniLog) Bias() float64 { return u.bias }
-
-// Converged reports whether the last Fit reached the gradient tolerance.
-func (u *UniLog) Converged() bool { return u.converged }
-
-// Iterations is the number of L-BFGS iterations of the last Fit.
-func (u *UniLog) Iterations() int { return u.iters }
-
-// GradNorm is ‖∇f‖∞ at the weights of the last Fit.
-func (u *UniLog) GradNorm() float64 { return u.gradNorm }
-
-// Status is gonum's termination status of the last Fit.
-func (u *UniLog) Status() optimize.Status { return u.status }
 
 // ---------------------------------------------------------------------------------
 // MB-PSL and MB-PHL
@@ -813,6 +583,5 @@ func (m *MBPair) Weights() []float64 { return append([]float64(nil), m.w...) }
 
 var (
 	_ Batch = (*LSAUC)(nil)
-	_ Batch = (*UniLog)(nil)
 	_ Batch = (*MBPair)(nil)
 )

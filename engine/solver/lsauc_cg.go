@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"slices"
 	"sync"
-	"sync/atomic"
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/kernels"
@@ -234,7 +233,7 @@ func newSquareOp(b kernels.Backend, ds *data.Dataset, d int, lambda float64) *sq
 	for c := range op.mean {
 		op.mean[c] = make([]float64, d)
 	}
-	viewer, view := b.(kernels.Viewer)
+	_, view := b.(kernels.Viewer)
 	fused := view && ds.IsDense() && ds.Dim == d
 	if fused {
 		denseClassSums(ds, class, cw, op.mean, sq)
@@ -257,92 +256,10 @@ func newSquareOp(b kernels.Backend, ds *data.Dataset, d int, lambda float64) *sq
 			op.diag[j] = 1 // a feature no row has (and λ = 0): its weight stays 0
 		}
 	}
-	if fused {
-		op.rowsProduct = fusedProduct(b, viewer.ViewMat(n, d, ds.Dense), class, cw)
-		return op
-	}
-	if view && !ds.IsDense() && ds.Density() < data.DenseAuto {
-		op.rowsProduct = sparseProduct(b, ds, d, class, cw)
-		return op
-	}
-	rs := newBatchRows(b, ds, d)
-	vv, gv := b.NewVec(d), b.NewVec(d)
-	s := make([]float64, n)
-	coef := make([]float64, n)
-	op.rowsProduct = func(v, av []float64) {
-		b.Upload(vv, v)
-		rs.scores(1, vv, nil, s)
-		for k, sk := range s {
-			coef[k] = sk * cw[class[k]]
-		}
-		rs.combine(1, nil, coef, 0, gv)
-		b.Download(av, gv)
-	}
+	pass := newRowsPass(b, ds, d)
+	scale := func(i int, s float64) float64 { return s * cw[class[i]] }
+	op.rowsProduct = func(v, av []float64) { pass.product(v, av, scale) }
 	return op
-}
-
-// Parts of sparseProduct: at most sparseMaxParts of at least sparsePartRows rows, and
-// no more than the rows' values a quarter of the partial sums' (each part's is d long,
-// cleared and added up at each product): hashed click-through data (8,192 features, 22
-// values a row) gets 8, wide text (news20's 1,355,191 features) one.
-const (
-	sparseMaxParts = 8
-	sparsePartRows = 2048
-)
-
-// sparseParts is the number of parts sparseProduct splits n rows of d features with
-// nnz values into. It depends on the data alone, not on the cores, so that the sums'
-// bits do not.
-func sparseParts(n, d, nnz int) int {
-	return max(1, min(sparseMaxParts, n/sparsePartRows, nnz/(4*max(d, 1))))
-}
-
-// sparseProduct returns the product av = Σ_i x_i (x_i·v)/n_{c(i)} over ds's sparse
-// rows in one pass: each row's score, then its scaled row added to its part's partial
-// sum while the row is in cache (DotSparse, AxpySparse). The parts (sparseParts, fixed
-// ranges of rows) run on all cores when the backend is safe for concurrent calls, and
-// their sums are added in part order, so the bits do not depend on the cores.
-func sparseProduct(b kernels.Backend, ds *data.Dataset, d int, class []int8, cw [2]float64) func(v, av []float64) {
-	n := len(class)
-	parts := sparseParts(n, d, ds.Nnz())
-	workers := 1
-	if kernels.ConcurrencyOf(b) == kernels.Safe {
-		workers = min(parts, runtime.GOMAXPROCS(0))
-	}
-	vv, g := b.NewVec(d), b.NewVec(d)
-	partial := make([]kernels.Vec, parts)
-	for p := range partial {
-		partial[p] = b.NewVec(d)
-	}
-	zeros := make([]float64, d)
-	part := func(p int) {
-		gp := partial[p]
-		b.Upload(gp, zeros)
-		for i := p * n / parts; i < (p+1)*n/parts; i++ {
-			x := ds.Row(i)
-			if s := b.DotSparse(x, vv); s != 0 {
-				b.AxpySparse(s*cw[class[i]], x, gp)
-			}
-		}
-	}
-	return func(v, av []float64) {
-		b.Upload(vv, v)
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Go(func() {
-				for p := int(next.Add(1)) - 1; p < parts; p = int(next.Add(1)) - 1 {
-					part(p)
-				}
-			})
-		}
-		wg.Wait()
-		b.Upload(g, zeros)
-		for _, gp := range partial {
-			b.Axpy(1, gp, g)
-		}
-		b.Download(av, g)
-	}
 }
 
 // apply sets av = (S₊ + S₋ + δδᵀ + λI) v.
@@ -376,44 +293,6 @@ func denseClassSums(ds *data.Dataset, class []int8, cw [2]float64, mean, sq [2][
 		})
 	}
 	wg.Wait()
-}
-
-// fusedBlockWork is the number of values in a block of rows of fusedProduct: enough
-// for the backend to split each mat-vec over its cores, few enough (2 MB) that the
-// block is still in cache for its second product.
-const fusedBlockWork = 1 << 18
-
-// fusedProduct returns the product av = Σ_i x_i (x_i·v)/n_{c(i)} over the rows of x
-// (n×d, in place) in one pass over them: block by block, the scores of a block of rows
-// and then their combination, while the block is in cache. The block size is a
-// multiple of four rows, so that a host backend groups the rows as one mat-vec over
-// all of them would.
-func fusedProduct(b kernels.Backend, x kernels.Mat, class []int8, cw [2]float64) func(v, av []float64) {
-	n := len(class)
-	_, d := x.Dims()
-	bs := min(max(4, (fusedBlockWork/d+3)&^3), n)
-	vv, g := b.NewVec(d), b.NewVec(d)
-	sv, tv := b.NewVec(bs), b.NewVec(bs)
-	s := make([]float64, bs)
-	return func(v, av []float64) {
-		b.Upload(vv, v)
-		for lo := 0; lo < n; lo += bs {
-			hi := min(lo+bs, n)
-			xb, sk, tk, t := x.Slice(lo, hi, 0, d), sv.Slice(0, hi-lo), tv.Slice(0, hi-lo), s[:hi-lo]
-			b.Gemv(false, 1, xb, vv, 0, sk)
-			b.Download(t, sk)
-			for q := range t {
-				t[q] *= cw[class[lo+q]]
-			}
-			b.Upload(tk, t)
-			beta := 1.0
-			if lo == 0 {
-				beta = 0
-			}
-			b.Gemv(true, 1, xb, tk, beta, g)
-		}
-		b.Download(av, g)
-	}
 }
 
 // FitGrid fits every point of an ls-auc grid whose points differ in lambda and steps:
