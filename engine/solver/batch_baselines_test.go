@@ -172,7 +172,6 @@ func mustLSAUC(t *testing.T, b kernels.Backend, d int, p LSAUCParams) *LSAUC {
 	return l
 }
 
-
 // TestMBPSLOracle: MB-PSL's last iterate approaches the oracle of the same λ as T grows.
 func TestMBPSLOracle(t *testing.T) {
 	const lambda = 1e-2

@@ -299,9 +299,10 @@ var dataDefaults = map[string]func(f DataFacts, params Params){
 	},
 	// unilog is LIBLINEAR's -s 0 with C = 1: ½‖w‖² + Σᵢ log(1 + e^{−yᵢw·xᵢ}) divided
 	// by n/2 is Uni-Log's objective (two class means) for balanced classes with λ = 2/n.
-	// Above 667 rows λ stays 3·10⁻³: L-BFGS slows as λ shrinks for no gain in AUC
-	// (a9a, CPU user+sys of the whole run: 1.5 s at the static 10⁻², 2.6 s at 3·10⁻³,
-	// 3.7 s at 10⁻³; test AUC .9024, .9024, .9023).
+	// Above 667 rows λ stays 3·10⁻³: the L-BFGS solver Uni-Log had then slowed as λ
+	// shrank for no gain in AUC (a9a, CPU user+sys of the whole run: 1.5 s at the
+	// static 10⁻², 2.6 s at 3·10⁻³, 3.7 s at 10⁻³; test AUC .9024, .9024, .9023).
+	// Newton's method (unilog.go) kept the rule, so that results stay comparable.
 	// UBAUC's least-squares term (β/2)(1 − y x·w)² has no intercept: on min-max
 	// scaled rows (means far from 0) it spends w on the mean, and no (β, γ) reaches
 	// unilog on sonar (ubauc-batch at best .8307 over β ∈ 10^[-2..0.5], γ ∈ 10^[0..4],

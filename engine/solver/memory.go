@@ -67,10 +67,10 @@ var stateWords = map[string]func(d, n float64, p Params) float64{
 		}
 		return 4*d*d + 2*float64(lsaucBlockRows(int(d)))*d + 8*d
 	},
-	// Newton's method's vectors over (w, b) and the rows pass's partial sums (at most
-	// sparseMaxParts), the rows' scores, Hessian weights, direction scores and
-	// coefficients, and a pass's scratch
-	"unilog": func(d, n float64, _ Params) float64 { return (10+sparseMaxParts)*(d+1) + 5*n },
+	// Newton's method's vectors over (w, b), the partial sums of the rows pass and of
+	// the diagonal (at most sparseMaxParts each), the rows' scores, Hessian weights,
+	// direction scores and coefficients, and a pass's scratch
+	"unilog": func(d, n float64, _ Params) float64 { return (10+2*sparseMaxParts)*(d+1) + 5*n },
 	"mb-psl": mbPair, "mb-phl": mbPair,
 	// the first 16 cutting planes, their Gram matrix, per-row scores at three points
 	// and the line search's, the subgradients' coefficients, the sort's keys and buffer

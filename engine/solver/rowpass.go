@@ -76,6 +76,27 @@ func sparseParts(n, d, nnz int) int {
 	return max(1, min(sparseMaxParts, n/sparsePartRows, nnz/(4*max(d, 1))))
 }
 
+// runParts calls part(p) for p = 0 … parts−1 on workers goroutines (taking the next
+// part as each finishes).
+func runParts(parts, workers int, part func(p int)) {
+	if workers <= 1 {
+		for p := range parts {
+			part(p)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for p := int(next.Add(1)) - 1; p < parts; p = int(next.Add(1)) - 1 {
+				part(p)
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // sparseProduct returns the pass over ds's sparse rows: for the product, each row's
 // score, then the row times its coefficient added to its part's partial sum while the
 // row is in cache (DotSparse, AxpySparse). The parts (sparseParts, fixed ranges of
@@ -94,18 +115,7 @@ func sparseProduct(b kernels.Backend, ds *data.Dataset, d int) *rowsPass {
 		partial[p] = b.NewVec(d)
 	}
 	zeros := make([]float64, d)
-	run := func(part func(p int)) {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Go(func() {
-				for p := int(next.Add(1)) - 1; p < parts; p = int(next.Add(1)) - 1 {
-					part(p)
-				}
-			})
-		}
-		wg.Wait()
-	}
+	run := func(part func(p int)) { runParts(parts, workers, part) }
 	return &rowsPass{
 		product: func(v, av []float64, coef rowCoef) {
 			b.Upload(vv, v)

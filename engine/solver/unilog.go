@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -112,14 +113,21 @@ type unilogProblem struct {
 	dd   []float64  // the Hessian's row weights cw·σ(1 − σ) there
 	xs   []float64  // the line search's direction's scores
 	c    []float64  // each pass's row coefficients, summed for the bias
+	// dpart holds the diagonal's partial sums, one per part of the rows (diag).
+	dpart [][]float64
 	// posOver is max(min(n₊, n₋), 1)/n, LIBLINEAR's factor of eps.
 	posOver float64
 }
 
 func newUniLogProblem(b kernels.Backend, ds *data.Dataset, d, pos, neg int) *unilogProblem {
 	n := ds.Rows()
+	dpart := make([][]float64, sparseParts(n, d, ds.Nnz()))
+	for q := range dpart {
+		dpart[q] = make([]float64, d+1)
+	}
 	return &unilogProblem{
-		ds: ds, pass: newRowsPass(b, ds, d), d: d, n: n, y: ds.Y,
+		dpart: dpart,
+		ds:    ds, pass: newRowsPass(b, ds, d), d: d, n: n, y: ds.Y,
 		cw: [2]float64{1 / float64(neg), 1 / float64(pos)},
 		z:  make([]float64, n), dd: make([]float64, n), xs: make([]float64, n), c: make([]float64, n),
 		posOver: float64(max(min(pos, neg), 1)) / float64(n),
@@ -186,39 +194,56 @@ func (p *unilogProblem) hess(v []float64, lambda float64, hv []float64) {
 }
 
 // diag sets m to the Hessian's diagonal at the point of the last funcGrad: Σ_i D_i x_ij²
-// + λ, and Σ_i D_i for the bias (one pass over the rows, in order).
+// + λ, and Σ_i D_i for the bias. The rows are read on the host in fixed parts
+// (sparseParts of the stored values), on all cores, each part's sums added in part
+// order: the same bits on any number of cores.
 func (p *unilogProblem) diag(lambda float64, m []float64) {
-	clear(m)
-	var mb float64
-	for i, di := range p.dd {
-		mb += di
-		if di == 0 {
-			continue
-		}
-		if x := p.ds.DenseRow(i); x != nil {
-			for j, v := range x {
-				m[j] += di * v * v
+	for q := range p.dpart {
+		clear(p.dpart[q])
+	}
+	parts := len(p.dpart)
+	runParts(parts, min(parts, runtime.GOMAXPROCS(0)), func(q int) {
+		mq := p.dpart[q]
+		for i := q * p.n / parts; i < (q+1)*p.n/parts; i++ {
+			di := p.dd[i]
+			mq[p.d] += di
+			if di == 0 {
+				continue
 			}
-			continue
+			if x := p.ds.DenseRow(i); x != nil {
+				for j, v := range x {
+					mq[j] += di * v * v
+				}
+				continue
+			}
+			x := p.ds.Row(i)
+			for k, j := range x.Idx {
+				v := x.Val[k]
+				mq[j] += di * v * v
+			}
 		}
-		x := p.ds.Row(i)
-		for k, j := range x.Idx {
-			v := x.Val[k]
-			m[j] += di * v * v
+	})
+	copy(m, p.dpart[0])
+	for _, mq := range p.dpart[1:] {
+		for j, v := range mq {
+			m[j] += v
 		}
 	}
 	for j := range m[:p.d] {
 		m[j] += lambda
 	}
-	m[p.d] = mb
 }
 
-// Newton's method's constants, LIBLINEAR 2.4x's: the preconditioner's weight on the
-// Hessian's diagonal (the rest on λ·I), the conjugate gradients' tolerance on the
-// quadratic model, the line search's sufficient decrease and its halvings.
+// Newton's method's constants, LIBLINEAR 2.4x's but one: the preconditioner's weight
+// on the Hessian's diagonal (the rest on λ·I), the conjugate gradients' tolerance on the
+// quadratic model, the line search's sufficient decrease and its halvings. The
+// tolerance is 0.1 where LIBLINEAR's is 0.5: at the default λ the looser one took 6
+// Newton steps where 0.1 took 3–5, and a fifth more passes over the rows in all (a9a 51
+// against 40, w8a's 70% 41 against 39, the 200,000-row click-through table 47
+// against 39, counting a gradient and the line search's scores and the diagonal as two).
 const (
 	unilogPrecond    = 0.01
-	unilogCGEps      = 0.5
+	unilogCGEps      = 0.1
 	unilogArmijo     = 0.01
 	unilogLineSearch = 20
 )
