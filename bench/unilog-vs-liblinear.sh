@@ -19,7 +19,9 @@
 # table gives medians: aucopt's reported training seconds ("train"), its whole process (data
 # reading and test scoring included), LIBLINEAR's train and train + predict (whole processes,
 # reading included), the ratio of whole processes, and the test AUCs. The machine's load
-# average is printed before and after (the development machine is shared). DIR (default
+# average is printed before and after (the development machine is shared), and the CPU
+# seconds (user + sys) of the whole processes beside their wall. BIAS (default 1) is
+# LIBLINEAR's -B: a large one (100) leaves its bias nearly unregularised, as Uni-Log's. DIR (default
 # /tmp/aucopt-unilog-ll) keeps the converted files for reruns; AUCOPT names a binary
 # (default: built from this checkout); AUCOPT_DATA (default ../shared/data) holds the sets.
 set -euo pipefail
@@ -79,10 +81,10 @@ for s in "${sets[@]}"; do
 done
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
-python3 - "$AUCOPT" "$DIR" "${PAIRS:-5}" "${sets[@]}" <<'EOF'
-import json, os, statistics, subprocess, sys, time
+python3 - "$AUCOPT" "$DIR" "${PAIRS:-5}" "${BIAS:-1}" "${sets[@]}" <<'EOF'
+import json, os, resource, statistics, subprocess, sys, time
 
-aucopt, d, pairs, sets = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+aucopt, d, pairs, bias, sets = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5:]
 
 
 def auc(y, s):
@@ -100,20 +102,25 @@ def auc(y, s):
 
 
 def run(args):
-    t0 = time.perf_counter()
+    """Runs args; returns its wall and CPU (user + sys) seconds and its stdout."""
+    r0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
     out = subprocess.run(args, capture_output=True, text=True)
+    wall, r1 = time.perf_counter() - t0, resource.getrusage(resource.RUSAGE_CHILDREN)
     if out.returncode != 0:
         sys.exit("unilog-vs-liblinear: %s: exit %d: %s" % (args[0], out.returncode, out.stderr.strip()))
-    return time.perf_counter() - t0, out.stdout
+    return wall, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime, out.stdout
 
 
-print("| set | rows × features | λ (C) | Uni-Log train | Uni-Log process | LIBLINEAR train | LIBLINEAR train + predict | process ratio | Uni-Log AUC | LIBLINEAR AUC | Δ AUC |")
+print("| set | rows × features | λ (C) | Uni-Log train | Uni-Log process (CPU) | LIBLINEAR train | LIBLINEAR train + predict (CPU) | process ratio | Uni-Log AUC | LIBLINEAR AUC | Δ AUC |")
 print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
 for s in sets:
     tr, te = os.path.join(d, s + ".train.svm"), os.path.join(d, s + ".test.svm")
     if not os.path.exists(tr):
         continue
-    ytr = [float(l.split(None, 1)[0]) > 0 for l in open(tr) if l.strip()]
+    ltr = [int(float(l.split(None, 1)[0])) for l in open(tr) if l.strip()]
+    ytr = [v > 0 for v in ltr]
+    # LIBLINEAR's labels as they are in the file: ±1, or 1 and 0 (the click-through table)
+    lpos, lneg = max(ltr), min(ltr)
     yte = [float(l.split(None, 1)[0]) > 0 for l in open(te) if l.strip()]
     n, pos = len(ytr), sum(ytr)
     lam = max(2 / n, 3e-3)
@@ -121,29 +128,31 @@ for s in sets:
     model, pred = os.path.join(d, s + ".ll.model"), os.path.join(d, s + ".ll.pred")
     ua = [aucopt, "train", "--algo", "unilog", "--data", tr, "--test", te, "--scale", "none",
           "-p", "lambda=%r" % lam, "--quiet", "--json"]
-    lt = ["liblinear-train", "-q", "-s", "0", "-B", "1", "-e", "0.01", "-c", repr(c),
-          "-w1", repr(n / pos), "-w-1", repr(n / (n - pos)), tr, model]
+    lt = ["liblinear-train", "-q", "-s", "0", "-B", bias, "-e", "0.01", "-c", repr(c),
+          "-w%d" % lpos, repr(n / pos), "-w%d" % lneg, repr(n / (n - pos)), tr, model]
     lp = ["liblinear-predict", "-b", "1", te, model, pred]
-    u_train, u_proc, l_train, l_proc = [], [], [], []
+    u_train, u_proc, u_cpu, l_train, l_proc, l_cpu = [], [], [], [], [], []
     for k in range(pairs):
         for who in (("u", "l") if k % 2 == 0 else ("l", "u")):
             if who == "u":
-                wall, out = run(ua)
+                wall, cpu, out = run(ua)
                 res = json.loads(out)
                 u_train.append(res["seconds"])
                 u_proc.append(wall)
+                u_cpu.append(cpu)
                 u_auc, dim = res["test_auc"], res["features"]
             else:
-                w1, _ = run(lt)
-                w2, _ = run(lp)
+                w1, c1, _ = run(lt)
+                w2, c2, _ = run(lp)
                 l_train.append(w1)
                 l_proc.append(w1 + w2)
+                l_cpu.append(c1 + c2)
     lines = open(pred).read().split("\n")
     col = lines[0].split()[1:].index("1") + 1  # "labels 1 -1" or "labels -1 1"
     l_auc = auc(yte, [float(l.split()[col]) for l in lines[1:] if l])
     m = statistics.median
-    print("| %s | %d × %d | %.3g (%.4g) | %.3f s | %.3f s | %.3f s | %.3f s | %.2f | %.6f | %.6f | %+.1e |" % (
-        s, n, dim, lam, c, m(u_train), m(u_proc), m(l_train), m(l_proc), m(u_proc) / m(l_proc), u_auc, l_auc, u_auc - l_auc))
+    print("| %s | %d × %d | %.3g (%.4g) | %.3f s | %.3f s (%.2f s) | %.3f s | %.3f s (%.2f s) | %.2f | %.6f | %.6f | %+.1e |" % (
+        s, n, dim, lam, c, m(u_train), m(u_proc), m(u_cpu), m(l_train), m(l_proc), m(l_cpu), m(u_proc) / m(l_proc), u_auc, l_auc, u_auc - l_auc))
     sys.stdout.flush()
 EOF
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -165,7 +165,7 @@ func TestSearchFolds(t *testing.T) {
 func TestSearchBatchWorkers(t *testing.T) {
 	all := spanA9a(t)
 	train := all.Subset(data.Shuffle(all.Rows(), 3)[:600])
-	spec, err := solver.Lookup("unilog")
+	spec, err := solver.Lookup("ls-auc") // a batch learner that fits its exact λ grid point by point (unilog is a GridFitter)
 	if err != nil {
 		t.Fatal(err)
 	}
