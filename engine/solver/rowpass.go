@@ -20,6 +20,7 @@ type rowCoef func(i int, s float64) float64
 //
 //	product:  av = Σ_i x_i·coef(i, x_i·v)
 //	scores:   s_i = x_i·v
+//	combine:  av = Σ_i c_i·x_i
 //
 // in one pass over the rows, as stored: dense rows a host backend views in place
 // (fusedProduct), sparse ones below data.DenseAuto in fixed parts on all cores
@@ -28,6 +29,7 @@ type rowCoef func(i int, s float64) float64
 type rowsPass struct {
 	product func(v, av []float64, coef rowCoef)
 	scores  func(v, s []float64)
+	combine func(c, av []float64)
 }
 
 // newRowsPass makes the pass over ds's rows at dimension d (≥ ds.Dim).
@@ -56,6 +58,10 @@ func newRowsPass(b kernels.Backend, ds *data.Dataset, d int) *rowsPass {
 		scores: func(v, out []float64) {
 			b.Upload(vv, v)
 			rs.scores(1, vv, nil, out)
+		},
+		combine: func(c, av []float64) {
+			rs.combine(1, nil, c, 0, gv)
+			b.Download(av, gv)
 		},
 	}
 }
@@ -116,6 +122,13 @@ func sparseProduct(b kernels.Backend, ds *data.Dataset, d int) *rowsPass {
 	}
 	zeros := make([]float64, d)
 	run := func(part func(p int)) { runParts(parts, workers, part) }
+	sum := func(av []float64) {
+		b.Upload(g, zeros)
+		for _, gp := range partial {
+			b.Axpy(1, gp, g)
+		}
+		b.Download(av, g)
+	}
 	return &rowsPass{
 		product: func(v, av []float64, coef rowCoef) {
 			b.Upload(vv, v)
@@ -129,11 +142,19 @@ func sparseProduct(b kernels.Backend, ds *data.Dataset, d int) *rowsPass {
 					}
 				}
 			})
-			b.Upload(g, zeros)
-			for _, gp := range partial {
-				b.Axpy(1, gp, g)
-			}
-			b.Download(av, g)
+			sum(av)
+		},
+		combine: func(c, av []float64) {
+			run(func(p int) {
+				gp := partial[p]
+				b.Upload(gp, zeros)
+				for i := p * n / parts; i < (p+1)*n/parts; i++ {
+					if c[i] != 0 {
+						b.AxpySparse(c[i], ds.Row(i), gp)
+					}
+				}
+			})
+			sum(av)
 		},
 		scores: func(v, s []float64) {
 			b.Upload(vv, v)
@@ -161,7 +182,13 @@ func fusedProduct(b kernels.Backend, x kernels.Mat, n int) *rowsPass {
 	vv, g := b.NewVec(d), b.NewVec(d)
 	sv, tv := b.NewVec(bs), b.NewVec(bs)
 	s := make([]float64, bs)
-	var all kernels.Vec // the scores' n, made at the first call of scores
+	var all kernels.Vec // n scores or coefficients, made at the first call of scores or combine
+	whole := func() kernels.Vec {
+		if all == nil {
+			all = b.NewVec(n)
+		}
+		return all
+	}
 	return &rowsPass{
 		product: func(v, av []float64, coef rowCoef) {
 			b.Upload(vv, v)
@@ -183,12 +210,14 @@ func fusedProduct(b kernels.Backend, x kernels.Mat, n int) *rowsPass {
 			b.Download(av, g)
 		},
 		scores: func(v, out []float64) {
-			if all == nil {
-				all = b.NewVec(n)
-			}
 			b.Upload(vv, v)
-			b.Gemv(false, 1, x, vv, 0, all)
+			b.Gemv(false, 1, x, vv, 0, whole())
 			b.Download(out, all)
+		},
+		combine: func(c, av []float64) {
+			b.Upload(whole(), c)
+			b.Gemv(true, 1, x, all, 0, g)
+			b.Download(av, g)
 		},
 	}
 }

@@ -151,29 +151,53 @@ func softplus(z float64) float64 {
 }
 
 // funcGrad sets g = ∇f(x) and returns f(x), in one pass over the rows; it keeps the
-// rows' scores and Hessian weights at x for hess, diag and lineSearch.
+// rows' scores and Hessian weights at x for hess, diag, lineSearch and step.
 func (p *unilogProblem) funcGrad(x []float64, lambda float64, g []float64) float64 {
 	w, bias := x[:p.d], x[p.d]
 	p.pass.product(w, g[:p.d], func(i int, s float64) float64 {
-		s += bias
-		p.z[i] = s
-		cw, y := p.weight(i)
-		sig := 1 / (1 + math.Exp(y*s)) // σ(−y s)
-		p.dd[i] = cw * sig * (1 - sig)
-		p.c[i] = -cw * y * sig // d/ds cw·log(1 + e^{−y s})
-		return p.c[i]
+		p.z[i] = s + bias
+		return p.rowWeights(i)
 	})
-	var loss, gb float64
+	var loss float64
 	for i, s := range p.z {
 		cw, y := p.weight(i)
 		loss += cw * softplus(-y*s)
-		gb += p.c[i]
 	}
-	for j, v := range w {
+	p.gradTail(x, lambda, g)
+	return loss + 0.5*lambda*hostDot(w, w)
+}
+
+// rowWeights sets row i's Hessian weight and gradient coefficient from its score z[i],
+// and returns the coefficient.
+func (p *unilogProblem) rowWeights(i int) float64 {
+	cw, y := p.weight(i)
+	sig := 1 / (1 + math.Exp(y*p.z[i])) // σ(−y s)
+	p.dd[i] = cw * sig * (1 - sig)
+	p.c[i] = -cw * y * sig // d/ds cw·log(1 + e^{−y s})
+	return p.c[i]
+}
+
+// gradTail completes g from Xᵀc in g[:d]: the ℓ2 term, and the bias's Σ c.
+func (p *unilogProblem) gradTail(x []float64, lambda float64, g []float64) {
+	var gb float64
+	for _, c := range p.c {
+		gb += c
+	}
+	for j, v := range x[:p.d] {
 		g[j] += lambda * v
 	}
 	g[p.d] = gb
-	return loss + 0.5*lambda*hostDot(w, w)
+}
+
+// step sets g = ∇f(x) after lineSearch moved x by alpha, from the rows' scores moved
+// with it (z += alpha·Xs, as LIBLINEAR keeps them): only Xᵀc is a pass over the rows.
+func (p *unilogProblem) step(x []float64, alpha, sb, lambda float64, g []float64) {
+	for i, xs := range p.xs {
+		p.z[i] += alpha * (xs + sb)
+		p.rowWeights(i)
+	}
+	p.pass.combine(p.c, g[:p.d])
+	p.gradTail(x, lambda, g)
 }
 
 // hess sets hv = ∇²f·v at the point of the last funcGrad.
@@ -273,10 +297,12 @@ func (p *unilogProblem) newton(ctx context.Context, x []float64, f float64, g []
 			return it, cgTotal, gnorm, err
 		}
 		fold := f
-		if !p.lineSearch(x, s, g, lambda, fold) {
+		alpha, fnew := p.lineSearch(x, s, g, lambda, fold)
+		if alpha == 0 {
 			break // no decrease along s at the limits of precision
 		}
-		f = p.funcGrad(x, lambda, g)
+		f = fnew
+		p.step(x, alpha, s[p.d], lambda, g)
 		if math.IsNaN(f) || math.IsInf(f, 0) || !finite(x) {
 			return it + 1, cgTotal, gnorm, fmt.Errorf("%w after %d Newton steps", ErrDiverged, it+1)
 		}
@@ -346,8 +372,9 @@ func (p *unilogProblem) pcg(ctx context.Context, g, m []float64, lambda float64,
 
 // lineSearch moves x along s by the first of 1, ½, ¼, … (unilogLineSearch of them)
 // that decreases f by unilogArmijo of the linear model, from the direction's scores
-// (one pass) and the rows' scores at x; it reports false, leaving x, when none does.
-func (p *unilogProblem) lineSearch(x, s, g []float64, lambda, fold float64) bool {
+// (one pass, kept in xs for step) and the rows' scores at x; it returns the step and
+// f there, or 0, leaving x, when none does.
+func (p *unilogProblem) lineSearch(x, s, g []float64, lambda, fold float64) (float64, float64) {
 	d := p.d
 	p.pass.scores(s[:d], p.xs)
 	sb := s[d]
@@ -365,11 +392,11 @@ func (p *unilogProblem) lineSearch(x, s, g []float64, lambda, fold float64) bool
 			for j := range x {
 				x[j] += alpha * s[j]
 			}
-			return true
+			return alpha, f
 		}
 		alpha /= 2
 	}
-	return false
+	return 0, fold
 }
 
 // threshold is LIBLINEAR's stopping point for ‖∇f‖₂: eps·max(min(n₊, n₋), 1)/n·‖∇f(0)‖₂.

@@ -101,9 +101,9 @@ func unilogBackends(t *testing.T) []kernels.Backend {
 
 func fallback0(t *testing.T) kernels.Backend { return testBackends(t)[0] }
 
-// TestUniLogDerivatives: the objective, gradient, Hessian product and diagonal of the
-// Newton solver against plain loops and central differences of the plain loops'
-// gradient, on every set and backend.
+// TestUniLogDerivatives: the objective, gradient (from a pass, and after a step from the
+// moved scores), Hessian product and diagonal of the Newton solver against plain loops
+// and central differences of the plain loops' gradient, on every set and backend.
 func TestUniLogDerivatives(t *testing.T) {
 	for _, tc := range unilogSets() {
 		for _, b := range unilogBackends(t) {
@@ -141,6 +141,17 @@ func TestUniLogDerivatives(t *testing.T) {
 				if e := dist(hv, fd); e > 1e-7 {
 					t.Errorf("∇²f·v off the finite differences by %.3g (relative)", e)
 				}
+				// the gradient after a step of 0.3 along v, from the scores moved with it
+				x2, g2 := slices.Clone(x), make([]float64, d+1)
+				for j := range x2 {
+					x2[j] += 0.3 * v[j]
+				}
+				p.pass.scores(v[:d], p.xs)
+				p.step(x2, 0.3, v[d], lambda, g2)
+				if _, gh2 := uniLogHost(ds, x2, lambda); dist(g2, gh2) > 1e-12 {
+					t.Errorf("the gradient after a step %v, plain loops %v", g2, gh2)
+				}
+				p.funcGrad(x, lambda, g)
 				// the diagonal: e_jᵀ∇²f e_j
 				m := make([]float64, d+1)
 				p.diag(lambda, m)
