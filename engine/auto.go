@@ -5,8 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -19,8 +17,8 @@ import (
 // AlgoAuto is the algorithm name that asks for Auto (aucopt train --algo auto).
 const AlgoAuto = "auto"
 
-// DefaultAutoBudget is Auto's budget when AutoConfig.Budget is 0: on the embedded a9a
-// (32,561 × 123) it admits Uni-Log, ls-auc, OPAUC, MBA and OLR (estimated 9.8 s).
+// DefaultAutoBudget is Auto's budget when AutoConfig.Budget is 0 (and the command
+// line's default --budget).
 const DefaultAutoBudget = 10 * time.Second
 
 // AutoConfig is an automatic choice of algorithm and hyper-parameters under a time
@@ -30,9 +28,9 @@ type AutoConfig struct {
 	// must be "" or AlgoAuto and Params empty (Auto chooses them), and the settings of
 	// one algorithm (Checkpoint, OutOfCore, Average, Passes > 1) are refused.
 	TrainConfig
-	// Budget bounds the estimated time of the candidates' grid searches (see Auto;
-	// the reference, Uni-Log, runs even when its estimate alone exceeds it); 0 means
-	// DefaultAutoBudget.
+	// Budget bounds the wall-clock time of the search from the end of loading, the
+	// trials, the candidates' grid searches and their refits included (see Auto); 0
+	// means DefaultAutoBudget, a negative one is an input error.
 	Budget time.Duration
 	// Folds and Holdout choose each candidate's best point and the winner as in
 	// GridConfig: Folds ≥ 2 inner stratified folds, else a stratified held-out share
@@ -41,8 +39,15 @@ type AutoConfig struct {
 	// rank 40 points by), larger data by a 20% hold-out.
 	Folds   int
 	Holdout float64
-	// Done, when set, is called after each candidate with its leaderboard entry.
-	Done func(AutoEntry)
+	// Started, when set, is called as a candidate's grid search starts, with its entry
+	// (its estimate) and the time left of the budget; Done after each candidate that
+	// ran, failed or was skipped, with its leaderboard entry.
+	Started func(e AutoEntry, left time.Duration)
+	Done    func(e AutoEntry, left time.Duration)
+
+	// train and test, when train is set, are the data already in memory (AutoCV's
+	// folds): Data and Test then only name them.
+	train, test *data.Dataset
 }
 
 // AutoEntry is one candidate of Auto's portfolio: an algorithm and its grid.
@@ -54,15 +59,25 @@ type AutoEntry struct {
 	// ValAUC is the best point's validation AUC; nil when the candidate did not run or
 	// failed.
 	ValAUC *float64 `json:"val_auc"`
-	// Estimate is the candidate's estimated time (grid search and refit) in seconds,
-	// from the training rows and features alone: what the budget admits by.
-	Estimate float64 `json:"estimated_seconds"`
-	// Seconds is the candidate's measured time, data reading included (0 when it did
-	// not run).
+	// Estimate is the candidate's estimated time (grid search and refit) in seconds on
+	// the training rows, measured: its trial's time (TrialSeconds, its grid on a sample
+	// of TrialRows rows) scaled by its cost's shape from the sample to all rows; what
+	// the budget admits by (0 when it had no trial).
+	Estimate     float64 `json:"estimated_seconds"`
+	TrialRows    int     `json:"trial_rows,omitempty"`
+	TrialSeconds float64 `json:"trial_seconds"`
+	// Seconds is the candidate's measured time on the training rows, grid search and
+	// refit (0 when it did not run).
 	Seconds float64 `json:"seconds"`
-	// Skipped says why the candidate did not run; Failed why it gave no AUC.
+	// Skipped says why the candidate did not run; Failed why it gave no AUC, and
+	// Stopped that the budget's deadline cut it ("stopped at the budget").
 	Skipped string `json:"skipped,omitempty"`
 	Failed  string `json:"failed,omitempty"`
+	Stopped bool   `json:"stopped_at_budget,omitempty"`
+	// FittedRows, when not 0, says the candidate's model was chosen and fitted on a
+	// sample of that many training rows, its trial's (the reference's fallback when the
+	// budget holds no fit on all rows).
+	FittedRows int `json:"fitted_rows,omitempty"`
 	// Bins is the candidate's quantile bins per feature (TrainConfig.Bins; 0: none).
 	Bins int `json:"bins,omitempty"`
 }
@@ -89,7 +104,8 @@ type AutoResult struct {
 	// first candidate in portfolio order rather than the best (selectionTolerance).
 	Tolerance   float64 `json:"tolerance"`
 	Budget      float64 `json:"budget_seconds"` // the budget in seconds
-	AutoSeconds float64 `json:"auto_seconds"`   // the whole search, data reading included
+	LoadSeconds float64 `json:"load_seconds"`   // reading the data, before the budget's clock starts
+	AutoSeconds float64 `json:"auto_seconds"`   // the whole search, from the end of loading
 	// Grid is the winner's grid search (its points' validation AUCs).
 	Grid *GridResult `json:"-"`
 }
@@ -163,8 +179,8 @@ type autoCandidate struct {
 	// factor of the cost it takes ("" for grid itself).
 	other func(n, d, e float64) (string, float64)
 	// bins, when not 0, expands the features by that many quantile bins each
-	// (TrainConfig.Bins) before the grid search. Such a candidate is admitted right
-	// after the reference (admit) and preferred last (winner).
+	// (TrainConfig.Bins) before the grid search. Such a candidate's trial comes right
+	// after the reference's (admissionOrder) and it is preferred last (winner).
 	bins int
 }
 
@@ -172,9 +188,10 @@ type autoCandidate struct {
 // (class-weighted logistic regression, LIBLINEAR's -s 0 by another name) that the AUC
 // learners must beat to be chosen (see winner); then the learners that won or came
 // close on the shared datasets (ls-auc, OPAUC, SVM-OR), then MBA and the one-pass
-// baselines, and last Uni-Log on binned features (admitted second: admissionOrder).
-// The estimates are
-// seconds measured on the development machine (2 shared cores) for the grid search
+// baselines, and last Uni-Log on binned features (tried second: admissionOrder).
+// Auto measures each candidate's time by a trial on a sample of the rows
+// (autoSearch.trial) and extrapolates it to all rows by the ratio of cost on the two:
+// cost's shape matters, its scale cancels. The scales are seconds measured on the development machine (2 shared cores) for the grid search
 // and refit of each candidate on a9a (n = 32,561, d = 123, minmax-scaled so e = n·d),
 // divided by the term that dominates its work: n·d² for the learners that build d×d
 // second moments from the rows (ls-auc, OPAUC), 10⁵·d² for MBA's 10⁵ sampled pairs,
@@ -185,20 +202,19 @@ type autoCandidate struct {
 // 25.6 s where 7.5·10⁻⁷·e said 7.8 s, and Auto ran 35 s for a 15.9 s budget); OPAUC's
 // 5.5 s on w8a where 1.2·10⁻⁹·n·d² said 3.8 s. SVM-OR's, since its solver is OCAS: 2.2 CPU-s
 // on a9a (5.4·10⁻⁷·e; 8.9 s before) and 4.0 s on w8a's 49,749 rows (2.7·10⁻⁷·e), under a
-// load of 2, doubled. The wall clock does not enter the choice: the
-// same data, seed and budget run the same candidates.
+// load of 2, doubled.
 var autoPortfolio = []autoCandidate{
 	{"unilog", "lambda=10^[-3..0];iters=200", 0, func(n, d, e float64) float64 { return 1.7e-6 * e }, unilogGrid, 0},
 	{"ls-auc", "lambda=10^[-5..1]", 0, lsaucCost, lsaucGrid, 0},
 	{"opauc", "eta=2^[-12..-2]", 300, func(n, d, e float64) float64 { return 2.4e-9 * n * d * d }, nil, 0},
 	{"svm-or", "lambda=10^[-3..-1]", 0, func(n, d, e float64) float64 { return 1e-6 * e }, nil, 0},
-	{"mba-l2", "lambda2=10^[-6..2]", 0, func(n, d, e float64) float64 { return 7e-10*1e5*d*d + 2e-8*d*d*d }, nil, 0},
+	{"mba-l2", "lambda2=10^[-6..2]", 0, func(n, d, e float64) float64 { return 1e-9*n*d*d + 2e-8*d*d*d }, nil, 0},
 	{"ftrl", "alpha=2^[-6..2]", 0, func(n, d, e float64) float64 { return 2e-7 * e }, nil, 0},
 	{"olr", "eta=2^[-6..2]", 0, func(n, d, e float64) float64 { return 5e-8 * e }, nil, 0},
 	{"spam-l2", GridPaper, 0, func(n, d, e float64) float64 { return 6e-8 * e }, nil, 0},
 	// Uni-Log again on the features and their autoBins quantile-bin indicators (an
 	// additive model), last: chosen only when its validation AUC beats every other
-	// candidate's by more than the tolerance. Its e is the binned rows' (admit), and
+	// candidate's by more than the tolerance. Its e is the binned rows' (autoSearch.cost), and
 	// its cost per value 2.5 times the reference's: L-BFGS needs more iterations on the
 	// indicators (measured on the 70/30 splits of bench/vs-lr, 5 folds: 1.1 to 3.6 times
 	// the reference's estimate on the binned rows' e; heart 0.065 s, fourclass 0.134 s,
@@ -213,104 +229,459 @@ var autoPortfolio = []autoCandidate{
 // .856: the validation AUC decides.
 const autoBins = 10
 
-// Auto chooses an algorithm and its hyper-parameters for cfg's data within a time
-// budget, refits the winner on the whole training set and scores the test data.
+// AutoBins is the bins per feature of Auto's binned candidate, AutoBinnedName its name
+// on the leaderboard.
+const (
+	AutoBins       = autoBins
+	AutoBinnedName = "unilog+bins10"
+)
+
+// Auto chooses an algorithm and its hyper-parameters for cfg's data within a
+// wall-clock budget, refits the winner on the whole training set and scores the test
+// data.
 //
 // The portfolio (the reference Uni-Log, then AUC learners and baselines, each with a
 // grid: Uni-Log, ls-auc's λ grid (above 8,192 features its early-stopped conjugate
 // gradients), OPAUC's step grid when d ≤ 300, SVM-OR, MBA's λ path, one-pass grids of
-// FTRL, OLR and SPAM, and Uni-Log on the features and their quantile bins) is
-// admitted in admissionOrder: Uni-Log always, then each candidate whose estimated time,
-// from the training rows and features alone, fits what the earlier ones left of the
-// budget.
-// Each admitted candidate is a grid search (Grid) whose best point is chosen by
+// FTRL, OLR and SPAM, and Uni-Log on the features and their quantile bins) runs under
+// one deadline, the budget from the end of loading (AutoResult.LoadSeconds reports the
+// loading apart). Each candidate is a grid search (Grid) whose best point is chosen by
 // validation AUC on the same held-out split or inner folds of the training rows (the
-// same seed), and the winner is the first candidate in portfolio order whose
+// same seed), refitted on all of them: the refit is part of the candidate's time.
+//
+// Estimates are measured: a trial of each candidate, its whole grid on a stratified
+// sample of at most autoTrialRows rows under a share of the budget (autoTrial),
+// extrapolated to the training rows by the shape of the candidate's cost
+// (autoCandidate.cost). The reference runs first, its trial under half of the budget
+// (a trial that does not finish makes the budget too short for the data: an input
+// error), then its grid on all rows when its estimate fits the budget left; when it
+// does not, or the deadline stops it, the reference keeps its trial's model, chosen
+// and refitted on the sample (AutoEntry.FittedRows; its validation AUC, on other rows,
+// is not compared: it wins only when no other candidate has one). Then the other
+// candidates' trials, then the candidates cheapest first, each that its estimate fits
+// what is left. A candidate the deadline cuts is "stopped at the budget"
+// (AutoEntry.Stopped). The wall clock decides what runs; among what ran the choice is
+// deterministic: the winner is the first candidate in portfolio order whose
 // validation AUC is within a tolerance of the best (selectionTolerance: about one
-// standard error of a difference of AUCs on the validation rows). So the run is
-// deterministic for a seed and budget: the wall clock is measured and reported, never
-// used to decide. The data are read once and handed
-// to the grid searches as binary caches in a temporary directory.
+// standard error of a difference of AUCs on the validation rows). The data are held
+// in memory: no copy of them is written.
+//
+// When the smaller class has too few rows for a validation AUC on each selection part
+// (autoMinValidation), nothing is chosen: the reference is trained at its defaults,
+// as train --algo unilog would, and a note says why.
 func Auto(ctx context.Context, cfg AutoConfig) (_ *AutoResult, err error) {
 	cfg.Seed = seedOrDefault(cfg.Seed)
 	if err := checkAuto(cfg); err != nil {
 		return nil, err
 	}
-	budget := cfg.Budget
-	if budget == 0 {
-		budget = DefaultAutoBudget
+	budget := cmp.Or(cfg.Budget, DefaultAutoBudget)
+	t0 := time.Now()
+	train, test, sch := cfg.train, cfg.test, (*data.Schema)(nil)
+	if train == nil {
+		if train, test, sch, err = loadDataLayout(ctx, cfg.TrainConfig, data.LayoutSparse); err != nil {
+			return nil, err
+		}
 	}
-	start := time.Now()
-	train, test, sch, err := loadDataLayout(ctx, cfg.TrainConfig, data.LayoutSparse)
-	if err != nil {
-		return nil, err
-	}
-	dir, err := os.MkdirTemp("", "aucopt-auto-")
-	if err != nil {
-		return nil, fmt.Errorf("auto: %w", err)
-	}
-	defer os.RemoveAll(dir)
-	base := cfg.TrainConfig
-	base.Passes = 1 // the candidates run one pass: the portfolio's grids and budgets are sized for it
-	base.Positive, base.Table, base.Data, base.Test, base.Dataset = "", nil, filepath.Join(dir, "train.cache"), "", nil
-	if err := data.SaveCache(base.Data, train); err != nil {
-		return nil, fmt.Errorf("auto: %w", err)
+	pos, neg := train.Counts()
+	if pos == 0 || neg == 0 {
+		return nil, fmt.Errorf("auto on %s: %w (%d positives, %d negatives)", cfg.dataName(), solver.ErrOneClass, pos, neg)
 	}
 	if test != nil {
-		base.Test = filepath.Join(dir, "test.cache")
-		if err := data.SaveCache(base.Test, test); err != nil {
-			return nil, fmt.Errorf("auto: %w", err)
+		if test.Dim > train.Dim && !cfg.AllowExtraFeatures {
+			return nil, widerTestError(test, train.Dim) // before the budget, as every candidate would refuse it
+		}
+		if tp, tn := test.Counts(); tp == 0 || tn == 0 {
+			return nil, fmt.Errorf("auto on %s: test data %s: %w (%d positives, %d negatives)", cfg.dataName(), test.Name, metric.ErrOneClass, tp, tn)
 		}
 	}
 	sum := fingerprintFor(cfg.TrainConfig)
+	res := &AutoResult{Budget: budget.Seconds(), LoadSeconds: time.Since(t0).Seconds()}
+	start := time.Now()
+	dctx, cancel := context.WithDeadline(ctx, start.Add(budget))
+	defer cancel()
+	s := newAutoSearch(ctx, dctx, cfg, train, test)
 
-	folds := cfg.Folds
-	if folds == 0 && cfg.Holdout == 0 && train.Rows() <= AutoSmallRows {
-		folds = 5
-	}
-	entries := admit(train, budget, max(folds, 1))
-	res := &AutoResult{Budget: budget.Seconds()}
-	grids := make([]*GridResult, len(entries))
-	for i := range entries {
-		e := &entries[i]
-		if e.Skipped != "" {
-			continue
+	var g *GridResult
+	var notes []string
+	win := 0
+	if need := s.minValidation(); min(pos, neg) < need {
+		if g, err = s.single(&s.entries[0], "the smaller class has too few rows to select by validation"); err != nil {
+			return nil, err
 		}
-		gcfg := GridConfig{TrainConfig: base, Grid: e.Grid, Folds: folds, Holdout: cfg.Holdout}
-		gcfg.Algo, gcfg.Bins = e.Algo, e.Bins
-		t0 := time.Now()
-		g, err := Grid(ctx, gcfg)
-		e.Seconds = time.Since(t0).Seconds()
-		switch {
-		case ctx.Err() != nil:
-			return nil, ctx.Err()
-		case err != nil:
-			e.Failed = err.Error()
-		default:
-			e.Params, e.ValAUC = g.Params, g.Points[g.Best].ValAUC
-			res.Selection = g.Selection
-			grids[i] = g
+		notes = append(notes, fmt.Sprintf("auto: the smaller class has %d rows, too few for a validation AUC on every selection part (%s needs %d): trained the reference %s at its defaults, without selection",
+			min(pos, neg), s.selectionName(), need, autoPortfolio[0].algo))
+	} else {
+		if err := s.run(); err != nil {
+			return nil, err
 		}
-		if cfg.Done != nil {
-			cfg.Done(*e)
+		res.Tolerance = selectionTolerance(train, s.folds, cfg.Holdout)
+		if win = winner(s.entries, res.Tolerance); win < 0 && s.entries[0].ValAUC == nil && s.grids[0] != nil {
+			win = 0 // the reference alone, at one point
 		}
+		if win < 0 {
+			return nil, s.noWinner(budget)
+		}
+		g = s.grids[win]
 	}
-	tol := selectionTolerance(train, folds, cfg.Holdout)
-	res.Tolerance = tol
-	win := winner(entries, tol)
-	if win < 0 {
-		return nil, fmt.Errorf("auto: every candidate failed (first: %s %s)", entries[0].Algo, entries[0].Failed)
-	}
-	res.Grid = grids[win]
-	res.Leaderboard = rank(entries, win)
-	res.TrainResult = res.Grid.TrainResult
+	res.Grid = g
+	res.Leaderboard = rank(s.entries, win)
+	res.Selection = cmp.Or(g.Selection, "no selection")
+	res.TrainResult = g.TrainResult
+	res.Notes = append(res.Notes, notes...)
 	res.Data, res.Schema, res.TrainSHA256 = cfg.dataName(), sch, ""
 	sum.wait(res.TrainResult)
 	w := res.Leaderboard[0]
-	res.Notes = append(res.Notes, fmt.Sprintf("auto: %s (%s) won with validation AUC %.4f (%s; the first in portfolio order within %.4f of the best) among %d candidates run within a %s budget; runner-up %s",
-		w.Name(), formatParams(w.Params), *w.ValAUC, res.Selection, tol, ran(entries), budget, runnerUp(res.Leaderboard)))
+	if w.ValAUC != nil {
+		res.Notes = append(res.Notes, fmt.Sprintf("auto: %s (%s) won with validation AUC %.4f (%s; the first in portfolio order within %.4f of the best) among %d candidates run within a %s budget; runner-up %s",
+			w.Name(), formatParams(w.Params), *w.ValAUC, res.Selection, res.Tolerance, ran(s.entries), budget, runnerUp(res.Leaderboard)))
+	}
+	if s.trialNote != "" && win == 0 {
+		res.Notes = append(res.Notes, s.trialNote)
+	}
 	res.AutoSeconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// autoSingle is the reference's grid of one point, its defaults (the iterations capped
+// as in the portfolio's grid): what Auto trains when the data are too small to select
+// on.
+const autoSingle = "iters=200"
+
+// autoTrialRows bounds the rows of a candidate's trial (autoSearch.trial); a trial
+// takes at most half of the training rows, and at least autoMinValidation-worth of
+// each class.
+const autoTrialRows = 1000
+
+// autoMinValidation is the number of rows of the smaller class that each validation
+// part of the selection must expect for Auto to choose by validation AUC: fewer, and
+// an AUC on it is undefined or noise.
+const autoMinValidation = 5
+
+// autoSearch is one run of Auto's portfolio under its deadline.
+type autoSearch struct {
+	ctx, dctx   context.Context // the caller's, and the budget's deadline
+	cfg         AutoConfig
+	base        GridConfig // every candidate's data and selection
+	train, test *data.Dataset
+	n, d, e     float64 // rows, features and stored values (dense after min-max scaling)
+	binnable    int     // the features bins would expand
+	folds       int
+	entries     []AutoEntry // in portfolio order
+	grids       []*GridResult
+	trialNote   string // why the reference's model is its trial's ("" when not)
+}
+
+// newAutoSearch prepares the portfolio's entries for the training data.
+func newAutoSearch(ctx, dctx context.Context, cfg AutoConfig, train, test *data.Dataset) *autoSearch {
+	s := &autoSearch{ctx: ctx, dctx: dctx, cfg: cfg, train: train, test: test,
+		n: float64(train.Rows()), d: float64(train.Dim), e: float64(train.Nnz())}
+	if train.Dim <= data.AutoScaleMaxDim {
+		s.e = s.n * s.d // min-max scaling makes the rows dense
+		s.binnable = data.Binnable(train)
+	}
+	s.folds = cfg.Folds
+	if s.folds == 0 && cfg.Holdout == 0 && train.Rows() <= AutoSmallRows {
+		s.folds = 5
+	}
+	base := cfg.TrainConfig
+	base.Passes = 1 // the candidates run one pass: the portfolio's grids are sized for it
+	base.Positive, base.Table, base.NoFingerprint, base.Data, base.Dataset = "", nil, true, cfg.dataName(), nil
+	s.base = GridConfig{TrainConfig: base, Folds: s.folds, Holdout: cfg.Holdout}
+	s.entries = make([]AutoEntry, len(autoPortfolio))
+	s.grids = make([]*GridResult, len(autoPortfolio))
+	for i, c := range autoPortfolio {
+		en := &s.entries[i]
+		*en = AutoEntry{Algo: c.algo, Grid: c.grid, Bins: c.bins}
+		if c.other != nil {
+			if g, _ := c.other(s.n, s.d, s.e); g != "" {
+				en.Grid = g
+			}
+		}
+		switch {
+		case c.maxDim > 0 && train.Dim > c.maxDim:
+			en.Skipped = fmt.Sprintf("%d features, more than the %d it runs for", train.Dim, c.maxDim)
+		case c.bins != 0 && s.binnable == 0:
+			en.Skipped = "no feature has more than two values: bins would change nothing"
+		}
+	}
+	return s
+}
+
+// share is the part of the training rows each selection part validates on.
+func (s *autoSearch) share() float64 {
+	if s.folds >= 2 {
+		return 1 / float64(s.folds)
+	}
+	return cmp.Or(s.cfg.Holdout, 0.2)
+}
+
+// minValidation is the rows the smaller class needs for autoMinValidation of them in
+// each validation part.
+func (s *autoSearch) minValidation() int {
+	return int(math.Ceil(autoMinValidation / s.share()))
+}
+
+// selectionName names the selection in words.
+func (s *autoSearch) selectionName() string {
+	if s.folds >= 2 {
+		return fmt.Sprintf("%d-fold cross-validation", s.folds)
+	}
+	return fmt.Sprintf("a %g%% hold-out", 100*s.share())
+}
+
+// left is the time left of the budget.
+func (s *autoSearch) left() float64 {
+	d, _ := s.dctx.Deadline()
+	return time.Until(d).Seconds()
+}
+
+// leftDuration is left as a duration, 0 once the budget is spent.
+func (s *autoSearch) leftDuration() time.Duration {
+	return max(time.Duration(s.left()*float64(time.Second)), 0)
+}
+
+// grid runs candidate i's grid search with the given grid on train (scoring test) under
+// ctx.
+func (s *autoSearch) grid(ctx context.Context, i int, grid string, train, test *data.Dataset) (*GridResult, error) {
+	gcfg := s.base
+	gcfg.Algo, gcfg.Bins, gcfg.Grid = autoPortfolio[i].algo, autoPortfolio[i].bins, grid
+	gcfg.train, gcfg.test = train, test
+	return Grid(ctx, gcfg)
+}
+
+// stopped reports whether ctx, a budget's or a trial's, ran out; a cancellation of the
+// caller's context is returned as an error instead.
+func (s *autoSearch) stopped(ctx context.Context) (bool, error) {
+	if err := s.ctx.Err(); err != nil {
+		return false, err
+	}
+	return ctx.Err() != nil, nil
+}
+
+// full runs candidate i's grid (or the grid given) on the training data under the
+// budget and records its outcome.
+func (s *autoSearch) full(i int, grid string) error {
+	e := &s.entries[i]
+	if s.cfg.Started != nil {
+		s.cfg.Started(*e, s.leftDuration())
+	}
+	t0 := time.Now()
+	g, err := s.grid(s.dctx, i, grid, s.train, s.test)
+	e.Seconds = time.Since(t0).Seconds()
+	stop, cerr := s.stopped(s.dctx)
+	switch {
+	case cerr != nil:
+		return cerr
+	case err != nil && stop:
+		e.Stopped, e.Failed = true, fmt.Sprintf("stopped at the budget after %.3g s", e.Seconds)
+	case err != nil:
+		e.Failed = err.Error()
+	default:
+		e.Params = g.Params
+		if len(g.Points) > 0 {
+			e.ValAUC = g.Points[g.Best].ValAUC
+		}
+		s.grids[i] = g
+	}
+	if s.cfg.Done != nil {
+		s.cfg.Done(*e, s.leftDuration())
+	}
+	return nil
+}
+
+// single trains the reference at one point (autoSingle) under the budget, all other
+// candidates skipped for why; the budget running out is an input error.
+func (s *autoSearch) single(ref *AutoEntry, why string) (*GridResult, error) {
+	for i := range s.entries[1:] {
+		if s.entries[i+1].Skipped == "" {
+			s.entries[i+1].Skipped = why
+		}
+	}
+	ref.Grid = autoSingle
+	if err := s.full(0, autoSingle); err != nil {
+		return nil, err
+	}
+	if ref.Stopped {
+		return nil, inputErrorf("auto: a budget of %s is too short for %s: the reference %s at one point did not finish within it; give a longer --budget",
+			time.Duration(s.cfg.budgetSeconds()*float64(time.Second)), s.cfg.dataName(), ref.Algo)
+	}
+	if s.grids[0] == nil {
+		return nil, fmt.Errorf("auto: the reference %s at its defaults failed: %s", ref.Algo, ref.Failed)
+	}
+	return s.grids[0], nil
+}
+
+// budgetSeconds is the budget in seconds.
+func (cfg AutoConfig) budgetSeconds() float64 {
+	return cmp.Or(cfg.Budget, DefaultAutoBudget).Seconds()
+}
+
+// run runs the portfolio: the reference's trial and grid (or one point), then the
+// others' trials, then the others cheapest first while their estimates fit.
+func (s *autoSearch) run() error {
+	budget := s.cfg.budgetSeconds()
+	ref := &s.entries[0]
+	// The reference's trial keeps its model (chosen and refitted on the sample, scored
+	// on the test data): the fallback when nothing on all rows fits.
+	g0, err := s.trialOf(ref, 0, ref.Grid, budget/2, s.test)
+	if err != nil {
+		return err
+	}
+	if ref.Skipped != "" {
+		return inputErrorf("auto: a budget of %s is too short for %s: the reference %s's trial on %d rows did not finish within half of it (its grid estimated over %.3g s); give a longer --budget",
+			time.Duration(budget*float64(time.Second)), s.cfg.dataName(), ref.Algo, ref.TrialRows, ref.Estimate)
+	}
+	switch left := s.left(); {
+	case ref.Failed != "":
+		// its trial failed: the others may do better
+	case ref.Estimate <= left:
+		if err := s.full(0, ref.Grid); err != nil {
+			return err
+		}
+		if ref.Stopped {
+			s.keepTrial(g0, "its grid on all rows was stopped at the budget")
+			return nil // the budget is spent
+		}
+	default:
+		s.keepTrial(g0, fmt.Sprintf("on all rows its grid is estimated at %.3g s, more than the %.3g s left", ref.Estimate, left))
+	}
+	var others []int
+	for _, i := range admissionOrder()[1:] {
+		if s.entries[i].Skipped == "" {
+			others = append(others, i)
+		}
+	}
+	for k, i := range others {
+		if err := s.trial(i, s.left()/float64(2*(len(others)-k))); err != nil {
+			return err
+		}
+	}
+	slices.SortStableFunc(others, func(a, b int) int { return cmp.Compare(s.entries[a].Estimate, s.entries[b].Estimate) })
+	for _, i := range others {
+		e := &s.entries[i]
+		if e.Skipped != "" || e.Failed != "" {
+			continue
+		}
+		if left := s.left(); e.Estimate > left {
+			e.Skipped = fmt.Sprintf("estimated %.3g s; %.3g s of the budget left", e.Estimate, max(left, 0))
+			if s.cfg.Done != nil {
+				s.cfg.Done(*e, s.leftDuration())
+			}
+			continue
+		}
+		if err := s.full(i, e.Grid); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// trial runs candidate i's grid on a stratified sample of the training rows (at most
+// autoTrialRows, at most half, at least minValidation of each class) under a
+// limit of limit seconds, and sets its Estimate: the trial's time scaled by the
+// candidate's cost on all rows over its cost on the sample. A trial past its limit
+// gives a lower bound; one that fails for another reason fails the candidate.
+func (s *autoSearch) trial(i int, limit float64) error {
+	e := &s.entries[i]
+	if _, err := s.trialOf(e, i, e.Grid, limit, nil); err != nil {
+		return err
+	}
+	if (e.Skipped != "" || e.Failed != "") && i > 0 && s.cfg.Done != nil {
+		s.cfg.Done(*e, s.leftDuration())
+	}
+	return nil
+}
+
+// trialOf is trial of candidate i with the given grid, its outcome recorded in e; it
+// returns the trial's grid search, its refit scored on test (nil for none).
+func (s *autoSearch) trialOf(e *AutoEntry, i int, grid string, limit float64, test *data.Dataset) (*GridResult, error) {
+	c := autoPortfolio[i]
+	rows := s.sample()
+	m := float64(len(rows))
+	e.TrialRows = len(rows)
+	ctx, cancel := context.WithTimeout(s.dctx, time.Duration(max(limit, 0)*float64(time.Second)))
+	defer cancel()
+	t0 := time.Now()
+	g, err := s.grid(ctx, i, grid, s.train.Subset(rows), test)
+	e.TrialSeconds = time.Since(t0).Seconds()
+	e.Estimate = e.TrialSeconds * s.cost(c, s.n) / s.cost(c, m)
+	stop, cerr := s.stopped(ctx)
+	switch {
+	case cerr != nil:
+		return nil, cerr
+	case err != nil && stop:
+		e.Skipped = fmt.Sprintf("its trial on %d rows ran past its %.3g s: estimated over %.3g s", e.TrialRows, limit, e.Estimate)
+	case err != nil:
+		e.Failed = "trial: " + err.Error()
+	}
+	return g, nil
+}
+
+// keepTrial makes the reference's trial g (its grid chosen and refitted on the
+// trial's sample) its outcome, for why it did not run on all rows: its validation AUC,
+// on the sample's selection parts, is not compared with the others' (winner takes it
+// only when no other candidate has one).
+func (s *autoSearch) keepTrial(g *GridResult, why string) {
+	ref := &s.entries[0]
+	ref.Failed, ref.Stopped = "", false
+	ref.Params, ref.ValAUC, ref.FittedRows = g.Params, nil, ref.TrialRows
+	s.grids[0] = g
+	s.trialNote = fmt.Sprintf("auto: %s's model is its trial's, chosen and refitted on a stratified sample of %d rows: %s", ref.Name(), ref.TrialRows, why)
+	if s.cfg.Done != nil {
+		s.cfg.Done(*ref, s.leftDuration())
+	}
+}
+
+// cost is candidate c's modelled cost on rows of the training rows (autoCandidate.cost
+// with its grid's factor, and the fixed overhead); its ratio extrapolates a trial.
+func (s *autoSearch) cost(c autoCandidate, rows float64) float64 {
+	e := s.e * rows / s.n
+	f := 1.0
+	if c.other != nil {
+		if g, ff := c.other(s.n, s.d, s.e); g != "" {
+			f = ff
+		}
+	}
+	if c.bins != 0 {
+		e += rows * float64(s.binnable) // an indicator per binned feature and row
+	}
+	return autoOverhead + f*c.cost(rows, s.d, e)
+}
+
+// sample is the trials' stratified sample of the training rows (sorted): of each class
+// its share of min(autoTrialRows, rows/2), at least minValidation rows (or all it has).
+func (s *autoSearch) sample() []int {
+	y := s.train.Y
+	m := min(autoTrialRows, len(y)/2)
+	need := s.minValidation()
+	var out []int
+	for _, label := range []int8{1, -1} {
+		var idx []int
+		for r, v := range y {
+			if (v == 1) == (label == 1) {
+				idx = append(idx, r)
+			}
+		}
+		k := max(int(math.Round(float64(len(idx))*float64(m)/float64(len(y)))), min(len(idx), need))
+		perm := data.Shuffle(len(idx), s.cfg.Seed+uint64(label+1))
+		for _, p := range perm[:k] {
+			out = append(out, idx[p])
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// noWinner is Auto's error when no candidate has a validation AUC: the budget, when a
+// candidate was stopped by it (an input error: the budget is too short), else the
+// first failure.
+func (s *autoSearch) noWinner(budget time.Duration) error {
+	for _, e := range s.entries {
+		if e.Stopped {
+			return inputErrorf("auto: a budget of %s is too short for %s: no candidate finished within it (%s %s); give a longer --budget", budget, s.cfg.dataName(), e.Name(), e.Failed)
+		}
+	}
+	return fmt.Errorf("auto: every candidate failed (first: %s %s)", s.entries[0].Algo, s.entries[0].Failed)
 }
 
 // checkAuto refuses the settings Auto cannot honour.
@@ -336,62 +707,18 @@ func checkAuto(cfg AutoConfig) error {
 	return checkSelection(cfg.Folds, cfg.Holdout)
 }
 
-// admit returns the portfolio's entries for the training set with the candidates that
-// fit the budget: the first (the reference, Uni-Log) always, so that Auto never
-// chooses without it (a budget below its estimate runs it alone), then in portfolio
-// (priority) order each whose estimate fits what the earlier ones left of the budget.
-// A selection by k folds multiplies each estimate by k (k searches on (k−1)/k of the
-// rows, and the refit).
-func admit(train *data.Dataset, budget time.Duration, folds int) []AutoEntry {
-	n, d := float64(train.Rows()), float64(train.Dim)
-	e := float64(train.Nnz())
-	if train.Dim <= data.AutoScaleMaxDim {
-		e = n * d // min-max scaling makes the rows dense
-	}
-	entries := make([]AutoEntry, len(autoPortfolio))
-	binnable := 0
-	if train.Dim <= data.AutoScaleMaxDim {
-		binnable = data.Binnable(train)
-	}
-	left := budget.Seconds()
-	for _, i := range admissionOrder() {
-		c := autoPortfolio[i]
-		en := &entries[i]
-		ce := e
-		if c.bins != 0 {
-			ce += n * float64(binnable) // an indicator per binned feature and row
-		}
-		*en = AutoEntry{Algo: c.algo, Grid: c.grid, Bins: c.bins, Estimate: float64(folds) * (autoOverhead + c.cost(n, d, ce))}
-		if c.other != nil {
-			if g, f := c.other(n, d, e); g != "" {
-				en.Grid, en.Estimate = g, float64(folds)*(autoOverhead+f*c.cost(n, d, ce))
-			}
-		}
-		if c.maxDim > 0 && train.Dim > c.maxDim {
-			en.Skipped = fmt.Sprintf("%d features, more than the %d it runs for", train.Dim, c.maxDim)
-			continue
-		}
-		if c.bins != 0 && binnable == 0 {
-			en.Skipped = "no feature has more than two values: bins would change nothing"
-			continue
-		}
-		if i > 0 && en.Estimate > left {
-			en.Skipped = fmt.Sprintf("estimated %.3g s; %.3g s of the budget left", en.Estimate, left)
-			continue
-		}
-		left -= en.Estimate
-	}
-	return entries
-}
-
-// admissionOrder is the order in which admit spends the budget: the reference first,
-// then the binned candidates, then the others in portfolio order. The portfolio's own
+// admissionOrder is the order of the candidates' trials: the reference first, then
+// the binned candidates, then the others in portfolio order (the runs then go
+// cheapest first by the trials' estimates, ties in this order). The portfolio's own
 // order is the preference among near-equal validation AUCs (winner), where the binned
 // candidates, the most flexible models, come last; in the budget they come first
 // because on small numeric data they are the candidates likeliest to change the choice
 // (bench/vs-lr: the AUC learners after Uni-Log won one set of 19, fourclass, where Uni-Log
 // on bins does better still), and a budget as short as LIBLINEAR's tuning (0.1 s on
 // the small sets) is spent before the last candidates' turn.
+//
+// Every candidate that can use a feature map would get it here; so far only Uni-Log
+// has a binned entry (see bench/README for the AUC learners).
 func admissionOrder() []int {
 	order := []int{0}
 	for pass := range 2 {
@@ -514,7 +841,7 @@ func formatParams(p map[string]any) string {
 // object.
 func (r *AutoResult) MarshalJSON() ([]byte, error) {
 	return r.TrainResult.marshalWith(map[string]any{"leaderboard": r.Leaderboard, "selection": r.Selection,
-		"tolerance": r.Tolerance, "budget_seconds": r.Budget, "auto_seconds": r.AutoSeconds})
+		"tolerance": r.Tolerance, "budget_seconds": r.Budget, "load_seconds": r.LoadSeconds, "auto_seconds": r.AutoSeconds})
 }
 
 // AutoCVConfig is a cross-validation of Auto: on each fold's training part Auto
@@ -561,25 +888,14 @@ func AutoCV(ctx context.Context, cfg AutoCVConfig) (*CVResult, error) {
 	if err != nil {
 		return nil, inputErrorf("cross-validation on %s: %w", cfg.Data, err)
 	}
-	dir, err := os.MkdirTemp("", "aucopt-autocv-")
-	if err != nil {
-		return nil, fmt.Errorf("auto cv: %w", err)
-	}
-	defer os.RemoveAll(dir)
 	start := time.Now()
 	total := k * repeats
 	for r, fs := range folds {
 		for f, fold := range fs {
 			t0 := time.Now()
-			trainPath, testPath := filepath.Join(dir, "train.cache"), filepath.Join(dir, "test.cache")
-			if err := data.SaveCache(trainPath, ds.Subset(fold.Train)); err != nil {
-				return nil, fmt.Errorf("auto cv: %w", err)
-			}
-			if err := data.SaveCache(testPath, ds.Subset(fold.Test)); err != nil {
-				return nil, fmt.Errorf("auto cv: %w", err)
-			}
 			acfg := cfg.AutoConfig
-			acfg.Data, acfg.Test, acfg.Positive, acfg.Table, acfg.Done = trainPath, testPath, "", nil, nil
+			acfg.Test, acfg.Positive, acfg.Table, acfg.Done, acfg.Started, acfg.NoFingerprint = "", "", nil, nil, nil, true
+			acfg.train, acfg.test = ds.Subset(fold.Train), ds.Subset(fold.Test)
 			a, err := Auto(ctx, acfg)
 			if err != nil {
 				return nil, fmt.Errorf("auto cross-validation on %s, repeat %d fold %d: %w", cfg.Data, r+1, f+1, err)

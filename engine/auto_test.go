@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -16,6 +18,7 @@ import (
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/model"
+	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/fallback"
 	"github.com/aucopt/aucopt/kernels"
 )
@@ -31,19 +34,20 @@ func autoGerman(t *testing.T, budget time.Duration) *AutoResult {
 	return r
 }
 
-// TestAutoDeterministic checks that Auto with one seed and budget runs the same
-// candidates, ranks them the same and refits the same weights, and that its winner is
+// TestAutoDeterministic checks that Auto with one seed and a budget that holds every
+// candidate runs them all, ranks them the same and refits the same weights (the wall
+// clock decides what runs, never the choice among what ran), and that its winner is
 // the leaderboard's first entry, within the selection tolerance of the highest
 // validation AUC.
 func TestAutoDeterministic(t *testing.T) {
-	a, b := autoGerman(t, 5*time.Second), autoGerman(t, 5*time.Second)
-	if len(a.Leaderboard) != len(autoPortfolio) {
-		t.Fatalf("%d leaderboard entries, want the %d candidates", len(a.Leaderboard), len(autoPortfolio))
+	a, b := autoGerman(t, time.Minute), autoGerman(t, time.Minute)
+	if len(a.Leaderboard) != len(autoPortfolio) || ran(a.Leaderboard) != len(autoPortfolio) {
+		t.Fatalf("%d leaderboard entries, %d ran; want the %d candidates", len(a.Leaderboard), ran(a.Leaderboard), len(autoPortfolio))
 	}
 	strip := func(board []AutoEntry) []AutoEntry {
 		out := slices.Clone(board)
 		for i := range out {
-			out[i].Seconds = 0
+			out[i].Seconds, out[i].Estimate, out[i].TrialSeconds = 0, 0, 0
 		}
 		return out
 	}
@@ -71,39 +75,180 @@ func TestAutoDeterministic(t *testing.T) {
 	}
 }
 
-// TestAutoBudget checks the budget's cut: the first candidate (the reference) always
-// runs, the others in portfolio order while their estimates fit what is left, and the
-// others are listed as skipped.
+// budgetSlack is what the budget tests allow beyond the bound max(1.1 B, B + 0.2 s)
+// for a machine shared with other work (the bound itself is measured in
+// bench/README).
+const budgetSlack = 0.3
+
+// checkBudgetHeld checks that a run under budget kept it: its search (loading apart)
+// within max(1.1 B, B + 0.2 s) plus budgetSlack, every candidate either skipped or
+// failed with a reason, stopped at the budget, or run, and every candidate that had a
+// trial has an estimate and trial figures.
+func checkBudgetHeld(t *testing.T, r *AutoResult, budget time.Duration) {
+	t.Helper()
+	b := budget.Seconds()
+	if bound := max(1.1*b, b+0.2); r.AutoSeconds > bound+budgetSlack {
+		t.Errorf("budget %s: search took %.3f s, more than %.3f s (+%.1f s slack)", budget, r.AutoSeconds, bound, budgetSlack)
+	}
+	for _, e := range r.Leaderboard {
+		switch {
+		case e.Stopped && !strings.HasPrefix(e.Failed, "stopped at the budget"):
+			t.Errorf("budget %s: %s stopped, failure %q", budget, e.Name(), e.Failed)
+		case e.ValAUC != nil && (e.Seconds <= 0 || e.TrialRows == 0 || e.Estimate <= 0):
+			t.Errorf("budget %s: %s ran in %g s with a trial on %d rows and estimate %g", budget, e.Name(), e.Seconds, e.TrialRows, e.Estimate)
+		case e.ValAUC == nil && e.Skipped == "" && e.Failed == "" && e.FittedRows == 0:
+			t.Errorf("budget %s: %s has no outcome: %+v", budget, e.Name(), e)
+		}
+	}
+}
+
+// TestAutoBudget checks that short budgets hold on german: the search ends in time,
+// the reference always has a model, and a budget too short for the reference's trial
+// is an input error naming the budget.
 func TestAutoBudget(t *testing.T) {
-	for _, budget := range []time.Duration{time.Nanosecond, 20 * time.Millisecond, DefaultAutoBudget} {
+	for _, budget := range []time.Duration{300 * time.Millisecond, time.Second} {
 		r := autoGerman(t, budget)
-		byName := map[string]AutoEntry{}
-		for _, e := range r.Leaderboard {
-			byName[e.Name()] = e
+		checkBudgetHeld(t, r, budget)
+	}
+	_, err := Auto(context.Background(), AutoConfig{TrainConfig: TrainConfig{Data: "german", Backend: fallback.New()}, Budget: time.Nanosecond})
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "too short") {
+		t.Errorf("budget 1ns: error %v, want an input error saying it is too short", err)
+	}
+}
+
+// TestAutoBudgetA9a checks the budget on a9a (32,561 rows, from ../shared/data) for
+// 1 s and 3 s: the search ends within max(1.1 B, B + 0.2 s) (plus budgetSlack) and
+// gives a model.
+func TestAutoBudgetA9a(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs Auto on a9a for 4 s")
+	}
+	if _, err := data.Load("a9a", data.LoadOptions{}); err != nil {
+		t.Skipf("a9a not found (AUCOPT_DATA or ../shared/data): %v", err)
+	}
+	for _, budget := range []time.Duration{time.Second, 3 * time.Second} {
+		r, err := Auto(context.Background(), AutoConfig{TrainConfig: TrainConfig{Data: "a9a", NoFingerprint: true}, Budget: budget})
+		if errors.Is(err, ErrInput) && strings.Contains(err.Error(), "too short") {
+			t.Logf("budget %s: %v (the machine is loaded)", budget, err)
+			continue
 		}
-		left, ran := budget.Seconds(), 0
-		for k, i := range admissionOrder() { // the reference, the binned candidate, the rest
-			c := autoPortfolio[i]
-			e := byName[AutoEntry{Algo: c.algo, Bins: c.bins}.Name()]
-			wantRun := k == 0 || e.Estimate <= left
-			if gotRun := e.Skipped == ""; gotRun != wantRun {
-				t.Errorf("budget %s: %s (estimated %g s, %g s left) ran %v, want %v", budget, e.Name(), e.Estimate, left, gotRun, wantRun)
+		if err != nil {
+			t.Fatalf("budget %s: %v", budget, err)
+		}
+		checkBudgetHeld(t, r, budget)
+		t.Logf("budget %s: %s, search %.3f s after %.3f s of loading, test AUC %.4f", budget, r.Leaderboard[0].Name(), r.AutoSeconds, r.LoadSeconds, r.TestAUC)
+	}
+}
+
+// TestAutoEstimates checks the measured estimates on the small shared sets: every
+// candidate that ran took within 3× of its estimate, either way (0.1 s apart is
+// noise on runs of a few milliseconds on a shared machine). A set whose run misses is
+// run once more, and fails when a candidate misses again: one preempted time slice
+// can triple a run of 0.05 s.
+func TestAutoEstimates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs Auto on five shared sets")
+	}
+	for _, name := range []string{"heart", "diabetes", "australian", "fourclass", "liver-disorders"} {
+		if _, err := data.Load(name, data.LoadOptions{}); err != nil {
+			t.Skipf("%s not found (AUCOPT_DATA or ../shared/data): %v", name, err)
+		}
+		var missed []string
+		for try := range 2 {
+			r, err := Auto(context.Background(), AutoConfig{TrainConfig: TrainConfig{Data: name, NoFingerprint: true}, Budget: time.Minute})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
 			}
-			if wantRun {
-				left -= e.Estimate
-				ran++
+			now := []string{}
+			for _, e := range r.Leaderboard {
+				if e.Seconds == 0 {
+					continue
+				}
+				if lo, hi := min(e.Seconds, e.Estimate), max(e.Seconds, e.Estimate); hi > 3*lo && hi-lo > 0.1 {
+					now = append(now, fmt.Sprintf("%s estimated %.3f s, took %.3f s (trial %.3f s on %d rows)", e.Name(), e.Estimate, e.Seconds, e.TrialSeconds, e.TrialRows))
+				}
+			}
+			if try == 0 && len(now) > 0 {
+				t.Logf("%s: off by more than 3x, once: %s", name, strings.Join(now, "; "))
+			}
+			if missed = now; len(missed) == 0 {
+				break
 			}
 		}
-		switch budget {
-		case time.Nanosecond: // none fits: the reference alone
-			if r.Leaderboard[0].Algo != autoPortfolio[0].algo || r.Leaderboard[1].Skipped == "" {
-				t.Errorf("budget %s: leaderboard %+v, want %s alone", budget, r.Leaderboard, autoPortfolio[0].algo)
-			}
-		case DefaultAutoBudget:
-			if ran != len(autoPortfolio) {
-				t.Errorf("budget %s: %d candidates ran, want all", budget, ran)
-			}
+		if len(missed) > 0 {
+			t.Errorf("%s: off by more than 3x twice: %s", name, strings.Join(missed, "; "))
 		}
+	}
+}
+
+// TestAutoDegenerate checks the data Auto cannot select on: one class is the input
+// error train gives (solver.ErrOneClass); a smaller class too small for a validation
+// AUC on every selection part (1 positive in 2,000 rows; 2 rows) trains the reference
+// at its defaults, without selection, and says so.
+func TestAutoDegenerate(t *testing.T) {
+	write := func(name string, labels []int8) string {
+		d := &data.Dataset{Name: name, Dim: 2}
+		rng := rand.New(rand.NewPCG(5, 6))
+		for _, y := range labels {
+			d.Append(y, float64(y), kernels.Sparse{Idx: []int32{0, 1}, Val: []float64{rng.Float64(), rng.Float64()}})
+		}
+		var text bytes.Buffer
+		if err := data.WriteLibSVM(&text, d); err != nil {
+			t.Fatal(err)
+		}
+		return writeFile(t, name, text.Bytes())
+	}
+	rare := make([]int8, 2000)
+	for i := range rare {
+		rare[i] = -1
+	}
+	rare[1000] = 1
+	tests := []struct {
+		name   string
+		labels []int8
+		oneCls bool
+	}{
+		{"one row", []int8{1}, true},
+		{"one class", []int8{1, 1, 1}, true},
+		{"two rows", []int8{1, -1}, false},
+		{"one positive in 2000", rare, false},
+	}
+	for _, tt := range tests {
+		path := write("d.svm", tt.labels)
+		r, err := Auto(context.Background(), AutoConfig{TrainConfig: TrainConfig{Data: path, Backend: fallback.New()}, Budget: 5 * time.Second})
+		if tt.oneCls {
+			if !errors.Is(err, solver.ErrOneClass) {
+				t.Errorf("%s: error %v, want one wrapping solver.ErrOneClass", tt.name, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if r.Algo != autoPortfolio[0].algo || r.Leaderboard[0].Grid != autoSingle || ran(r.Leaderboard) != 1 ||
+			!slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "without selection") }) {
+			t.Errorf("%s: %s, leaderboard %+v, notes %q; want the reference alone at its defaults, with a note", tt.name, r.Algo, r.Leaderboard, r.Notes)
+		}
+	}
+}
+
+// TestAutoWritesNoFiles checks that Auto keeps its data in memory: with $TMPDIR
+// naming a directory that does not exist (where the copies of the data once went) it
+// trains, and a directory it may write in stays empty.
+func TestAutoWritesNoFiles(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", filepath.Join(dir, "missing"))
+	if _, err := Auto(context.Background(), AutoConfig{TrainConfig: TrainConfig{Data: "german", Test: "german", Backend: fallback.New()}, Budget: 2 * time.Second}); err != nil {
+		t.Fatalf("with $TMPDIR missing: %v", err)
+	}
+	t.Setenv("TMPDIR", dir)
+	if _, err := AutoCV(context.Background(), AutoCVConfig{AutoConfig: AutoConfig{TrainConfig: TrainConfig{Data: "german", Backend: fallback.New()},
+		Budget: 2 * time.Second}, Folds: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("$TMPDIR holds %d entries after Auto and AutoCV, want none", len(ents))
 	}
 }
 
@@ -150,7 +295,7 @@ func TestAutoBadInput(t *testing.T) {
 // TestAutoCV checks that each fold of AutoCV records its own choice and AUC.
 func TestAutoCV(t *testing.T) {
 	res, err := AutoCV(context.Background(), AutoCVConfig{AutoConfig: AutoConfig{
-		TrainConfig: TrainConfig{Data: "german", Backend: fallback.New()}, Budget: 50 * time.Millisecond}, Folds: 3})
+		TrainConfig: TrainConfig{Data: "german", Backend: fallback.New()}, Budget: 2 * time.Second}, Folds: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
 )
 
@@ -29,6 +30,10 @@ type GridConfig struct {
 	// Workers bounds the goroutines that train independent grid points (default
 	// GOMAXPROCS).
 	Workers int
+
+	// train and test, when train is set, are the data already in memory (Auto's
+	// candidates share them, unchanged): Data only names them.
+	train, test *data.Dataset
 }
 
 // GridPoint is one grid point's outcome.
@@ -142,7 +147,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 		res.Passes = 0
 	}
 	sum := fingerprintFor(cfg.TrainConfig)
-	src, test, err := prepare(ctx, cfg.TrainConfig, true, res)
+	src, test, err := cfg.source(ctx, spec, res)
 	if err != nil {
 		return nil, err
 	}
@@ -160,12 +165,33 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	g, err := Run(ctx, b, Task{Spec: spec, Points: params, Train: src.(solver.DatasetSource).D, Test: test, Scale: cfg.Scale, Bins: cfg.Bins,
 		Selection: Selection{Folds: cfg.Folds, Holdout: cfg.Holdout, Seed: cfg.Seed}, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
 		Seed: cfg.Seed, Workers: cfg.Workers, Progress: cfg.Progress, Settings: pointSettings(cfg.Params, points),
-		cfg: &cfg.TrainConfig, res: res, owned: cfg.Dataset == nil, sized: true})
+		cfg: &cfg.TrainConfig, res: res, owned: cfg.train == nil && cfg.Dataset == nil, sized: true})
 	if err != nil {
 		return nil, err
 	}
 	sum.wait(res)
 	return g, nil
+}
+
+// source is the grid's training source and test data: those in memory (cfg.train, in
+// the layout prepare would read them in), else the files prepare reads.
+func (cfg GridConfig) source(ctx context.Context, spec solver.Spec, res *TrainResult) (solver.Source, *data.Dataset, error) {
+	if cfg.train == nil {
+		return prepare(ctx, cfg.TrainConfig, true, res)
+	}
+	layout := data.LayoutSparse
+	if spec.IsBatch() {
+		layout = data.LayoutAuto
+	}
+	train, test := cfg.train.WithLayout(layout), cfg.test
+	res.TrainRows, res.Features, res.density = train.Rows(), train.Dim, train.Density()
+	if test != nil {
+		test = test.WithLayout(layout)
+		if err := checkWiderTest(res, test, cfg.AllowExtraFeatures); err != nil {
+			return nil, nil, err
+		}
+	}
+	return solver.DatasetSource{D: train, Shuffle: cfg.Shuffle, Seed: cfg.Seed}, test, nil
 }
 
 // gridStateBytes is the memory of a grid search over params on dim features and rows

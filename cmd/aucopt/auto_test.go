@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -18,7 +20,7 @@ func TestTrainAutoCommand(t *testing.T) {
 	t.Setenv("AUCOPT_BACKEND", "")
 	model := filepath.Join(dir, "m.json")
 	var out, errOut bytes.Buffer
-	if status := run([]string{"train", "--algo", "auto", "--data", "german", "--budget", "200ms", "--json", "--quiet", "--model", model}, &out, &errOut); status != 0 {
+	if status := run([]string{"train", "--algo", "auto", "--data", "german", "--budget", "1s", "--json", "--quiet", "--model", model}, &out, &errOut); status != 0 {
 		t.Fatalf("train --algo auto exited %d: %s", status, errOut.String())
 	}
 	var res struct {
@@ -40,12 +42,59 @@ func TestTrainAutoCommand(t *testing.T) {
 	}
 
 	out.Reset()
-	if status := run([]string{"train", "--algo", "auto", "--data", "german", "--budget", "1ns"}, &out, &errOut); status != 0 {
+	errOut.Reset()
+	if status := run([]string{"train", "--algo", "auto", "--data", "german", "--budget", "2s"}, &out, &errOut); status != 0 {
 		t.Fatalf("train --algo auto exited %d: %s", status, errOut.String())
 	}
-	for _, want := range []string{"val AUC", "skipped: estimated", "winner ", "first in portfolio order within 0.0"} {
+	for _, want := range []string{"val AUC", "trial s", "est. s", "winner ", "first in portfolio order within 0.0", "of search after"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("text output lacks %q:\n%s", want, out.String())
+		}
+	}
+	// Progress: a line as each candidate starts and as it ends, with the best so far
+	// and the time left.
+	for _, want := range []string{"auto: unilog        started: estimated ", "1 done, best validation AUC 0.", "s left\n"} {
+		if !strings.Contains(errOut.String(), want) {
+			t.Errorf("progress lacks %q:\n%s", want, errOut.String())
+		}
+	}
+}
+
+// TestAutoDegenerateCommand checks that auto gives train's exit status on data it
+// cannot select on: one row or one class exit 2 with one line, as train does; one
+// positive in 2,000 rows trains, as --algo unilog does, and says why nothing was
+// chosen.
+func TestAutoDegenerateCommand(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	one := write("one.svm", "1 1:0.5 2:1\n")
+	oneClass := write("oneclass.svm", "1 1:0.5 2:1\n1 1:0.2\n1 2:3\n")
+	var rare strings.Builder
+	for i := range 2000 {
+		y := -1
+		if i == 1000 {
+			y = 1
+		}
+		fmt.Fprintf(&rare, "%d 1:%g 2:%g\n", y, float64(i%37)/37, float64(i%11)/11)
+	}
+	rareFile := write("rare.svm", rare.String())
+	for _, data := range []string{one, oneClass} {
+		runFailing(t, "train", []string{"--algo", "unilog", "--data", data, "--quiet"}, 2, "training data has only one class")
+		runFailing(t, "train", []string{"--algo", "auto", "--data", data, "--quiet"}, 2, "training data has only one class")
+	}
+	for _, algo := range []string{"unilog", "auto"} {
+		var out, errOut bytes.Buffer
+		if status := run([]string{"train", "--algo", algo, "--data", rareFile, "--quiet"}, &out, &errOut); status != 0 {
+			t.Errorf("--algo %s on one positive in 2000 rows exited %d: %s", algo, status, errOut.String())
+		}
+		if algo == "auto" && !strings.Contains(out.String(), "without selection") {
+			t.Errorf("--algo auto on one positive in 2000 rows does not say it did not select:\n%s", out.String())
 		}
 	}
 }
@@ -61,7 +110,11 @@ func TestAutoCommandErrors(t *testing.T) {
 		{[]string{"train", "--algo", "opauc", "--budget", "5s"}, "--budget goes with --algo auto"},
 		{[]string{"cv", "--algo", "auto", "--grid"}, "--grid does not apply"},
 		{[]string{"cv", "--algo", "ls-auc", "--budget", "5s"}, "--budget goes with --algo auto"},
-		{[]string{"train", "--algo", "auto", "--budget", "-1s"}, "budget"},
+		{[]string{"train", "--algo", "auto", "--budget", "-1s"}, "--budget -1s: want a positive duration"},
+		{[]string{"train", "--algo", "auto", "--budget", "0"}, "--budget 0s: want a positive duration"},
+		{[]string{"cv", "--algo", "auto", "--budget", "0s"}, "--budget 0s: want a positive duration"},
+		{[]string{"train", "--algo", "auto", "--bins", "5"}, "--algo auto chooses whether to bin the features (its candidate unilog+bins10"},
+		{[]string{"train", "--algo", "auto", "--data", "german", "--budget", "1ns"}, "auto: a budget of 1ns is too short for german"},
 	}
 	for _, tt := range tests {
 		runFailing(t, tt.args[0], tt.args[1:], 2, tt.want)

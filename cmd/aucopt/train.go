@@ -35,7 +35,7 @@ const trainExamples = `  aucopt train                                   # the de
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train", "train [--algo NAME] [--data TRAIN] [--test TEST] [-p key=value …] [flags]", trainExamples, stderr)
 	algo := fs.String("algo", defaultAlgo, "algorithm: "+strings.Join(solver.Names(), ", ")+", or auto (choose one within --budget)")
-	budget := fs.Duration("budget", 0, budgetUsage+" (default 10s)")
+	budget := fs.Duration("budget", engine.DefaultAutoBudget, budgetUsage)
 	dataArg := fs.String("data", "a9a", "training data: a file (LIBSVM text, .gz/.bz2/.xz, or an aucopt cache) or a dataset name (aucopt datasets)")
 	test := fs.String("test", "", "test data: a file, or a dataset name meaning its test part (default: the training dataset's own test split, if any)")
 	params := fs.StringArrayP("param", "p", nil, "hyper-parameter key=value, repeatable (keys per algorithm: aucopt train --algo NAME --help-params)")
@@ -70,7 +70,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	auto := *algo == engine.AlgoAuto
-	if err := checkAutoFlags(auto, fs.Changed, "param", "help-params", "grid", "checkpoint", "passes", "average", "out-of-core", "bins"); err != nil {
+	if err := checkAutoFlags(auto, *budget, fs.Changed, "param", "help-params", "grid", "checkpoint", "passes", "average", "out-of-core", "bins"); err != nil {
 		return err
 	}
 	if auto {
