@@ -220,6 +220,12 @@ var autoPortfolio = []autoCandidate{
 	// the reference's estimate on the binned rows' e; heart 0.065 s, fourclass 0.134 s,
 	// diabetes 0.204 s, australian 0.433 s, german 0.658 s).
 	{"unilog", "lambda=10^[-3..0];iters=200", data.AutoScaleMaxDim, func(n, d, e float64) float64 { return 4.25e-6 * e }, unilogGrid, autoBins},
+	// The AUC learners that take any feature map on the same binned features, after
+	// it (preferred last, as it is): ls-auc, whose d is then the binned width (its
+	// moments n·d², its solve d³), and OPAUC, whose d × d state keeps it to narrow
+	// data (30 features, 330 binned).
+	{"ls-auc", "lambda=10^[-5..1]", data.AutoScaleMaxDim, lsaucCost, lsaucGrid, autoBins},
+	{"opauc", "eta=2^[-12..-2]", 30, func(n, d, e float64) float64 { return 2.4e-9 * n * d * d }, nil, autoBins},
 }
 
 // autoBins is the bins per feature of the portfolio's binned candidate. On the 70/30
@@ -258,8 +264,8 @@ const (
 // does not, or the deadline stops it, the reference keeps its trial's model, chosen
 // and refitted on the sample (AutoEntry.FittedRows; its validation AUC, on other rows,
 // is not compared: it wins only when no other candidate has one). Then the other
-// candidates' trials, then the candidates cheapest first, each that its estimate fits
-// what is left. A candidate the deadline cuts is "stopped at the budget"
+// candidates' trials (each under a third of what is left), then the candidates
+// cheapest first, each that its estimate fits what is left. A candidate the deadline cuts is "stopped at the budget"
 // (AutoEntry.Stopped). The wall clock decides what runs; among what ran the choice is
 // deterministic: the winner is the first candidate in portfolio order whose
 // validation AUC is within a tolerance of the best (selectionTolerance: about one
@@ -551,8 +557,10 @@ func (s *autoSearch) run() error {
 			others = append(others, i)
 		}
 	}
-	for k, i := range others {
-		if err := s.trial(i, s.left()/float64(2*(len(others)-k))); err != nil {
+	for _, i := range others {
+		// A trial past a third of what is left leaves no room for its run on all
+		// rows, which takes longer (at least twice as long from half the rows).
+		if err := s.trial(i, s.left()/3); err != nil {
 			return err
 		}
 	}
@@ -642,10 +650,12 @@ func (s *autoSearch) cost(c autoCandidate, rows float64) float64 {
 			f = ff
 		}
 	}
+	d := s.d
 	if c.bins != 0 {
-		e += rows * float64(s.binnable) // an indicator per binned feature and row
+		e += rows * float64(s.binnable)   // an indicator per binned feature and row
+		d += float64(s.binnable * c.bins) // at most bins indicators per binned feature
 	}
-	return autoOverhead + f*c.cost(rows, s.d, e)
+	return autoOverhead + f*c.cost(rows, d, e)
 }
 
 // sample is the trials' stratified sample of the training rows (sorted): of each class
@@ -717,8 +727,8 @@ func checkAuto(cfg AutoConfig) error {
 // on bins does better still), and a budget as short as LIBLINEAR's tuning (0.1 s on
 // the small sets) is spent before the last candidates' turn.
 //
-// Every candidate that can use a feature map would get it here; so far only Uni-Log
-// has a binned entry (see bench/README for the AUC learners).
+// Every batch candidate that takes a feature map has a binned entry (Uni-Log, ls-auc,
+// OPAUC on narrow data); the one-pass baselines and SVM-OR's OCAS do not.
 func admissionOrder() []int {
 	order := []int{0}
 	for pass := range 2 {

@@ -76,7 +76,7 @@ func runAuto(ctx context.Context, cfg engine.AutoConfig, model string, asJSON, q
 		}
 		fmt.Fprintf(stdout, "  %-3d %-13s %-27s %-9s %6d %8.3f %9.3f %9.3f  %s\n", i+1, e.Name(), e.Grid, val, e.TrialRows, e.TrialSeconds, e.Estimate, e.Seconds, point)
 	}
-	fmt.Fprintf(stdout, "winner %s refitted on all %d training rows in %.3fs: %s\n", res.Algo, res.TrainRows, res.Seconds, formatParams(res.Params))
+	fmt.Fprintf(stdout, "winner %s refitted on all %d training rows in %.3fs: %s\n", res.Leaderboard[0].Name(), res.TrainRows, res.Seconds, formatParams(res.Params))
 	printOutcome(stdout, res.TrainResult, model)
 	return nil
 }
