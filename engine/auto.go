@@ -103,6 +103,7 @@ type AutoResult struct {
 	// Tolerance is the difference of validation AUCs within which the winner is the
 	// first candidate in portfolio order rather than the best (selectionTolerance).
 	Tolerance   float64 `json:"tolerance"`
+	Rows        int     `json:"rows"`           // the training rows (TrainRows: those the winner was fitted on)
 	Budget      float64 `json:"budget_seconds"` // the budget in seconds
 	LoadSeconds float64 `json:"load_seconds"`   // reading the data, before the budget's clock starts
 	AutoSeconds float64 `json:"auto_seconds"`   // the whole search, from the end of loading
@@ -301,7 +302,7 @@ func Auto(ctx context.Context, cfg AutoConfig) (_ *AutoResult, err error) {
 		}
 	}
 	sum := fingerprintFor(cfg.TrainConfig)
-	res := &AutoResult{Budget: budget.Seconds(), LoadSeconds: time.Since(t0).Seconds()}
+	res := &AutoResult{Rows: train.Rows(), Budget: budget.Seconds(), LoadSeconds: time.Since(t0).Seconds()}
 	start := time.Now()
 	dctx, cancel := context.WithDeadline(ctx, start.Add(budget))
 	defer cancel()
@@ -862,7 +863,7 @@ func formatParams(p map[string]any) string {
 // object.
 func (r *AutoResult) MarshalJSON() ([]byte, error) {
 	return r.TrainResult.marshalWith(map[string]any{"leaderboard": r.Leaderboard, "selection": r.Selection,
-		"tolerance": r.Tolerance, "budget_seconds": r.Budget, "load_seconds": r.LoadSeconds, "auto_seconds": r.AutoSeconds})
+		"tolerance": r.Tolerance, "rows": r.Rows, "budget_seconds": r.Budget, "load_seconds": r.LoadSeconds, "auto_seconds": r.AutoSeconds})
 }
 
 // AutoCVConfig is a cross-validation of Auto: on each fold's training part Auto

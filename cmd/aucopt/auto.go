@@ -64,7 +64,7 @@ func runAuto(ctx context.Context, cfg engine.AutoConfig, model string, asJSON, q
 		return enc.Encode(res)
 	}
 	fmt.Fprintf(stdout, "auto on %s: %d rows, %d features, budget %s, %s, backend %s; %.3fs of search after %.3fs of loading\n",
-		res.Data, res.TrainRows, res.Features, time.Duration(res.Budget*float64(time.Second)), res.Selection, res.Backend, res.AutoSeconds, res.LoadSeconds)
+		res.Data, res.Rows, res.Features, time.Duration(res.Budget*float64(time.Second)), res.Selection, res.Backend, res.AutoSeconds, res.LoadSeconds)
 	if res.Tolerance > 0 {
 		fmt.Fprintf(stdout, "  winner: the first in portfolio order within %.4f of the best validation AUC\n", res.Tolerance)
 	}
@@ -76,7 +76,11 @@ func runAuto(ctx context.Context, cfg engine.AutoConfig, model string, asJSON, q
 		}
 		fmt.Fprintf(stdout, "  %-3d %-13s %-27s %-9s %6d %8.3f %9.3f %9.3f  %s\n", i+1, e.Name(), e.Grid, val, e.TrialRows, e.TrialSeconds, e.Estimate, e.Seconds, point)
 	}
-	fmt.Fprintf(stdout, "winner %s refitted on all %d training rows in %.3fs: %s\n", res.Leaderboard[0].Name(), res.TrainRows, res.Seconds, formatParams(res.Params))
+	if w := res.Leaderboard[0]; w.FittedRows != 0 {
+		fmt.Fprintf(stdout, "winner %s: its trial's model, chosen and fitted on %d of the %d training rows: %s\n", w.Name(), w.FittedRows, res.Rows, formatParams(res.Params))
+	} else {
+		fmt.Fprintf(stdout, "winner %s refitted on all %d training rows in %.3fs: %s\n", w.Name(), res.TrainRows, res.Seconds, formatParams(res.Params))
+	}
 	printOutcome(stdout, res.TrainResult, model)
 	return nil
 }
