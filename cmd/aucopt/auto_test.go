@@ -20,7 +20,7 @@ func TestTrainAutoCommand(t *testing.T) {
 	t.Setenv("AUCOPT_BACKEND", "")
 	model := filepath.Join(dir, "m.json")
 	var out, errOut bytes.Buffer
-	if status := run([]string{"train", "--algo", "auto", "--data", "german", "--budget", "1s", "--json", "--quiet", "--model", model}, &out, &errOut); status != 0 {
+	if status := run([]string{"train", "--algo", "auto", "--data", "german", "--budget", "30s", "--json", "--quiet", "--model", model}, &out, &errOut); status != 0 {
 		t.Fatalf("train --algo auto exited %d: %s", status, errOut.String())
 	}
 	var res struct {
@@ -43,7 +43,7 @@ func TestTrainAutoCommand(t *testing.T) {
 
 	out.Reset()
 	errOut.Reset()
-	if status := run([]string{"train", "--algo", "auto", "--data", "german", "--budget", "2s"}, &out, &errOut); status != 0 {
+	if status := run([]string{"train", "--algo", "auto", "--data", "german", "--budget", "30s"}, &out, &errOut); status != 0 {
 		t.Fatalf("train --algo auto exited %d: %s", status, errOut.String())
 	}
 	for _, want := range []string{"val AUC", "trial s", "est. s", "winner ", "first in portfolio order within 0.0", "of search after"} {
