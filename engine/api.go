@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/model"
@@ -39,10 +38,13 @@ type sumResult struct {
 // (data.Fingerprint). The goroutine finishes even when training fails; nothing waits
 // for it then.
 func fingerprint(name string) pendingSum {
+	if data.IsStream(name) {
+		return nil // read once, by the load, which takes its fingerprint (loadWithDigest)
+	}
 	ch := make(pendingSum, 1)
 	go func() {
 		var r sumResult
-		if st, err := os.Stat(name); err == nil && st.Mode().IsRegular() {
+		if st, err := data.StatInput(name); err == nil && st.Mode().IsRegular() {
 			r.sum, r.err = data.Fingerprint(name)
 		} else {
 			r.sum, r.err = data.SourceSHA256(name)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 
 	"github.com/aucopt/aucopt/engine/data"
 
@@ -185,8 +184,8 @@ func loadModelData(ctx context.Context, m *model.Model, name string, unlabelled 
 	if m.Table == nil {
 		return load(ctx, name, m.Seed)
 	}
-	st, err := os.Stat(name)
-	if err != nil || st.IsDir() || data.TableFormat(name) == "" && !data.IsParquet(name) {
+	st, err := data.StatInput(name)
+	if err != nil || st.IsDir() || !data.IsStream(name) && !data.IsTableFile(name, data.Options{}) { // a stream is told by its content
 		return nil, nil, inputErrorf("%s: the model was trained on a table (label %q): give a CSV, TSV or Parquet file with its columns", name, m.Table.Label)
 	}
 	ds, _, _, err := loadWith(ctx, name, m.Seed, data.LayoutSparse, data.Options{Table: &data.TableOptions{Schema: m.Table, Unlabelled: unlabelled}})

@@ -412,6 +412,9 @@ func prepare(ctx context.Context, cfg TrainConfig, inMemory bool, res *TrainResu
 // loaded in memory, unscaled (Run scales it), a batch algorithm's data in the dense
 // layout when the file is dense (it would make a dense copy of it otherwise).
 func prepareAsync(ctx context.Context, cancel context.CancelCauseFunc, cfg TrainConfig, inMemory bool, res *TrainResult) (solver.Source, *pendingTest, error) {
+	if err := checkStreams(cfg.Data, cfg.Test); err != nil {
+		return nil, nil, err
+	}
 	in := cfg.readOptions()
 	if !inMemory && streamable(cfg) {
 		var dim, rows int
@@ -443,9 +446,16 @@ func prepareAsync(ctx context.Context, cancel context.CancelCauseFunc, cfg Train
 	if spec, err := solver.Lookup(cfg.Algo); err == nil && spec.IsBatch() {
 		layout = data.LayoutAuto
 	}
-	train, splitTest, sch, err := loadTrainLayout(ctx, cfg, layout)
+	var digest string // a stream's fingerprint, taken as it is read (fingerprint has none)
+	if cfg.Data == "" {
+		return nil, nil, inputErrorf("no training data given")
+	}
+	train, splitTest, sch, err := loadWithDigest(ctx, cfg.Data, cfg.Seed, layout, cfg.readOptions(), &digest)
 	if err != nil {
 		return nil, nil, err
+	}
+	if digest != "" && !cfg.NoFingerprint {
+		res.TrainSHA256 = digest
 	}
 	res.Schema = sch
 	res.TrainRows, res.Features, res.density = train.Rows(), train.Dim, train.Density()
@@ -719,25 +729,27 @@ func loadLayout(ctx context.Context, name string, seed uint64, layout data.Layou
 // table's columns become features), returning the table schema it was read with (nil
 // for LIBSVM data). in cannot apply to a dataset name.
 func loadWith(ctx context.Context, name string, seed uint64, layout data.Layout, in data.Options) (*data.Dataset, *data.Dataset, *data.Schema, error) {
-	if st, err := os.Stat(name); err == nil {
+	return loadWithDigest(ctx, name, seed, layout, in, nil)
+}
+
+// loadWithDigest is loadWith setting *digest, when digest is not nil, to the SHA-256
+// of a stream's bytes as read (data.ReadConfig.Digest): a stream (standard input, a
+// pipe) is read once, so its fingerprint is taken then or never.
+func loadWithDigest(ctx context.Context, name string, seed uint64, layout data.Layout, in data.Options, digest *string) (*data.Dataset, *data.Dataset, *data.Schema, error) {
+	if st, err := data.StatInput(name); err == nil {
 		if st.IsDir() {
 			return nil, nil, nil, inputErrorf("%s is a directory, not a data file", name)
 		}
-		if data.IsTableFile(name, in) { // CSV, TSV, Parquet
-			in.Context = ctx
-			d, sch, err := data.ReadTableFile(name, in)
-			if err != nil {
-				return nil, nil, nil, inputError{err}
-			}
-			return d.WithLayout(layout), nil, sch, nil
-		}
 		in.Context = ctx
-		if layout == data.LayoutSparse {
-			d, err := data.ReadFile(name, in) // a cache keeps its layout
-			return d, nil, nil, err
+		rc := data.ReadConfig{Layout: layout, Digest: digest}
+		d, sch, err := data.ReadInput(ctx, name, in, rc)
+		if err != nil {
+			if sch != nil || data.IsTableFile(name, in) {
+				err = inputError{err}
+			}
+			return nil, nil, nil, err
 		}
-		d, err := data.ReadFileContext(ctx, name, in, data.ReadConfig{Layout: layout})
-		return d, nil, nil, err
+		return d, nil, sch, nil
 	}
 	if _, err := data.Lookup(name); err != nil {
 		return nil, nil, nil, fmt.Errorf("%s is neither a file nor a known dataset: %w", name, err)
@@ -856,6 +868,20 @@ func smallText(path string) bool {
 	return !compressedOrCache(head) || st.Size() <= smallCompressedBytes
 }
 
+// checkStreams refuses training and test data that name the same stream (standard
+// input twice, say): a stream is read once.
+func checkStreams(train, test string) error {
+	if test == "" || !data.IsStream(train) || !data.IsStream(test) {
+		return nil
+	}
+	a, err1 := data.StatInput(train)
+	b, err2 := data.StatInput(test)
+	if err1 == nil && err2 == nil && os.SameFile(a, b) {
+		return inputErrorf("--data %s and --test %s are the same stream, which can be read only once", train, test)
+	}
+	return nil
+}
+
 // streamable reports whether the run can stream its training file from disk instead of
 // loading it: a file (not a dataset name), read in its own order (no shuffling), with no
 // scaling to fit. One pass then holds one row in memory at a time.
@@ -863,6 +889,6 @@ func streamable(cfg TrainConfig) bool {
 	if cfg.Dataset != nil || cfg.Shuffle || cfg.Scale != data.ScaleNone || cfg.Bins != 0 {
 		return false
 	}
-	st, err := os.Stat(cfg.Data)
+	st, err := data.StatInput(cfg.Data)
 	return err == nil && st.Mode().IsRegular()
 }

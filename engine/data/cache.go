@@ -267,7 +267,7 @@ func SaveCache(path string, d *Dataset) error {
 // or -3 cache is mapped into memory (mapCache: no copy), where the system can; otherwise one
 // sequential read goes straight into the dataset's arrays.
 func ReadCache(path string) (*Dataset, error) {
-	f, err := os.Open(path)
+	f, err := openInput(path)
 	if err != nil {
 		return nil, err
 	}

@@ -176,7 +176,7 @@ func writeDatasetTable(w io.Writer, format string, d *Dataset) error {
 // copyTable copies the table in to w in format, column by column. readErr is an error
 // reading in, err one writing w.
 func copyTable(in string, w io.Writer, format string) (st ConvertStats, readErr, err error) {
-	f, err := os.Open(in)
+	f, err := openInput(in)
 	if err != nil {
 		return st, err, nil
 	}

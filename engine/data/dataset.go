@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/aucopt/aucopt/kernels"
 )
@@ -338,16 +337,7 @@ func (b *csrBuilder) dataset(name string) *Dataset {
 // was saved in. Options apply to text files only. WithLayout changes the layout. A plain
 // text file is parsed on all cores (ReadFileContext).
 func ReadFile(path string, opts Options) (*Dataset, error) {
-	layout := LayoutSparse
-	if f, err := os.Open(path); err == nil {
-		head := make([]byte, len(cacheMagic))
-		n, _ := io.ReadFull(f, head)
-		f.Close()
-		if IsCache(head[:n]) {
-			layout = LayoutAuto // as saved
-		}
-	}
-	return ReadFileContext(context.Background(), path, opts, ReadConfig{Layout: layout})
+	return ReadFileContext(context.Background(), path, opts, ReadConfig{Layout: LayoutSparse, cacheAsSaved: true})
 }
 
 // Subset returns the rows listed in rows (in that order, repeats allowed) as a new

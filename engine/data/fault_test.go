@@ -58,7 +58,7 @@ func TestReadFileContextShrinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	ld := &loader{f: f, path: p, workers: 2, io: ioWindow}
+	ld := &loader{f: f, file: f, path: p, workers: 2, io: ioWindow}
 	if err := ld.split(int64(len(text)), 4096); err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 // the process's resident memory a second time: 1.1 → 1.6–1.8 GB peak for ls-auc on
 // bench/dataload.sh's dense file. Reading keeps 64 KiB resident.)
 func FileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := openInput(path)
 	if err != nil {
 		return "", err
 	}
@@ -32,7 +32,7 @@ func FileSHA256(path string) (string, error) {
 // 16 MiB at a time above (so that a large file's pages do not count in the resident
 // set beside its dataset); read where mapping fails.
 func Fingerprint(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := openInput(path)
 	if err != nil {
 		return "", err
 	}

@@ -73,7 +73,7 @@ type Reader struct {
 
 // Open opens path for reading, decompressing gzip, bzip2 or xz by their magic bytes.
 func Open(path string, opts Options) (*Reader, error) {
-	f, err := os.Open(path)
+	f, err := openInput(path)
 	if err != nil {
 		return nil, err
 	}

@@ -24,8 +24,14 @@ type ReadConfig struct {
 	// GOMAXPROCS. The result does not depend on it.
 	Workers int
 
-	chunk int     // bytes per parse chunk (tests make it tiny); 0 means chunkFor's
-	io    chunkIO // how the chunks' bytes are had (tests force one); 0 means the fastest
+	// Digest, when set, receives the hexadecimal SHA-256 of the bytes of a stream
+	// (IsStream) as read: its fingerprint, which a second read cannot give. It is left
+	// alone for a file, which Fingerprint reads again.
+	Digest *string
+
+	chunk        int     // bytes per parse chunk (tests make it tiny); 0 means chunkFor's
+	io           chunkIO // how the chunks' bytes are had (tests force one); 0 means the fastest
+	cacheAsSaved bool    // a binary cache keeps the layout it was saved in (ReadFile)
 }
 
 // chunkIO is how a text file's chunks are had: the whole file mapped (a small file), a
@@ -67,7 +73,15 @@ func chunkFor(size int64, workers int) int64 {
 // decompressed and parsed on one core (decompression is serial); a binary cache is
 // read by one sequential read into its arrays. ctx (and opts.Context, when set) is
 // checked between chunks.
+//
+// A stream (IsStream: standard input as StdinName, a pipe, a FIFO, a device) is read
+// exactly once, whole, into memory, and parsed from there: its format is told by its
+// magic bytes or first line, as readStreamInput says.
 func ReadFileContext(ctx context.Context, path string, opts Options, rc ReadConfig) (*Dataset, error) {
+	if IsStream(path) {
+		d, _, err := readStreamInput(ctx, path, opts, rc)
+		return d, err
+	}
 	if isTableFile(path, opts) { // CSV, TSV and Parquet tables: table.go
 		d, _, err := readTableContext(ctx, path, opts)
 		if err != nil {
@@ -75,7 +89,7 @@ func ReadFileContext(ctx context.Context, path string, opts Options, rc ReadConf
 		}
 		return d.WithLayout(rc.Layout), nil
 	}
-	f, err := os.Open(path)
+	f, err := openInput(path)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +107,7 @@ func ReadFileContext(ctx context.Context, path string, opts Options, rc ReadConf
 		if d, err = ReadCache(path); err != nil {
 			return nil, err
 		}
-		if rc.Layout != LayoutAuto {
+		if rc.Layout != LayoutAuto && !rc.cacheAsSaved {
 			d = d.WithLayout(rc.Layout)
 		}
 		return d, nil
@@ -102,7 +116,7 @@ func ReadFileContext(ctx context.Context, path string, opts Options, rc ReadConf
 			d = d.WithLayout(rc.Layout)
 		}
 	default:
-		d, err = readChunks(ctx, f, st.Size(), path, opts, rc)
+		d, err = readChunks(ctx, f, f, nil, st.Size(), path, opts, rc)
 	}
 	if err != nil {
 		return nil, err
@@ -148,7 +162,8 @@ type chunk struct {
 
 // loader is one parallel read of a text file.
 type loader struct {
-	f       *os.File
+	f       io.ReaderAt // the text
+	file    *os.File    // the text's file, for mappings of chunks; nil for text in memory
 	io      chunkIO
 	mapped  []byte // the file's bytes when it is mapped (mapSmall), else nil
 	path    string
@@ -163,17 +178,22 @@ type loader struct {
 	stop atomic.Int64
 }
 
-func readChunks(ctx context.Context, f *os.File, size int64, path string, opts Options, rc ReadConfig) (*Dataset, error) {
+// readChunks reads the text of size bytes that f gives (held whole in mapped when not
+// nil, else in the file file) in two passes over line-aligned chunks.
+func readChunks(ctx context.Context, f io.ReaderAt, file *os.File, mapped []byte, size int64, path string, opts Options, rc ReadConfig) (*Dataset, error) {
 	base, err := NewReader(eofReader{}, path, opts) // checks opts; maps labels in file order
 	if err != nil {
 		return nil, err
 	}
-	ld := &loader{f: f, path: path, opts: opts, workers: rc.Workers, io: rc.io}
+	ld := &loader{f: f, file: file, mapped: mapped, path: path, opts: opts, workers: rc.Workers, io: rc.io}
+	if file == nil && rc.io == ioWindow {
+		ld.io = ioAuto // text in memory has no file to map
+	}
 	// A small file is mapped for the two passes instead of read twice: no copies out of
 	// the page cache, no buffers (a one-pass run on a9a, 3.8 MB: about 1.5 ms of 22). A
 	// larger one is mapped a chunk at a time (each).
-	if rc.io == ioAuto {
-		if ld.mapped = mapSmall(f, size); ld.mapped != nil {
+	if rc.io == ioAuto && ld.mapped == nil && file != nil {
+		if ld.mapped = mapSmall(file, size); ld.mapped != nil {
 			defer unmapFile(ld.mapped)
 		}
 	}
@@ -310,8 +330,8 @@ func (ld *loader) each(ctx context.Context, fn func(i int, c *chunk, buf []byte)
 				var m, b []byte // a mapping of the chunk alone, and the chunk's bytes
 				if ld.mapped != nil {
 					b = ld.mapped[c.off:c.end]
-				} else if ld.io != ioRead {
-					m, b = mapWindow(ld.f, c.off, c.end)
+				} else if ld.io != ioRead && ld.file != nil {
+					m, b = mapWindow(ld.file, c.off, c.end)
 				}
 				if b != nil {
 					err := guardFault(ld.path, func() { fn(int(i), c, b) })

@@ -103,9 +103,3 @@ func inputFiles(in string) []string {
 	return files
 }
 
-// IsStream reports whether path names a standard stream, a device or a pipe: written
-// through, never replaced (WriteAtomic).
-func IsStream(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.Mode()&(fs.ModeCharDevice|fs.ModeNamedPipe) != 0
-}

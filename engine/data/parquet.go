@@ -43,7 +43,10 @@ type parquetSource struct {
 
 // isParquetFile reports whether path starts with the Parquet magic bytes.
 func isParquetFile(path string) bool {
-	f, err := os.Open(path)
+	if IsStream(path) {
+		return false // a stream's bytes are read once, by its reader
+	}
+	f, err := openInput(path)
 	if err != nil {
 		return false
 	}

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 )
 
 // lineStats is what a byte scan of LIBSVM text learns without parsing a number: it
@@ -114,7 +113,7 @@ type FileInfo struct {
 // well-formed file (which would size a learner absurdly) makes ScanFile parse the file
 // and return its first error. ctx is checked every few thousand lines.
 func ScanFile(ctx context.Context, path string) (FileInfo, error) {
-	f, err := os.Open(path)
+	f, err := openInput(path)
 	if err != nil {
 		return FileInfo{}, err
 	}

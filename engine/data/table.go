@@ -615,15 +615,11 @@ func (r *Reader) Schema() *Schema {
 // ReadTableFile reads a whole file as ReadFile does and returns the table schema it was
 // read with (nil for LIBSVM text or a cache).
 func ReadTableFile(path string, opts Options) (*Dataset, *Schema, error) {
-	if !isTableFile(path, opts) {
-		d, err := ReadFile(path, opts)
-		return d, nil, err
-	}
 	ctx := opts.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return readTableContext(ctx, path, opts)
+	return ReadInput(ctx, path, opts, ReadConfig{Layout: LayoutSparse})
 }
 
 // isTableFile reports whether path is read as a table: a table's name or Parquet

@@ -1,0 +1,187 @@
+package data
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// StdinName is the data name that stands for standard input.
+const StdinName = "-"
+
+// stdinPath is the file standard input is opened as: a new descriptor of the same
+// pipe, terminal or file, so that closing it leaves descriptor 0 alone.
+const stdinPath = "/dev/stdin"
+
+// openInput opens the data file name, standard input for StdinName.
+func openInput(name string) (*os.File, error) {
+	if name == StdinName {
+		f, err := os.Open(stdinPath)
+		if err != nil {
+			return nil, fmt.Errorf("standard input: %w", err)
+		}
+		return f, nil
+	}
+	return os.Open(name)
+}
+
+// StatInput is os.Stat of the data file name, of standard input for StdinName.
+func StatInput(name string) (os.FileInfo, error) {
+	if name == StdinName {
+		return os.Stat(stdinPath)
+	}
+	return os.Stat(name)
+}
+
+// IsStream reports whether path names a stream: standard input (StdinName), a
+// device, a pipe, a FIFO or a socket. As an input it can be read only once, in order:
+// it is read exactly once, whole, into memory (ReadFileContext, ReadInput); it cannot
+// be streamed by passes, scanned first or fingerprinted afterwards. As an output it is
+// written through, never replaced (WriteAtomic).
+func IsStream(path string) bool {
+	st, err := StatInput(path)
+	return err == nil && st.Mode()&(fs.ModeCharDevice|fs.ModeDevice|fs.ModeNamedPipe|fs.ModeSocket) != 0
+}
+
+// readStreamInput reads the stream path (IsStream) exactly once, whole, into memory,
+// and parses the bytes as ReadFileContext parses a file: a binary cache, a compressed
+// file or a table recognised by their magic bytes or first line (sniffStream), LIBSVM
+// text on all cores. rc.Digest, when set, receives the SHA-256 of the bytes as read:
+// the stream's fingerprint, which cannot be had by a second read.
+func readStreamInput(ctx context.Context, path string, opts Options, rc ReadConfig) (*Dataset, *Schema, error) {
+	f, err := openInput(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	b, err := io.ReadAll(io.TeeReader(&ctxReader{ctx, f}, h))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: reading stopped: %w", path, err)
+	}
+	if rc.Digest != nil {
+		*rc.Digest = hex.EncodeToString(h.Sum(nil))
+	}
+	return readBytes(ctx, b, path, opts, rc)
+}
+
+// readBytes parses the bytes b of the input path, read whole (readStreamInput), and
+// returns the table schema it read a table with (nil for other data).
+func readBytes(ctx context.Context, b []byte, path string, opts Options, rc ReadConfig) (*Dataset, *Schema, error) {
+	var d *Dataset
+	var sch *Schema
+	var err error
+	switch {
+	case IsCache(b):
+		if d, err = DecodeCache(b); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if rc.Layout != LayoutAuto && !rc.cacheAsSaved {
+			d = d.WithLayout(rc.Layout)
+		}
+		return d, nil, nil
+	case isCompressed(b):
+		dec, err := decompressor(bufio.NewReader(bytes.NewReader(b)), path)
+		if err != nil {
+			return nil, nil, err
+		}
+		plain, err := io.ReadAll(&ctxReader{ctx, dec})
+		if err != nil {
+			return nil, nil, (&Reader{path: path}).ioError(err)
+		}
+		return readBytes(ctx, plain, path, opts, rc)
+	case bytes.HasPrefix(b, parquetMagic):
+		return nil, nil, fmt.Errorf("%s: a Parquet file is read by offsets: give it as a file, not as a stream", path)
+	}
+	if format := streamTable(b, path, opts); format != "" {
+		sep := byte(',')
+		if format == FormatTSV {
+			sep = '\t'
+		}
+		if opts.Dim > 0 {
+			return nil, nil, fmt.Errorf("%s: a table's dimension follows from its columns and --hash-bits: --dim does not apply", path)
+		}
+		t, err := newCSVSource(bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path, sep, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		r := &Reader{path: path, opts: opts, table: t, maxIdx: t.schema().Dim()}
+		r.opts.Dim = r.maxIdx
+		if d, err = readAllContext(ctx, r); err != nil {
+			return nil, nil, err
+		}
+		d, sch = d.WithLayout(rc.Layout), t.schema()
+	} else if d, err = readChunks(ctx, bytes.NewReader(b), nil, b, int64(len(b)), path, opts, rc); err != nil {
+		return nil, nil, err
+	}
+	if d.Rows() == 0 {
+		return nil, nil, fmt.Errorf("%s: %w", path, ErrEmpty)
+	}
+	return d, sch, nil
+}
+
+// ReadInput reads the data file name (a file, or standard input as StdinName) whole,
+// in the layout rc asks for, and returns the table schema it was read with (nil for
+// LIBSVM text or a cache): a stream (IsStream) read once (readStreamInput), a table
+// streamed into memory, any other file by ReadFileContext. With rc.Layout
+// LayoutSparse a binary cache keeps the layout it was saved in, as ReadFile does.
+func ReadInput(ctx context.Context, name string, opts Options, rc ReadConfig) (*Dataset, *Schema, error) {
+	if rc.Layout == LayoutSparse {
+		rc.cacheAsSaved = true
+	}
+	if IsStream(name) {
+		return readStreamInput(ctx, name, opts, rc)
+	}
+	if isTableFile(name, opts) {
+		d, sch, err := readTableContext(ctx, name, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		return d.WithLayout(rc.Layout), sch, nil
+	}
+	d, err := ReadFileContext(ctx, name, opts, rc)
+	return d, nil, err
+}
+
+// streamTable returns the table format of a stream's bytes b ("" for LIBSVM text): the
+// format its name gives (TableFormat), else, when table options are given or the first
+// line looks like a table's header, CSV, or TSV when that line has tabs and no commas.
+// A header "looks like" one when it has a separator and no colon: every LIBSVM row with
+// a feature has a colon, and a header has no number for a label.
+func streamTable(b []byte, path string, opts Options) string {
+	if f := TableFormat(path); f != "" {
+		return f
+	}
+	line := b
+	for len(line) > 0 {
+		i := bytes.IndexByte(line, '\n')
+		first := line
+		if i >= 0 {
+			first, line = line[:i], line[i+1:]
+		} else {
+			line = nil
+		}
+		if len(bytes.TrimSpace(first)) == 0 {
+			continue
+		}
+		comma, tab := bytes.IndexByte(first, ',') >= 0, bytes.IndexByte(first, '\t') >= 0
+		table := !opts.Table.IsZero() || (comma || tab) && bytes.IndexByte(first, ':') < 0
+		switch {
+		case !table:
+			return ""
+		case tab && !comma:
+			return FormatTSV
+		}
+		return FormatCSV
+	}
+	if !opts.Table.IsZero() {
+		return FormatCSV
+	}
+	return ""
+}
