@@ -589,7 +589,7 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 		return checkMemory(spec, max(bytes, momentsFitBytes(spec, params, dim, 0)),
 			featuresOf(dim)+" out of core (the class moments of the chunks streamed at once, then the fit)", dim, 0, limit)
 	}
-	cm, info, err := StreamClassMoments(ctx, b, cfg.Data, StreamOptions{Guard: guard})
+	cm, info, err := StreamClassMoments(ctx, b, cfg.Data, StreamOptions{Guard: guard, Options: data.Options{Indices: cfg.Indices}})
 	if err != nil {
 		return nil, err
 	}
@@ -602,10 +602,13 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 	}
 	res.TrainSHA256 = info.SHA256
+	if cfg.Indices == data.IndexZero {
+		res.indices = data.IndexZero
+	}
 	res.Seconds = time.Since(start).Seconds()
 	res.Notes = append(res.Notes, fmt.Sprintf("out of core: %d chunks of the file streamed once and merged in order", info.Chunks))
 	if cfg.Test != "" {
-		test, err := loadTest(ctx, cfg.Test, cfg.Seed)
+		test, err := loadTestLayout(ctx, cfg.Test, cfg.Seed, data.LayoutSparse, data.Options{Indices: max(cfg.Indices, data.IndexOne)})
 		if err != nil {
 			return nil, err
 		}

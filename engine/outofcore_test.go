@@ -211,10 +211,13 @@ func TestStreamClassMomentsBadInput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := writeFile(t, "shard.svm", []byte(tc.text))
 			// The single-machine reader is the reference for parse errors.
-			_, refErr := data.ReadFile(path, data.Options{})
+			// Numbered from 1, said: the whole-file reader would take an index 0 for a
+			// file numbered from 0 (data.IndexAuto), which the chunks cannot.
+			one := data.Options{Indices: data.IndexOne}
+			_, refErr := data.ReadFile(path, one)
 			b, _ := Backend("generic")
 			defer b.Close()
-			cm, _, err := StreamClassMoments(context.Background(), b, path, StreamOptions{Workers: 3, ChunkBytes: 512})
+			cm, _, err := StreamClassMoments(context.Background(), b, path, StreamOptions{Workers: 3, ChunkBytes: 512, Options: one})
 			if tc.is == errNoExamples {
 				if err == nil || refErr == nil || err.Error() != refErr.Error() {
 					t.Errorf("error %v, the reader of the whole file %v", err, refErr)

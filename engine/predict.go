@@ -182,7 +182,12 @@ func tprAt(pts []metric.Point, f float64) float64 {
 // read with the model's table schema (and must have its columns).
 func loadModelData(ctx context.Context, m *model.Model, name string, unlabelled bool) (*data.Dataset, *data.Dataset, error) {
 	if m.Table == nil {
-		return load(ctx, name, m.Seed)
+		in := data.Options{Indices: data.IndexOne} // a LIBSVM file numbered as the training file was
+		if m.ZeroBased {
+			in.Indices = data.IndexZero
+		}
+		train, test, _, err := loadWith(ctx, name, m.Seed, data.LayoutSparse, in)
+		return train, test, err
 	}
 	st, err := data.StatInput(name)
 	if err != nil || st.IsDir() || !data.IsStream(name) && !data.IsTableFile(name, data.Options{}) { // a stream is told by its content

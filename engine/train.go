@@ -39,7 +39,11 @@ type TrainConfig struct {
 	Positive string
 	// Table says how CSV, TSV and Parquet files' columns become the label and features
 	// (nil: the defaults); the test file is read with the training file's Schema.
-	Table    *data.TableOptions
+	Table *data.TableOptions
+	// Indices is how a LIBSVM file numbers its features (data.Options.Indices):
+	// IndexAuto (from 0 when an index 0 occurs in it, with a note), IndexOne or
+	// IndexZero. The model records it, and the test file is read the same way.
+	Indices  data.IndexBase
 	Progress func(solver.Progress)
 	// Started, if set, is called once the data are ready and training starts, with the
 	// number of training rows and passes (0 for a batch fit), so that a progress display
@@ -126,7 +130,8 @@ type TrainResult struct {
 	// Schema is how the training table's columns became features; nil for LIBSVM data.
 	Schema *data.Schema `json:"table,omitempty"`
 
-	density float64 // the training data's share of values stored (0 when not known)
+	density float64        // the training data's share of values stored (0 when not known)
+	indices data.IndexBase // how the LIBSVM training file was numbered (data.ReadConfig.Indices)
 }
 
 // width is the number of features the learner sees: Features, and the bin indicators.
@@ -433,7 +438,14 @@ func prepareAsync(ctx context.Context, cancel context.CancelCauseFunc, cfg Train
 			if info.Rows == 0 {
 				return nil, nil, fmt.Errorf("%s: %w", cfg.Data, data.ErrEmpty)
 			}
-			dim, rows = info.Dim, info.Rows
+			rows = info.Rows
+			auto := in.Indices == data.IndexAuto
+			if in.Indices, dim = info.IndicesOf(in.Indices); auto && in.Indices == data.IndexZero {
+				res.Notes = append(res.Notes, fmt.Sprintf("%s numbers its features from 0, as scikit-learn writes LIBSVM files (line %d has an index 0): read so (--zero-based true or false says it)", cfg.Data, info.ZeroLine))
+			}
+			if !info.Cache {
+				res.indices = in.Indices
+			}
 			res.TrainSHA256 = info.SHA256
 			if dim > 0 {
 				res.density = float64(info.Nnz) / (float64(rows) * float64(dim))
@@ -450,9 +462,12 @@ func prepareAsync(ctx context.Context, cancel context.CancelCauseFunc, cfg Train
 	if cfg.Data == "" {
 		return nil, nil, inputErrorf("no training data given")
 	}
-	train, splitTest, sch, err := loadWithDigest(ctx, cfg.Data, cfg.Seed, layout, cfg.readOptions(), &digest)
+	train, splitTest, sch, err := loadWithDigest(ctx, cfg.Data, cfg.Seed, layout, in, data.ReadConfig{Digest: &digest, Notes: &res.Notes, Indices: &res.indices})
 	if err != nil {
 		return nil, nil, err
+	}
+	if res.indices != data.IndexAuto {
+		in.Indices = res.indices // the test file is read as the training file was
 	}
 	if digest != "" && !cfg.NoFingerprint {
 		res.TrainSHA256 = digest
@@ -681,7 +696,7 @@ func (cfg TrainConfig) dataName() string {
 
 // readOptions are how cfg's data files are read.
 func (cfg TrainConfig) readOptions() data.Options {
-	return data.Options{Positive: cfg.Positive, Table: cfg.Table}
+	return data.Options{Positive: cfg.Positive, Table: cfg.Table, Indices: cfg.Indices}
 }
 
 // testOptions are how the test file of a run whose training file was read with in is
@@ -729,19 +744,20 @@ func loadLayout(ctx context.Context, name string, seed uint64, layout data.Layou
 // table's columns become features), returning the table schema it was read with (nil
 // for LIBSVM data). in cannot apply to a dataset name.
 func loadWith(ctx context.Context, name string, seed uint64, layout data.Layout, in data.Options) (*data.Dataset, *data.Dataset, *data.Schema, error) {
-	return loadWithDigest(ctx, name, seed, layout, in, nil)
+	return loadWithDigest(ctx, name, seed, layout, in, data.ReadConfig{})
 }
 
-// loadWithDigest is loadWith setting *digest, when digest is not nil, to the SHA-256
-// of a stream's bytes as read (data.ReadConfig.Digest): a stream (standard input, a
-// pipe) is read once, so its fingerprint is taken then or never.
-func loadWithDigest(ctx context.Context, name string, seed uint64, layout data.Layout, in data.Options, digest *string) (*data.Dataset, *data.Dataset, *data.Schema, error) {
+// loadWithDigest is loadWith reading a file with rc's reports (rc.Layout is layout's):
+// a stream's fingerprint (data.ReadConfig.Digest; a stream, standard input or a pipe,
+// is read once, so its fingerprint is taken then or never), the notes and the index
+// base of LIBSVM text.
+func loadWithDigest(ctx context.Context, name string, seed uint64, layout data.Layout, in data.Options, rc data.ReadConfig) (*data.Dataset, *data.Dataset, *data.Schema, error) {
 	if st, err := data.StatInput(name); err == nil {
 		if st.IsDir() {
 			return nil, nil, nil, inputErrorf("%s is a directory, not a data file", name)
 		}
 		in.Context = ctx
-		rc := data.ReadConfig{Layout: layout, Digest: digest}
+		rc.Layout = layout
 		d, sch, err := data.ReadInput(ctx, name, in, rc)
 		if err != nil {
 			if sch != nil || data.IsTableFile(name, in) {

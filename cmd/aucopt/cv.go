@@ -50,6 +50,10 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	indices, err := read.indices()
+	if err != nil {
+		return err
+	}
 	if *passes < 0 {
 		return inputErrorf("--passes %d: want 0 (the learner's default) or more", *passes)
 	}
@@ -84,7 +88,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := engine.CVConfig{
 		TrainConfig: engine.TrainConfig{Algo: *algo, Params: *params, Data: *dataArg, Passes: *passes, Shuffle: *shuffle,
-			Scale: *scale, Seed: *seed, Backend: b, MaxMemory: maxBytes, Positive: positive, Table: table, Bins: *bins},
+			Scale: *scale, Seed: *seed, Backend: b, MaxMemory: maxBytes, Positive: positive, Table: table, Indices: indices, Bins: *bins},
 		Folds: *folds, Repeats: *repeats, Workers: *workers,
 	}
 	if fs.Changed("grid") {

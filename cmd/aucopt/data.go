@@ -240,8 +240,12 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *raw && positive != "" {
 		return inputErrorf("--raw keeps the labels as read: --positive %s does not apply (give one or the other)", positive)
 	}
+	indices, err := read.indices()
+	if err != nil {
+		return err
+	}
 	start := time.Now()
-	st, err := data.Convert(in, out, data.Options{Positive: positive, Dim: *dim, Raw: *raw, Table: table, Context: ctx})
+	st, err := data.Convert(in, out, data.Options{Positive: positive, Dim: *dim, Raw: *raw, Table: table, Indices: indices, Context: ctx})
 	if err != nil {
 		return userError{err}
 	}
@@ -346,6 +350,7 @@ type readFlags struct {
 	hashBits    *int
 	hashSeed    *uint32
 	missing     *string
+	zeroBased   *string
 }
 
 // addReadFlags defines the read flags on fs.
@@ -360,7 +365,17 @@ func addReadFlags(fs *flag.FlagSet) *readFlags {
 		hashBits:    fs.Int("hash-bits", data.DefaultHashBits, "table: categorical values are hashed (signed MurmurHash3 of column=value) into 2^B features"),
 		hashSeed:    fs.Uint32("hash-seed", 0, "table: seed of the feature hash"),
 		missing:     fs.String("missing", data.MissingError, "table: an empty cell (a Parquet null) is an error, zero (no feature), or skip (the row is left out)"),
+		zeroBased:   fs.String("zero-based", "auto", "LIBSVM: feature indices start at 0 (true, scikit-learn's default), at 1 (false), or auto: at 0 when an index 0 occurs in the file (a note says so)"),
 	}
+}
+
+// indices returns the index base --zero-based asks for.
+func (r *readFlags) indices() (data.IndexBase, error) {
+	b, err := data.ParseIndexBase(*r.zeroBased)
+	if err != nil {
+		return b, inputErrorf("%w", err)
+	}
+	return b, nil
 }
 
 // tableFlagNames are the flags of the table options.

@@ -78,6 +78,10 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
+	indices, err := read.indices()
+	if err != nil {
+		return err
+	}
 	if *out == "" && !*asJSON {
 		return usageError(fs, "give --out FILE (the plot), --json (the traces), or both")
 	}
@@ -133,7 +137,7 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	for _, a := range *algos {
 		cfg := engine.TraceConfig{Every: *every, TrainConfig: engine.TrainConfig{
 			Algo: a, Params: perAlgo[a], Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
-			Scale: *scale, Seed: *seed, Backend: b, MaxMemory: maxBytes, Positive: positive, Table: table,
+			Scale: *scale, Seed: *seed, Backend: b, MaxMemory: maxBytes, Positive: positive, Table: table, Indices: indices,
 			AllowExtraFeatures: *allowExtra,
 		}}
 		if spec, _ := solver.Lookup(a); spec.IsBatch() {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -127,9 +128,70 @@ func TestStdinE2E(t *testing.T) {
 			}
 		}
 	}
+	zeroBasedE2E(t, e)
 	// Both from the one stream: refused, not trained on nothing.
 	_, errOut, st := e.withStdin(svmRows(10, true), "train", "--algo", "olr", "--data", "-", "--test", "-")
 	if st != 2 || !strings.Contains(errOut, "same stream") {
 		t.Errorf("--data - --test -: exit %d, %q; want 2 naming the stream", st, errOut)
+	}
+}
+
+// zeroBasedE2E: a LIBSVM file numbered from 0 (scikit-learn's dump_svmlight_file)
+// trains to the weights of its twin numbered from 1, in memory, from a pipe and out of
+// core, detected with a note or said with --zero-based; the model records it, so
+// predict reads the zero-based file as training did; --zero-based false refuses it at
+// its index 0. (Every index 0 was refused: "bad feature index".)
+func zeroBasedE2E(t *testing.T, e *e2e) {
+	one := svmRows(271, true)
+	var zero bytes.Buffer
+	for _, line := range strings.SplitAfter(string(one), "\n") {
+		for i, tok := range strings.Fields(line) {
+			if i > 0 {
+				var j int
+				var v string
+				fmt.Sscanf(strings.Replace(tok, ":", " ", 1), "%d %s", &j, &v)
+				tok = fmt.Sprintf(" %d:%s", j-1, v)
+			}
+			zero.WriteString(tok)
+		}
+		if strings.HasSuffix(line, "\n") {
+			zero.WriteByte('\n')
+		}
+	}
+	po, pz := e.path("one.svm"), e.path("zero.svm")
+	if err := os.WriteFile(po, one, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pz, zero.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range [][]string{{"--algo", "olr"}, {"--algo", "ls-auc"}, {"--algo", "ls-auc", "--out-of-core", "--scale", "none", "--zero-based", "true"}} {
+		said := slices.Contains(run, "--zero-based")
+		e.ok(append([]string{"train", "--data", po, "--model", e.path("o.json")}, slices.DeleteFunc(slices.Clone(run), func(a string) bool { return a == "--zero-based" || a == "true" })...)...)
+		want := readModel(t, e.path("o.json"))
+		for _, data := range []string{pz, "-"} {
+			if data == "-" && slices.Contains(run, "--out-of-core") {
+				continue // out of core reads a file
+			}
+			var tr struct {
+				Notes []string `json:"notes"`
+			}
+			args := append([]string{"train", "--json", "--data", data, "--model", e.path("z.json")}, run...)
+			out, errOut, st := e.withStdin(zero.Bytes(), args...)
+			if err := json.Unmarshal([]byte(out), &tr); st != 0 || err != nil {
+				t.Fatalf("train %v: exit %d (%v): %s", args, st, err, errOut)
+			}
+			got := readModel(t, e.path("z.json"))
+			noted := strings.Contains(strings.Join(tr.Notes, "\n"), "from 0")
+			if !bytes.Equal(got.Weights, want.Weights) || noted == said {
+				t.Errorf("train %v: weights equal %v, notes %q; want the twin's weights and a note when detected", args, bytes.Equal(got.Weights, want.Weights), tr.Notes)
+			}
+		}
+		if a, b := e.ok("predict", "--model", e.path("z.json"), "--data", pz), e.ok("predict", "--model", e.path("o.json"), "--data", po); a != b {
+			t.Errorf("%v: predict with the zero-based model on the zero-based file differs from the twin's", run)
+		}
+	}
+	if _, errOut, st := e.run("train", "--algo", "olr", "--data", pz, "--zero-based", "false"); st != 2 || !strings.Contains(errOut, "zero.svm:1:") {
+		t.Errorf("--zero-based false on a zero-based file: exit %d, %q; want 2 naming line 1", st, errOut)
 	}
 }

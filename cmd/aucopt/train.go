@@ -66,6 +66,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	indices, err := read.indices()
+	if err != nil {
+		return err
+	}
 	if err := checkAutoName(*algo); err != nil {
 		return err
 	}
@@ -127,7 +131,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	cfg := engine.TrainConfig{
 		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
-		Scale: *scale, Seed: *seed, Backend: b, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table,
+		Scale: *scale, Seed: *seed, Backend: b, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table, Indices: indices,
 		OutOfCore: *outOfCore, Average: *average, Bins: *bins, AllowExtraFeatures: *allowExtra,
 		// Only the model file and the JSON report show the training data's SHA-256.
 		NoFingerprint: *model == "" && !*asJSON && *ckpt == "",

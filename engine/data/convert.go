@@ -272,10 +272,18 @@ func rawCSV(f *os.File, path string) (*csvSource, error) {
 	if TableFormat(path) == "tsv" {
 		sep = '\t'
 	}
+	if IsStream(path) {
+		return nil, fmt.Errorf("%s: a table is copied to a table from a file, which is read twice (the kinds of its columns, then its cells), not from a stream", path)
+	}
+	kinds, err := csvKindsOf(context.Background(), func() (*os.File, error) { return openInput(path) }, path, sep)
+	if err != nil {
+		return nil, err
+	}
 	s := &csvSource{br: rd.br, path: path, sep: sep}
 	if err := s.readHeader(); err != nil {
 		return nil, err
 	}
+	s.kinds = append(kinds, make([]colKind, max(0, len(s.header)-len(kinds)))...)[:len(s.header)]
 	return s, nil
 }
 

@@ -3,18 +3,18 @@ package data
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 )
 
-// csvSample is the number of data rows from which a CSV file's column kinds are taken.
-const csvSample = 100
-
 // csvSource streams the rows of a CSV or TSV table (RFC 4180 quoting; the first record
-// is the header). A column's kind is taken from its values in the first csvSample data
-// rows: all numbers (or empty) make it numeric, anything else categorical; a later
-// non-number in a numeric column is an error that suggests --categorical.
-// The sampled rows are kept (copied) and returned first.
+// is the header). The kinds of its columns come from the whole file (csvKinds), read
+// before: a column is numeric unless more than 1 % of its values are not numbers, and
+// a non-number in a numeric column is an error naming its line and column wherever it
+// is (--categorical makes a column categorical whatever its values).
 type csvSource struct {
 	br     *bufio.Reader
 	path   string
@@ -29,16 +29,18 @@ type csvSource struct {
 	long   []byte // a line longer than the buffer, assembled
 	quoted []byte // the unquoted cells of a record with quotes
 	offs   []int
-	sample [][][]byte // the sampled rows' cells, not yet returned
-	lines  []int      // their first lines
 }
 
-func newCSVSource(br *bufio.Reader, path string, sep byte, o Options) (*csvSource, error) {
+// newCSVSource reads the header from br and resolves the schema under o with the
+// columns' kinds (csvKinds of the same text). With a schema (o.Table.Schema) kinds is
+// nil: its numeric columns are checked cell by cell as they are read.
+func newCSVSource(br *bufio.Reader, path string, sep byte, o Options, kinds []colKind) (*csvSource, error) {
 	s := &csvSource{br: br, path: path, sep: sep}
 	if err := s.readHeader(); err != nil {
 		return nil, err
 	}
-	kinds := s.kinds
+	kinds = append(kinds, make([]colKind, max(0, len(s.header)-len(kinds)))...)[:len(s.header)]
+	s.kinds = kinds
 	sch, err := resolveSchema(path, s.header, kinds, func(i int) string {
 		if kinds[i] == kindString {
 			return "text"
@@ -53,13 +55,11 @@ func newCSVSource(br *bufio.Reader, path string, sep byte, o Options) (*csvSourc
 	return s, nil
 }
 
-// readHeader reads the header and the first data row, from which it takes the kinds
-// of the columns.
+// readHeader reads the header record.
 func (s *csvSource) readHeader() error {
-	path := s.path
 	hdr, err := s.record()
 	if err == io.EOF {
-		return &ParseError{Path: path, Line: 1, Err: fmt.Errorf("%w: empty file, want a header row", ErrColumn)}
+		return &ParseError{Path: s.path, Line: 1, Err: fmt.Errorf("%w: empty file, want a header row", ErrColumn)}
 	}
 	if err != nil {
 		return err
@@ -67,41 +67,76 @@ func (s *csvSource) readHeader() error {
 	for _, h := range hdr {
 		s.header = append(s.header, string(bytes.TrimSpace(h)))
 	}
-	s.header[0] = string(bytes.TrimPrefix([]byte(s.header[0]), []byte("\ufeff"))) // a byte-order mark
-	kinds := make([]colKind, len(s.header))
-	s.kinds = kinds
-	for range csvSample {
+	s.header[0] = strings.TrimPrefix(s.header[0], "\ufeff") // a byte-order mark
+	return nil
+}
+
+// csvKinds reads the table text of br whole (the header first) and returns the kind
+// of each column by all its values: numeric, unless more than one in a hundred of its
+// non-empty cells are not decimal numbers (then text, hashed as categories). A column
+// of numbers with a typo stays numeric, and the parse reports the typo at its line
+// and column; a column of identifiers, some of which are all digits, is categorical.
+// ctx is checked every few thousand records.
+func csvKinds(ctx context.Context, br *bufio.Reader, path string, sep byte) ([]colKind, error) {
+	s := &csvSource{br: br, path: path, sep: sep}
+	if err := s.readHeader(); err != nil {
+		return nil, err
+	}
+	n := len(s.header)
+	num, text := make([]int64, n), make([]int64, n)
+	for r := 0; ; r++ {
+		if r%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("%s: reading stopped: %w", path, err)
+			}
+		}
 		rec, err := s.record()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
-		cp := make([][]byte, len(rec))
-		for i, c := range rec {
-			cp[i] = bytes.Clone(c)
-			if c = trimSpace(c); i < len(kinds) && len(c) > 0 && kinds[i] == kindNumber {
-				if _, perr := parseFloat(c); perr != nil {
-					kinds[i] = kindString
-				}
+		for i, c := range rec[:min(len(rec), n)] {
+			if c = trimSpace(c); len(c) == 0 {
+				continue
+			}
+			if _, ok := numberSyntax(c); ok {
+				num[i]++
+			} else {
+				text[i]++
 			}
 		}
-		s.sample, s.lines = append(s.sample, cp), append(s.lines, s.start)
 	}
-	return nil
+	kinds := make([]colKind, n)
+	for i := range kinds {
+		if 100*text[i] > text[i]+num[i] {
+			kinds[i] = kindString
+		}
+	}
+	return kinds, nil
 }
 
-// nextRecord returns the next record: a sampled one first.
-func (s *csvSource) nextRecord() ([][]byte, error) {
-	if len(s.sample) > 0 {
-		rec := s.sample[0]
-		s.start = s.lines[0]
-		s.sample, s.lines = s.sample[1:], s.lines[1:]
-		return rec, nil
+// csvKindsOf is csvKinds of the table that open opens anew (decompressed when it is).
+func csvKindsOf(ctx context.Context, open func() (*os.File, error), path string, sep byte) ([]colKind, error) {
+	f, err := open()
+	if err != nil {
+		return nil, err
 	}
-	return s.record()
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<16)
+	dec, err := decompressor(br, path)
+	if err != nil {
+		return nil, err
+	}
+	if dec != nil {
+		br = bufio.NewReaderSize(dec, 1<<16)
+	}
+	return csvKinds(ctx, br, path, sep)
 }
+
+// nextRecord returns the next record.
+func (s *csvSource) nextRecord() ([][]byte, error) { return s.record() }
 
 func (s *csvSource) schema() *Schema { return s.sch }
 func (s *csvSource) close() error    { return nil }

@@ -107,7 +107,13 @@ func readBytes(ctx context.Context, b []byte, path string, opts Options, rc Read
 		if opts.Dim > 0 {
 			return nil, nil, fmt.Errorf("%s: a table's dimension follows from its columns and --hash-bits: --dim does not apply", path)
 		}
-		t, err := newCSVSource(bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path, sep, opts)
+		var kinds []colKind
+		if opts.Table == nil || opts.Table.Schema == nil {
+			if kinds, err = csvKinds(ctx, bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path, sep); err != nil {
+				return nil, nil, err
+			}
+		}
+		t, err := newCSVSource(bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path, sep, opts, kinds)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -40,6 +40,38 @@ type Options struct {
 	// Context, when set, is checked every CheckLines lines: once it is done, reading
 	// stops with an error wrapping its error (Ctrl-C while a large file loads).
 	Context context.Context
+	// Indices is how LIBSVM text numbers its features: from 1 (the format's rule), from
+	// 0 (scikit-learn's dump_svmlight_file default), or IndexAuto: from 0 when an index
+	// 0 occurs anywhere in the file, else from 1, decided by a whole-file read
+	// (ReadFileContext, ScanFile; ReadConfig.Notes says when it found 0). A Reader that
+	// sees each row once (Open, NewReader) cannot decide before its first row: under
+	// IndexAuto it reads from 1 and refuses an index 0 with an error that names it.
+	Indices IndexBase
+}
+
+// IndexBase is how a LIBSVM file numbers its features (Options.Indices).
+type IndexBase int8
+
+// The index bases.
+const (
+	IndexAuto      IndexBase = iota // from 0 when a 0 occurs in the file, else from 1
+	IndexOne                        // from 1
+	IndexZero                       // from 0
+	indexTentative                  // from 0 for now: readStream decides at the end
+)
+
+// ParseIndexBase parses the --zero-based flag's values: "auto" (or ""), "true" and
+// "false".
+func ParseIndexBase(s string) (IndexBase, error) {
+	switch s {
+	case "", "auto":
+		return IndexAuto, nil
+	case "true":
+		return IndexZero, nil
+	case "false":
+		return IndexOne, nil
+	}
+	return IndexAuto, fmt.Errorf("--zero-based %q: want true, false or auto", s)
 }
 
 // CheckLines is the number of lines between two checks of Options.Context.
@@ -64,11 +96,15 @@ type Reader struct {
 	labels labelMap
 	line   int
 	maxIdx int // largest 1-based index seen
+	zb     int // 1 when the file's indices start at 0, else 0: index i is feature i−1+zb
 	ex     Example
 	long   []byte   // a line longer than the buffer, assembled
 	cached *Dataset // a binary cache being streamed, when the input was one
 
 	table tableSource // a CSV, TSV or Parquet table being streamed (table.go)
+	// reopen opens the file read anew (Open's), for a table's column kinds
+	// (csvKinds); nil for a stream, which is held in memory for them.
+	reopen func() (*os.File, error)
 }
 
 // Open opens path for reading, decompressing gzip, bzip2 or xz by their magic bytes.
@@ -87,7 +123,11 @@ func Open(path string, opts Options) (*Reader, error) {
 		o.Dim = t.schema().Dim()
 		return &Reader{path: path, opts: o, closer: f, table: t, maxIdx: o.Dim}, nil
 	}
-	r, err := NewReader(f, path, opts)
+	var reopen func() (*os.File, error)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		reopen = func() (*os.File, error) { return openInput(path) }
+	}
+	r, err := newReader(f, path, opts, reopen)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -106,7 +146,15 @@ var (
 // NewReader reads examples from r, decompressing gzip, bzip2 or xz by their magic
 // bytes. path names the source in errors.
 func NewReader(r io.Reader, path string, opts Options) (*Reader, error) {
-	rd := &Reader{path: path, opts: opts}
+	return newReader(r, path, opts, nil)
+}
+
+// newReader is NewReader with the function that opens the file anew (Reader.reopen).
+func newReader(r io.Reader, path string, opts Options, reopen func() (*os.File, error)) (*Reader, error) {
+	rd := &Reader{path: path, opts: opts, reopen: reopen}
+	if opts.Indices == IndexZero || opts.Indices == indexTentative {
+		rd.zb = 1
+	}
 	if opts.Positive != "" && opts.Table.IsZero() && TableFormat(path) == "" { // tables: table.go
 		v, err := strconv.ParseFloat(opts.Positive, 64)
 		if err != nil || math.IsNaN(v) {
@@ -344,7 +392,7 @@ func (r *Reader) parse(line []byte) (ok bool, err error) {
 	idxs, vals := ex.X.Idx[:cap(ex.X.Idx)], ex.X.Val[:cap(ex.X.Val)]
 	k, prev := 0, 0
 	for {
-		pos, k, prev = fastRow(line, pos, idxs, vals, k, prev, r.opts.Dim)
+		pos, k, prev = fastRow(line, pos, idxs, vals, k, prev, r.opts.Dim, r.zb)
 		for pos < n && isSpace(line[pos]) {
 			pos++
 		}
@@ -397,14 +445,22 @@ func (r *Reader) parse(line []byte) (ok bool, err error) {
 				}
 			}
 		}
+		if digits > 0 && digits <= 10 && idx == 0 && r.zb == 0 {
+			if r.opts.Indices == IndexAuto {
+				return false, r.errorf(start+1, line[start:pos], "%w: 0, and the rows before were read as numbered from 1; "+
+					"a file numbered from 0 (scikit-learn's default) is read whole with --zero-based auto, or say --zero-based true", ErrIndex)
+			}
+			return false, r.errorf(start+1, line[start:pos], "%w: 0 in a file numbered from 1 (--zero-based false)", ErrIndex)
+		}
+		idx += r.zb // 1-based from here on
 		if digits == 0 || digits > 10 || idx < 1 || idx > math.MaxInt32 {
-			return false, r.errorf(start+1, line[start:pos], "%w: want an integer in [1, %d]", ErrIndex, math.MaxInt32)
+			return false, r.errorf(start+1, line[start:pos], "%w: want an integer in [%d, %d]", ErrIndex, 1-r.zb, math.MaxInt32-r.zb)
 		}
 		if dim := r.opts.Dim; dim > 0 && idx > dim {
-			return false, r.errorf(start+1, line[start:pos], "%w: %d is above the dimension %d", ErrIndex, idx, dim)
+			return false, r.errorf(start+1, line[start:pos], "%w: %d is above the dimension %d", ErrIndex, idx-r.zb, dim)
 		}
 		if idx <= prev {
-			return false, r.errorf(start+1, line[start:pos], "%w (%d after %d)", ErrOrder, idx, prev)
+			return false, r.errorf(start+1, line[start:pos], "%w (%d after %d)", ErrOrder, idx-r.zb, prev-r.zb)
 		}
 		if !fast {
 			var verr error

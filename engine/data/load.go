@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -24,6 +25,12 @@ type ReadConfig struct {
 	// GOMAXPROCS. The result does not depend on it.
 	Workers int
 
+	// Indices, when set, receives the index base a LIBSVM text was read with (IndexOne
+	// or IndexZero: Options.Indices resolved); it is left alone for other data.
+	Indices *IndexBase
+	// Notes, when set, receives what the read decided from the data that the user
+	// should know: a LIBSVM file found numbered from 0 (Options.Indices IndexAuto).
+	Notes *[]string
 	// Digest, when set, receives the hexadecimal SHA-256 of the bytes of a stream
 	// (IsStream) as read: its fingerprint, which a second read cannot give. It is left
 	// alone for a file, which Fingerprint reads again.
@@ -112,7 +119,7 @@ func ReadFileContext(ctx context.Context, path string, opts Options, rc ReadConf
 		}
 		return d, nil
 	case isCompressed(head) || !st.Mode().IsRegular():
-		if d, err = readStream(ctx, f, path, opts); err == nil {
+		if d, err = readStream(ctx, f, path, opts, rc); err == nil {
 			d = d.WithLayout(rc.Layout)
 		}
 	default:
@@ -138,13 +145,54 @@ func ctxErr(ctx context.Context, opts Options) error {
 	return nil
 }
 
-// readStream reads a (compressed) stream on one core and applies rc's layout.
-func readStream(ctx context.Context, f io.Reader, path string, opts Options) (*Dataset, error) {
+// readStream reads a (compressed) stream on one core, in one pass. Under IndexAuto
+// (without a fixed Dim) its indices are read as numbered from 0 for now
+// (indexTentative) and shifted at the end when none was 0: the file was numbered
+// from 1.
+func readStream(ctx context.Context, f io.Reader, path string, opts Options, rc ReadConfig) (*Dataset, error) {
+	tentative := opts.Indices == IndexAuto && opts.Dim == 0
+	if tentative {
+		opts.Indices = indexTentative
+	}
 	r, err := NewReader(f, path, opts)
 	if err != nil {
 		return nil, err
 	}
-	return readAllContext(ctx, r)
+	d, err := readAllContext(ctx, r)
+	if err != nil || r.cached != nil || r.table != nil {
+		return d, err
+	}
+	if !tentative {
+		setIndices(rc, max(opts.Indices, IndexOne))
+		return d, nil
+	}
+	if zero := slices.Index(d.Idx, 0); zero >= 0 {
+		row, _ := slices.BinarySearch(d.Ptr, int64(zero)+1)
+		noteZero(rc, path, "row", row)
+		setIndices(rc, IndexZero)
+		return d, nil
+	}
+	setIndices(rc, IndexOne)
+	for i := range d.Idx {
+		d.Idx[i]--
+	}
+	d.Dim = max(d.Dim-1, 0)
+	return d, nil
+}
+
+// setIndices tells rc.Indices, when set, the index base b a text was read with.
+func setIndices(rc ReadConfig, b IndexBase) {
+	if rc.Indices != nil {
+		*rc.Indices = b
+	}
+}
+
+// noteZero adds the note that path was found numbered from 0 to rc.Notes; where and
+// n say where: the line (a scan) or the row (a stream's parse) of the first index 0.
+func noteZero(rc ReadConfig, path, where string, n int) {
+	if rc.Notes != nil {
+		*rc.Notes = append(*rc.Notes, fmt.Sprintf("%s numbers its features from 0, as scikit-learn writes LIBSVM files (%s %d has an index 0): read so (--zero-based true or false says it)", path, where, n))
+	}
 }
 
 // chunk is one line-aligned piece of a text file and what the scan and the parse
@@ -220,8 +268,20 @@ func readChunks(ctx context.Context, f io.ReaderAt, file *os.File, mapped []byte
 			c.failed = true
 		}
 	}
-	// The layout, and the arrays at their final size.
+	// The index base, the layout, and the arrays at their final size.
+	if opts.Indices == IndexAuto || opts.Indices == indexTentative {
+		opts.Indices = IndexOne
+		if tot.zero != 0 {
+			opts.Indices = IndexZero
+			noteZero(rc, path, "line", tot.zero)
+		}
+		ld.opts = opts
+	}
+	setIndices(rc, opts.Indices)
 	dim := tot.maxIdx
+	if opts.Indices == IndexZero && tot.rows > 0 {
+		dim++ // indices 0..maxIdx
+	}
 	if opts.Dim > 0 {
 		dim = opts.Dim
 	}
@@ -384,6 +444,9 @@ func (ld *loader) parse(i int, c *chunk, buf []byte) {
 	opts := ld.opts
 	opts.Raw = true
 	r := &Reader{path: ld.path, opts: opts, line: c.line0}
+	if opts.Indices == IndexZero {
+		r.zb = 1
+	}
 	d := ld.d
 	row, nnz := c.row0, c.nnz0
 	limit := c.nnz0 + c.st.colons

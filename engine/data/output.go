@@ -102,4 +102,3 @@ func inputFiles(in string) []string {
 	}
 	return files
 }
-

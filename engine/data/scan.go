@@ -23,11 +23,23 @@ type lineStats struct {
 	// long is the 1-based line (counted in lines) of the first line over MaxLineBytes,
 	// 0 when there is none.
 	long int
+	// zero is the 1-based line of the first row with an index 0 (a file numbered from
+	// 0), 0 when there is none.
+	zero int
+	// maybeZero: the bytes scanned may hold an index 0 (" 0:" or a tab before it), so
+	// scanLine looks for one; false skips the look in the common case.
+	maybeZero bool
 }
+
+var (
+	spaceZero = []byte(" 0:")
+	tabZero   = []byte("\t0:")
+)
 
 // scan adds the lines of b, which holds whole lines (the last one may lack its newline
 // only at the end of the file).
 func (s *lineStats) scan(b []byte) {
+	s.maybeZero = s.zero == 0 && (bytes.Contains(b, spaceZero) || bytes.Contains(b, tabZero))
 	for len(b) > 0 {
 		var line []byte
 		n := bytes.IndexByte(b, '\n')
@@ -57,6 +69,9 @@ func (s *lineStats) scanLine(line []byte) {
 		return
 	}
 	s.rows++
+	if s.maybeZero && s.zero == 0 && (bytes.Contains(line[i:], spaceZero) || bytes.Contains(line[i:], tabZero)) {
+		s.zero = s.lines
+	}
 	c := bytes.LastIndexByte(line, ':')
 	if c < 0 {
 		return
@@ -78,6 +93,9 @@ var colon = []byte{':'}
 func (s *lineStats) add(o lineStats) {
 	if s.long == 0 && o.long != 0 {
 		s.long = s.lines + o.long
+	}
+	if s.zero == 0 && o.zero != 0 {
+		s.zero = s.lines + o.zero
 	}
 	s.lines += o.lines
 	s.rows += o.rows
@@ -102,6 +120,25 @@ type FileInfo struct {
 	SHA256 string
 	// Cache tells that the file is a binary cache (SaveCache).
 	Cache bool
+	// ZeroLine is the first line with a feature index 0, 0 when there is none: a file
+	// numbered from 0 (Options.Indices), whose Dim is then one more (DimOf).
+	ZeroLine int
+}
+
+// IndicesOf resolves the index base opts asks for on the scanned file: IndexAuto is
+// IndexZero when the file has an index 0. dim is the number of features under it.
+func (info FileInfo) IndicesOf(base IndexBase) (resolved IndexBase, dim int) {
+	if base == IndexAuto || base == indexTentative {
+		base = IndexOne
+		if info.ZeroLine != 0 {
+			base = IndexZero
+		}
+	}
+	dim = info.Dim
+	if base == IndexZero && !info.Cache {
+		dim++ // indices 0..Dim
+	}
+	return base, dim
 }
 
 // ScanFile reads path once, sequentially, and returns its number of examples and of
@@ -159,7 +196,7 @@ func ScanFile(ctx context.Context, path string) (FileInfo, error) {
 			// anything is sized by this dimension.
 			return FileInfo{}, firstError(path)
 		}
-		info.Rows, info.Dim, info.Nnz = st.rows, st.maxIdx, st.colons
+		info.Rows, info.Dim, info.Nnz, info.ZeroLine = st.rows, st.maxIdx, st.colons, st.zero
 	}
 	info.Bytes = cr.n
 	info.SHA256 = hex.EncodeToString(h.Sum(nil))
@@ -219,6 +256,7 @@ func scanLines(ctx context.Context, r io.Reader, path string) (lineStats, error)
 			if line[len(line)-1] == '\n' {
 				line = line[:len(line)-1]
 			}
+			st.maybeZero = st.zero == 0
 			st.scanLine(line)
 		}
 		if err == io.EOF {

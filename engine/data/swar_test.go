@@ -141,7 +141,7 @@ func TestFastRow(t *testing.T) {
 
 	line := []byte("3:1 17:0.25 18:-0.0355847 19:42 2000:1 2001:0.5 ")
 	idxs, vals := make([]int32, 10), make([]float64, 10)
-	pos, k, prev := fastRow(line, 0, idxs, vals, 0, 0, 0)
+	pos, k, prev := fastRow(line, 0, idxs, vals, 0, 0, 0, 0)
 	if at := strings.Index(string(line), "2001"); k != 5 || prev != 2000 || pos != at {
 		t.Fatalf("fastRow took %d features up to %d (index %d), want 5 up to %d (a decimal in the last 16 bytes)", k, pos, prev, at)
 	}
@@ -152,7 +152,7 @@ func TestFastRow(t *testing.T) {
 	}{{"5:1 3:1", 0, 1}, {"0:1", 0, 0}, {"9:1", 8, 0}, {"1234567890:1", 0, 0}, {"3:x", 0, 0},
 		{"qid:3 1:1", 0, 0}, {"2:1e3", 0, 0}, {"2:1.", 0, 0}, {"2:+1", 0, 0}, {"2:12345678.5", 0, 0}} {
 		pad := []byte(c.line + strings.Repeat(" ", 16))
-		if _, k, _ := fastRow(pad, 0, idxs, vals, 0, 0, c.dim); k != c.want {
+		if _, k, _ := fastRow(pad, 0, idxs, vals, 0, 0, c.dim, 0); k != c.want {
 			t.Errorf("fastRow(%q, dim %d) took %d features, want %d", c.line, c.dim, k, c.want)
 		}
 	}

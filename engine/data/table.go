@@ -1,9 +1,12 @@
 package data
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"slices"
@@ -663,7 +666,29 @@ func openTable(rd *Reader, path string, opts Options) (bool, error) {
 	if format == "tsv" {
 		sep = '\t'
 	}
-	t, err := newCSVSource(rd.br, path, sep, opts)
+	var kinds []colKind
+	if opts.Table == nil || opts.Table.Schema == nil {
+		ctx := opts.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
+		var err error
+		if rd.reopen != nil {
+			kinds, err = csvKindsOf(ctx, rd.reopen, path, sep)
+		} else {
+			// A stream cannot be read twice for its columns' kinds: it is held.
+			var b []byte
+			if b, err = io.ReadAll(rd.br); err != nil {
+				return false, rd.ioError(err)
+			}
+			rd.br = bufio.NewReaderSize(bytes.NewReader(b), 1<<16)
+			kinds, err = csvKinds(ctx, bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path, sep)
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+	t, err := newCSVSource(rd.br, path, sep, opts, kinds)
 	if err != nil {
 		return false, err
 	}

@@ -228,7 +228,10 @@ func TestBadTables(t *testing.T) {
 		{"no label column", "c.csv", "y,x\n1,2\n", nil, ErrColumn, 1, 0, `no label column "label"`},
 		{"named label absent", "c2.csv", "y,x\n1,2\n", &TableOptions{Label: "click"}, ErrColumn, 1, 0, `no label column "click"`},
 		{"ragged row", "d.csv", "label,x,z\n1,2,3\n0,3\n", nil, ErrRagged, 3, 3, "2 fields, the header has 3"},
-		{"non-numeric", "e.csv", "label,x\n" + strings.Repeat("1,2\n", csvSample) + "0,abc\n", nil, ErrValue, csvSample + 2, 2, `column "x"`},
+		{"non-numeric", "e.csv", "label,x\n" + strings.Repeat("1,2\n", 100) + "0,abc\n", nil, ErrValue, 102, 2, `column "x"`},
+		{"non-numeric in row 3", "e3.csv", "label,x,z\n1,2,1\n0,3,1\n1,abc,1\n" + strings.Repeat("0,2,1\n1,3,1\n", 60), nil, ErrValue, 4, 2, `column "x"`},
+		{"non-numeric in row 3 with a schema", "e4.csv", "label,x,z\n1,2,1\n0,3,1\n1,abc,1\n", &TableOptions{Schema: &Schema{Label: "label", Numeric: []string{"x", "z"},
+			Hash: HashMurmur3Canonical, HashBits: 4, Missing: MissingError}}, ErrValue, 4, 2, `column "x"`},
 		{"missing value", "f.tsv", "label\tx\n1\t2\n0\t\n", nil, ErrMissing, 3, 2, `column "x"`},
 		{"missing label", "g.csv", "label,x\n1,2\n,3\n", &TableOptions{Missing: MissingZero}, ErrMissing, 3, 1, `column "label"`},
 		{"unclosed quote", "h.csv", "label,x\n1,\"2\n", nil, ErrFeature, 2, 2, "not closed"},
@@ -276,7 +279,7 @@ func TestSchemaMismatch(t *testing.T) {
 		{"same columns, other order, no ignored column", "b,a,label\nx,3,1\n", false, "", []int8{1}},
 		{"a feature column missing", "label,a\n1,2\n", false, `no column "b"`, nil},
 		{"an extra column", "label,a,b,c\n1,2,x,3\n", false, `column "c" was not in the model's training data`, nil},
-		{"numeric column holds text", "label,a,b\n1,q,x\n", false, `column "a" is numeric in the model`, nil},
+		{"numeric column holds text", "label,a,b\n1,3,x\n0,q,x\n", false, `new3.csv:3:2: column "a": bad feature value`, nil}, // at its cell, not line 1
 		{"no label column", "a,b\n3,x\n", false, `no label column "label"`, nil},
 		{"no label column, unlabelled", "a,b\n3,x\n4,y\n", true, "", []int8{0, 0}},
 		{"label column, unlabelled", "a,b,label\n3,x,0\n", true, "", []int8{-1}},
@@ -505,5 +508,43 @@ func TestCategoriesSameAsCSVAndParquet(t *testing.T) {
 	}
 	if slices.Equal(asWritten.Idx, fromCSV.Idx) {
 		t.Error("the older hash of the text as written gives the canonical rows: the test cannot tell them apart")
+	}
+}
+
+// TestTableTypoAnywhere: a non-number in a numeric column is an error naming its file,
+// line and column wherever it is, in row 3 or in row 10⁶, in a file or on a pipe; the
+// column does not silently become categorical (its kinds came from the first 100 rows,
+// so a typo in row 3 made the column hashed, 2^18 features, and scaling none).
+func TestTableTypoAnywhere(t *testing.T) {
+	dir := t.TempDir()
+	for _, at := range []int{3, 1_000_000} {
+		var b strings.Builder
+		b.WriteString("label,x,z\n")
+		for i := 1; i <= max(at, 1000); i++ {
+			switch {
+			case i == at:
+				b.WriteString("1,abc,1\n")
+			case i%2 == 0:
+				fmt.Fprintf(&b, "0,%d.5,1\n", i%97)
+			default:
+				fmt.Fprintf(&b, "1,%d,0\n", i%89)
+			}
+		}
+		b.WriteString("0,1,1\n1,2,0\n")
+		p := filepath.Join(dir, fmt.Sprintf("typo%d.csv", at))
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		pipe, done := throughPipe(t, []byte(b.String()))
+		for _, name := range []string{p, pipe} {
+			_, _, err := ReadTableFile(name, Options{})
+			if name == pipe {
+				done()
+			}
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Path != name || pe.Line != at+1 || pe.Column != 2 || !errors.Is(err, ErrValue) {
+				t.Errorf("typo in row %d of %s: error %v, want a ParseError at %s:%d:2", at, name, err, name, at+1)
+			}
+		}
 	}
 }

@@ -90,6 +90,9 @@ type Model struct {
 	// became features (label, numeric columns, hashed categorical columns): new files
 	// are read with it, and refused when their columns do not match. nil for LIBSVM data.
 	Table *data.Schema
+	// ZeroBased: the training data was LIBSVM text numbered from 0 (data.IndexZero);
+	// LIBSVM files are read with the model the same way.
+	ZeroBased bool
 
 	// Notes are what the run told the user: data-scaled defaults, why --algo auto chose
 	// this algorithm and these parameters.
@@ -161,6 +164,7 @@ type file struct {
 	TestAUC     *float64        `json:"test_auc,omitempty"`
 	TestRows    int             `json:"test_rows,omitempty"`
 	Table       *data.Schema    `json:"table,omitempty"`
+	ZeroBased   bool            `json:"zero_based,omitempty"`
 	Notes       []string        `json:"notes,omitempty"`
 	Weights     json.RawMessage `json:"weights"`
 	Checksum    *string         `json:"checksum,omitempty"` // read only: encode appends it
@@ -227,7 +231,7 @@ func (m *Model) canonical() ([]byte, error) {
 	}
 	f := file{Format: Format, Version: m.Version, Algo: m.Algo, Params: m.Params, Features: m.Features,
 		Scaling: m.Scaling, Backend: m.Backend, TrainData: m.TrainData, TrainRows: m.TrainRows,
-		TrainSHA256: m.TrainSHA256, Seed: m.Seed, TestRows: m.TestRows, Table: m.Table, Notes: m.Notes}
+		TrainSHA256: m.TrainSHA256, Seed: m.Seed, TestRows: m.TestRows, Table: m.Table, ZeroBased: m.ZeroBased, Notes: m.Notes}
 	if m.Bins != nil {
 		f.Bins = &binsFile{Edges: m.Bins.Edges}
 	}
@@ -432,7 +436,7 @@ func DecodeOptions(b []byte, name string, opts ReadOptions) (*Model, error) {
 	}
 	m := &Model{Version: f.Version, Algo: f.Algo, Params: f.Params, Features: f.Features, Scaling: f.Scaling,
 		Backend: f.Backend, TrainData: f.TrainData, TrainRows: f.TrainRows, TrainSHA256: f.TrainSHA256,
-		Seed: f.Seed, TestAUC: math.NaN(), TestRows: f.TestRows, Table: f.Table, Notes: f.Notes}
+		Seed: f.Seed, TestAUC: math.NaN(), TestRows: f.TestRows, Table: f.Table, ZeroBased: f.ZeroBased, Notes: f.Notes}
 	if f.TestAUC != nil {
 		m.TestAUC = *f.TestAUC
 	}
