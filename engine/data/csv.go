@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -196,7 +197,7 @@ func (s *csvSource) readLine() ([]byte, error) {
 			line, err = s.br.ReadSlice('\n')
 			s.long = append(s.long, line...)
 			if len(s.long) > MaxLineBytes {
-				return nil, &ParseError{Path: s.path, Line: s.line, Err: fmt.Errorf("%w: over %d bytes", ErrLineTooLong, MaxLineBytes)}
+				return nil, &ParseError{Path: s.path, Line: s.line, Column: MaxLineBytes + 1, Err: fmt.Errorf("%w: over %d bytes", ErrLineTooLong, MaxLineBytes)}
 			}
 		}
 		line = s.long
@@ -291,6 +292,9 @@ func (s *csvSource) quotedRecord(line []byte) ([][]byte, error) {
 }
 
 func (s *csvSource) ioError(err error) error {
+	if pe := (*ParseError)(nil); errors.As(err, &pe) {
+		return err // a line too long: it names its place
+	}
 	if err == io.ErrUnexpectedEOF {
 		return fmt.Errorf("%s:%d: truncated file: %w", s.path, s.line, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -146,7 +147,7 @@ func TestStreamErrors(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"1 1:1\n-1 2:x\n", ":2:6: "},
 		{"", "no examples"},
-		{"1 1:1\n" + strings.Repeat("1 1:1 ", MaxLineBytes/6+1) + "\n", ":2: "},
+		{"1 1:1\n" + strings.Repeat("1 1:1 ", MaxLineBytes/6+1) + "\n", fmt.Sprintf(":2:%d: line too long", MaxLineBytes+1)},
 	} {
 		p, done := throughPipe(t, []byte(c.text))
 		_, err := ReadFile(p, Options{})
@@ -183,6 +184,48 @@ func TestStreamTable(t *testing.T) {
 		sameDataset(t, fmt.Sprintf("separator %q", sep), got, want)
 		if sch == nil || !slices.Equal(sch.Numeric, wsch.Numeric) || sch.Label != wsch.Label {
 			t.Errorf("%q: schema %+v, want %+v", sep, sch, wsch)
+		}
+	}
+}
+
+// TestBOMAndLongLine (issue 43's fragile reads): a byte-order mark before a LIBSVM
+// file's first line is skipped as a CSV file's is (it was a bad label); a line over
+// MaxLineBytes is one error naming file, line and the column where the limit is
+// crossed, in plain and compressed LIBSVM and in CSV (it repeated its prefix and had
+// no column).
+func TestBOMAndLongLine(t *testing.T) {
+	dir := t.TempDir()
+	plain := "+1 1:1 2:0.5\n-1 2:1\n"
+	pb, pp := filepath.Join(dir, "bom.svm"), filepath.Join(dir, "plain.svm")
+	os.WriteFile(pb, []byte("\ufeff"+plain), 0o644)
+	os.WriteFile(pp, []byte(plain), 0o644)
+	want, err := ReadFile(pp, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadFile(pb, Options{})
+	if err != nil {
+		t.Fatalf("a LIBSVM file with a byte-order mark: %v", err)
+	}
+	sameDataset(t, "byte-order mark", got, want)
+
+	long := strings.Repeat("x", MaxLineBytes+10)
+	var gz bytes.Buffer
+	z := gzip.NewWriter(&gz)
+	z.Write([]byte("+1 1:1\n-1 1:" + long + "\n"))
+	z.Close()
+	files := map[string][]byte{
+		"long.svm":    []byte("+1 1:1\n-1 1:" + long + "\n"),
+		"long.svm.gz": gz.Bytes(),
+		"long.csv":    []byte("label,x\n1," + long + "\n"),
+	}
+	for name, b := range files {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, b, 0o644)
+		_, _, err := ReadTableFile(p, Options{})
+		want := fmt.Sprintf("%s:2:%d: line too long: over %d bytes", p, MaxLineBytes+1, MaxLineBytes)
+		if err == nil || err.Error() != want || !errors.Is(err, ErrLineTooLong) {
+			t.Errorf("%s: error %v, want %q", name, err, want)
 		}
 	}
 }

@@ -285,8 +285,12 @@ func (r *Reader) Next() (*Example, error) {
 		}
 		line, err := r.readLine()
 		if len(line) == 0 && err != nil {
-			if err == io.EOF {
+			var pe *ParseError
+			switch {
+			case err == io.EOF:
 				return nil, io.EOF
+			case errors.As(err, &pe):
+				return nil, err // a line too long: it names its place
 			}
 			return nil, r.ioError(err)
 		}
@@ -325,7 +329,7 @@ func (r *Reader) readLine() ([]byte, error) {
 			line, err = r.br.ReadSlice('\n')
 			r.long = append(r.long, line...)
 			if len(r.long) > MaxLineBytes {
-				return nil, &ParseError{Path: r.path, Line: r.line, Err: fmt.Errorf("%w: over %d bytes", ErrLineTooLong, MaxLineBytes)}
+				return nil, &ParseError{Path: r.path, Line: r.line, Column: MaxLineBytes + 1, Err: fmt.Errorf("%w: over %d bytes", ErrLineTooLong, MaxLineBytes)}
 			}
 		}
 		line = r.long
@@ -335,6 +339,9 @@ func (r *Reader) readLine() ([]byte, error) {
 	}
 	return line, err
 }
+
+// byteOrderMark is UTF-8's byte-order mark, skipped at the start of a file.
+var byteOrderMark = []byte("\ufeff")
 
 // isSpace reports whether c separates tokens.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
@@ -349,6 +356,9 @@ func (r *Reader) parse(line []byte) (ok bool, err error) {
 	ex.Line = r.line
 	n := len(line)
 	pos := 0
+	if r.line == 1 && bytes.HasPrefix(line, byteOrderMark) {
+		pos = len(byteOrderMark) // a byte-order mark, as CSV files may have
+	}
 	for pos < n && isSpace(line[pos]) {
 		pos++
 	}

@@ -269,7 +269,7 @@ func TestBadFiles(t *testing.T) {
 	}{
 		{"empty file", write("empty.svm", nil), "empty.svm: no examples"},
 		{"comments only", write("comments.svm", []byte("# nothing\n\n")), "comments.svm: no examples"},
-		{"line over 1 MiB", write("long.svm", []byte(long)), "long.svm:1: line too long"},
+		{"line over 1 MiB", write("long.svm", []byte(long)), "long.svm:1:1048577: line too long"},
 		{"truncated xz", write("t.xz", xzb.Bytes()[:xzb.Len()-20]), "t.xz"},
 		{"truncated bz2", write("t.bz2", bz[:len(bz)-10]), "t.bz2"},
 	}
