@@ -100,9 +100,13 @@ type StreamInfo struct {
 	Chunks int    // chunks the file was cut into (1 for a compressed one)
 	SHA256 string // of the file as stored
 	Bytes  int64  // bytes of the file as stored
+	// Schema is the table schema a CSV, TSV or Parquet file was read with (nil for
+	// LIBSVM text or a cache).
+	Schema *data.Schema
 }
 
-// StreamClassMoments reads the LIBSVM file path once and returns its class moments on
+// StreamClassMoments reads the data file path once (LIBSVM text in parallel chunks, a
+// table by streamTable) and returns its class moments on
 // backend b (a CPU backend is used for the accumulation when b cannot be called from
 // several goroutines). Labels follow data.Reader's rules over the whole file (a label
 // that makes no binary problem with the earlier ones is an error naming its line); a
@@ -112,6 +116,11 @@ func StreamClassMoments(ctx context.Context, b kernels.Backend, path string, opt
 	var info StreamInfo
 	if opts.Options.Raw {
 		return nil, info, fmt.Errorf("out-of-core: raw labels cannot be accumulated per class")
+	}
+	if data.IsTableFile(path, opts.Options) {
+		acc, release := accBackend(b)
+		defer release()
+		return streamTable(ctx, acc, path, opts, &info)
 	}
 	var pos float64
 	if p := opts.Options.Positive; p != "" {
@@ -230,6 +239,55 @@ func streamSequential(ctx context.Context, b kernels.Backend, r io.Reader, path 
 		info.Bytes = st.Size()
 	}
 	return total, nil
+}
+
+// streamTable accumulates a CSV, TSV or Parquet table read row by row by a
+// data.Reader (data.Open: the kinds of its columns from the whole file first, then its
+// rows in order, so that no row of a chunk is taken for a header), its labels mapped
+// by the table's rules (--label, --positive), on one core; then its fingerprint.
+func streamTable(ctx context.Context, b kernels.Backend, path string, opts StreamOptions, info *StreamInfo) (*stats.ClassMoments, StreamInfo, error) {
+	in := opts.Options
+	in.Context = ctx
+	rd, err := data.Open(path, in)
+	if err != nil {
+		return nil, *info, err
+	}
+	defer rd.Close()
+	// A table's dimension is its schema's, known before the first row: the guard
+	// sees it once, before anything is sized by it.
+	if dim := rd.MaxIndex(); opts.Guard != nil {
+		if err := opts.Guard(dim, AccumulatorBytes(dim)); err != nil {
+			return nil, *info, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	total := stats.NewClassMoments(b, rd.MaxIndex())
+	for {
+		if info.Rows%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, *info, err
+			}
+		}
+		ex, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, *info, err
+		}
+		total.Add(ex.Y, ex.X)
+		info.Rows++
+	}
+	if info.Rows == 0 {
+		return nil, *info, fmt.Errorf("%s: %w", path, data.ErrEmpty)
+	}
+	info.Chunks, info.Schema = 1, rd.Schema()
+	if st, err := os.Stat(path); err == nil {
+		info.Bytes = st.Size()
+	}
+	if info.SHA256, err = data.Fingerprint(path); err != nil {
+		return nil, *info, err
+	}
+	return total, *info, nil
 }
 
 // chunk is a piece of whole lines of the file and, once parsed, its moments.
@@ -573,9 +631,7 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 	if cfg.Checkpoint != "" {
 		return nil, inputErrorf("--out-of-core fits from one pass of class moments; --checkpoint does not apply")
 	}
-	if cfg.Positive != "" || !cfg.Table.IsZero() {
-		return nil, inputErrorf("--out-of-core reads LIBSVM text with the usual label conventions; tables and --positive are not supported out of core")
-	}
+	in := cfg.readOptions()
 	b, release, err := OpenBackend(cfg.Backend)
 	if err != nil {
 		return nil, err
@@ -589,7 +645,7 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 		return checkMemory(spec, max(bytes, momentsFitBytes(spec, params, dim, 0)),
 			featuresOf(dim)+" out of core (the class moments of the chunks streamed at once, then the fit)", dim, 0, limit)
 	}
-	cm, info, err := StreamClassMoments(ctx, b, cfg.Data, StreamOptions{Guard: guard, Options: data.Options{Indices: cfg.Indices}})
+	cm, info, err := StreamClassMoments(ctx, b, cfg.Data, StreamOptions{Guard: guard, Options: in})
 	if err != nil {
 		return nil, err
 	}
@@ -601,14 +657,15 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 	if err := FitClassMoments(ctx, b, spec, params, append([]string{}, cfg.Params...), cm, cfg.Scale, res); err != nil {
 		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 	}
-	res.TrainSHA256 = info.SHA256
-	if cfg.Indices == data.IndexZero {
+	res.TrainSHA256, res.Schema = info.SHA256, info.Schema
+	if cfg.Indices == data.IndexZero && info.Schema == nil {
 		res.indices = data.IndexZero
 	}
 	res.Seconds = time.Since(start).Seconds()
 	res.Notes = append(res.Notes, fmt.Sprintf("out of core: %d chunks of the file streamed once and merged in order", info.Chunks))
 	if cfg.Test != "" {
-		test, err := loadTestLayout(ctx, cfg.Test, cfg.Seed, data.LayoutSparse, data.Options{Indices: max(cfg.Indices, data.IndexOne)})
+		in.Indices = max(in.Indices, data.IndexOne)
+		test, err := loadTestLayout(ctx, cfg.Test, cfg.Seed, data.LayoutSparse, testOptions(in, info.Schema))
 		if err != nil {
 			return nil, err
 		}

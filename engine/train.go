@@ -50,8 +50,9 @@ type TrainConfig struct {
 	// can size itself.
 	Started func(rows, passes int)
 	// OutOfCore trains a learner that needs only the class moments (ls-auc, mba-* with
-	// pairs=all) from the file Data streamed once in parallel chunks, in memory
-	// independent of its rows (StreamClassMoments); Scale must be none, minmax or auto.
+	// pairs=all) from the file Data streamed once (LIBSVM text in parallel chunks, a
+	// CSV, TSV or Parquet table row by row), in memory independent of its rows
+	// (StreamClassMoments); Scale must be none, minmax or auto.
 	OutOfCore bool
 	// Average, when above 1, trains that many independent one-pass learners, one per
 	// contiguous shard of the training rows, in parallel, and averages their weights

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"slices"
@@ -129,6 +130,40 @@ func TestStdinE2E(t *testing.T) {
 		}
 	}
 	zeroBasedE2E(t, e)
+	// A table out of core: the in-memory model (issue 40's acceptance).
+	var big strings.Builder
+	big.WriteString("x1,y,x2,x3\n")
+	for i := range 30_000 {
+		a, b, c := float64(i%97)/97, float64(i*7%89)/89, float64(i*13%83)/83
+		y := 0
+		if a+0.5*b-c+float64(i*31%11)/11-0.5 > 0 {
+			y = 1
+		}
+		fmt.Fprintf(&big, "%.6f,%d,%.6f,%.6f\n", a, y, b, c)
+	}
+	if err := os.WriteFile(e.path("big.csv"), []byte(big.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.ok("train", "--algo", "ls-auc", "--data", "big.csv", "--label", "y", "--model", e.path("mem.json"))
+	e.ok("train", "--algo", "ls-auc", "--out-of-core", "--data", "big.csv", "--label", "y", "--model", e.path("ooc.json"))
+	var mem, ooc struct{ Weights []float64 }
+	for _, m := range []struct {
+		file string
+		v    any
+	}{{"mem.json", &mem}, {"ooc.json", &ooc}} {
+		b, err := os.ReadFile(e.path(m.file))
+		if err != nil || json.Unmarshal(b, m.v) != nil {
+			t.Fatalf("%s: %v", m.file, err)
+		}
+	}
+	if len(mem.Weights) != 3 || len(ooc.Weights) != 3 {
+		t.Fatalf("weights %v in memory, %v out of core; want 3 each", mem.Weights, ooc.Weights)
+	}
+	for j := range mem.Weights {
+		if d := math.Abs(mem.Weights[j] - ooc.Weights[j]); d > 1e-12*math.Abs(mem.Weights[j]) {
+			t.Errorf("weight %d: %v out of core, %v in memory", j, ooc.Weights[j], mem.Weights[j])
+		}
+	}
 	// Both from the one stream: refused, not trained on nothing.
 	_, errOut, st := e.withStdin(svmRows(10, true), "train", "--algo", "olr", "--data", "-", "--test", "-")
 	if st != 2 || !strings.Contains(errOut, "same stream") {

@@ -58,7 +58,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	average := fs.Int("average", 1, "one-pass algorithms: train this many independent learners on as many contiguous shards of the training rows, in parallel, and average their weights (parameter averaging)")
 	bins := binsFlag(fs)
 	allowExtra := allowExtraFlag(fs)
-	outOfCore := fs.Bool("out-of-core", false, "stream the --data file once in parallel chunks, memory independent of its rows: ls-auc, mba-l2/l1/el with -p pairs=all (scaling none, minmax or auto; no shuffling)")
+	outOfCore := fs.Bool("out-of-core", false, "stream the --data file once (LIBSVM text in parallel chunks, a CSV/TSV/Parquet table row by row), memory independent of its rows: ls-auc, mba-l2/l1/el with -p pairs=all (scaling none, minmax or auto; no shuffling)")
 	if err := parse(fs, joinOptional(args, "--grid")); err != nil {
 		return err
 	}
