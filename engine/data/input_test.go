@@ -229,3 +229,49 @@ func TestBOMAndLongLine(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDetect feeds any bytes to the format detection of a stream (readBytes: a binary
+// cache, gzip/bzip2/xz, Parquet by their magic bytes, a CSV or TSV table by its
+// header, LIBSVM text otherwise, numbered from 0 or 1 as the data say): the result is
+// an error or rows, never a panic, and rows that are read have the shape they claim.
+func FuzzDetect(f *testing.F) {
+	var cache bytes.Buffer
+	if d, err := readBytesSeed("+1 1:1 2:0.5\n-1 3:2\n"); err == nil {
+		WriteCache(&cache, d)
+	}
+	var gz bytes.Buffer
+	z := gzip.NewWriter(&gz)
+	z.Write([]byte("+1 0:1\n-1 2:1\n"))
+	z.Close()
+	for _, s := range [][]byte{
+		[]byte("+1 1:1 2:0.5\n-1 3:2\n"), []byte("label,x\n1,2\n0,abc\n"), []byte("label\tx\n1\t2\n"),
+		[]byte("\ufeff1 0:1\n"), []byte("PAR1"), cache.Bytes(), gz.Bytes(), []byte("BZh9"), {0xfd, '7', 'z', 'X', 'Z', 0},
+		[]byte("1 qid:3 1:1 # c\n0 2:1e400\n"), []byte("a,b\n\"x\ny\",1\n"),
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, layout := range []Layout{LayoutSparse, LayoutAuto} {
+			d, _, err := readBytes(context.Background(), b, "fuzz", Options{}, ReadConfig{Layout: layout, Workers: 2})
+			if err != nil {
+				continue
+			}
+			if d.Rows() == 0 || len(d.Labels) != d.Rows() {
+				t.Fatalf("%d rows, %d labels", d.Rows(), len(d.Labels))
+			}
+			for i := range d.Rows() {
+				for _, j := range d.Row(i).Idx {
+					if j < 0 || int(j) >= d.Dim {
+						t.Fatalf("row %d has feature %d of %d", i, j, d.Dim)
+					}
+				}
+			}
+		}
+	})
+}
+
+// readBytesSeed parses LIBSVM text for FuzzDetect's seeds.
+func readBytesSeed(text string) (*Dataset, error) {
+	d, _, err := readBytes(context.Background(), []byte(text), "seed", Options{}, ReadConfig{Layout: LayoutSparse})
+	return d, err
+}
