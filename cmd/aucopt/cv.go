@@ -24,7 +24,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("cv", "cv [--algo NAME] [--data DATA] [--folds K] [--repeats R] [-p key=value …] [--grid [SPEC]] [flags]", cvExamples, stderr)
 	algo := fs.String("algo", defaultAlgo, "algorithm: "+strings.Join(solver.Names(), ", ")+", or auto (chosen within --budget on each training fold)")
 	budget := fs.Duration("budget", engine.DefaultAutoBudget, budgetUsage+", per fold")
-	dataArg := fs.String("data", "a9a", "data: a file (LIBSVM text, .gz/.bz2/.xz, or an aucopt cache) or a dataset name (aucopt datasets); a dataset with a fixed split is cross-validated on its training part")
+	dataArg := fs.String("data", "a9a", "data: a file (LIBSVM text, CSV, TSV, Parquet, an aucopt cache; .gz/.bz2/.xz told by content), - for standard input, or a dataset name (aucopt datasets); a dataset with a fixed split is cross-validated on its training part")
 	params := fs.StringArrayP("param", "p", nil, "hyper-parameter key=value, repeatable (keys per algorithm: aucopt train --algo NAME --help-params)")
 	passes := fs.Int("passes", 0, "passes over each training fold (online algorithms; 0: the learner's default, as in train)")
 	shuffle := fs.Bool("shuffle", true, "visit the training rows in a seeded random order each pass")

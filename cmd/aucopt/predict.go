@@ -40,7 +40,7 @@ type scoringFlags struct {
 
 func (s *scoringFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.model, "model", "", "model file written by aucopt train --model (required)")
-	fs.StringVar(&s.data, "data", "", "data to score: a file (LIBSVM text, .gz/.bz2/.xz, or an aucopt cache) or a dataset name, meaning its test part when it has one (required)")
+	fs.StringVar(&s.data, "data", "", "data to score: a file (LIBSVM text, CSV, TSV, Parquet, an aucopt cache; .gz/.bz2/.xz told by content), - for standard input, or a dataset name, meaning its test part when it has one (required)")
 	fs.BoolVar(&s.allowExtra, "allow-extra-features", false, "score data with more features than the model, giving the extra ones weight 0 (LIBLINEAR's rule); without it such data is refused")
 	fs.BoolVar(&s.allowFewer, "allow-fewer-features", false, "score data with fewer features than the model, the missing ones counting 0 (a sparse file whose last features never occur); without it such data is refused")
 	s.ignoreChecksum = ignoreChecksumFlag(fs)

@@ -36,7 +36,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlags("train", "train [--algo NAME] [--data TRAIN] [--test TEST] [-p key=value …] [flags]", trainExamples, stderr)
 	algo := fs.String("algo", defaultAlgo, "algorithm: "+strings.Join(solver.Names(), ", ")+", or auto (choose one within --budget)")
 	budget := fs.Duration("budget", engine.DefaultAutoBudget, budgetUsage)
-	dataArg := fs.String("data", "a9a", "training data: a file (LIBSVM text, .gz/.bz2/.xz, or an aucopt cache) or a dataset name (aucopt datasets)")
+	dataArg := fs.String("data", "a9a", "training data: a file (LIBSVM text, CSV, TSV, Parquet, an aucopt cache; .gz/.bz2/.xz told by content), - for standard input, or a dataset name (aucopt datasets)")
 	test := fs.String("test", "", "test data: a file, or a dataset name meaning its test part (default: the training dataset's own test split, if any)")
 	params := fs.StringArrayP("param", "p", nil, "hyper-parameter key=value, repeatable (keys per algorithm: aucopt train --algo NAME --help-params)")
 	helpParams := fs.Bool("help-params", false, "list the algorithm's parameters, defaults and paper grid, and exit")
