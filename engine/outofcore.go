@@ -130,17 +130,15 @@ func StreamClassMoments(ctx context.Context, b kernels.Backend, path string, opt
 		}
 		pos = v
 	}
+	ff, err := data.DetectFile(path)
+	if err != nil {
+		return nil, info, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, info, err
 	}
 	defer f.Close()
-	head := make([]byte, 8)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, info, err
-	}
 	// The accumulation runs on one-worker CPU backends (one per goroutine): tensors of
 	// a CPU backend's kind mix, and a single worker keeps each result independent of
 	// how the cores are shared.
@@ -149,7 +147,7 @@ func StreamClassMoments(ctx context.Context, b kernels.Backend, path string, opt
 	h := sha256.New()
 	lab := labeler{path: path, opts: opts.Options, pos: pos}
 	var total *stats.ClassMoments
-	if compressedOrCache(head) {
+	if ff.Compression != "" || ff.Format.Name == data.FormatCache {
 		guard := &dimGuard{guard: opts.Guard, live: 1}
 		total, err = streamSequential(ctx, acc, io.TeeReader(f, h), path, opts, &lab, &info, guard)
 	} else {
@@ -188,13 +186,6 @@ func accBackend(b kernels.Backend) (kernels.Backend, func()) {
 		return jb, func() { _ = jb.Close() }
 	}
 	return cpu, func() { _ = cpu.Close() }
-}
-
-// compressedOrCache reports whether a file starting with head is gzip, bzip2, xz or an
-// aucopt binary cache: those are streamed by one goroutine.
-func compressedOrCache(head []byte) bool {
-	return bytes.HasPrefix(head, []byte{0x1f, 0x8b}) || bytes.HasPrefix(head, []byte("BZh")) ||
-		bytes.HasPrefix(head, []byte{0xfd, '7', 'z', 'X', 'Z', 0x00}) || data.IsCache(head)
 }
 
 // streamSequential accumulates a compressed file (or cache) read by one data.Reader.
@@ -622,7 +613,7 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 	if err := CheckMomentsOnly(spec, params, cfg.Scale); err != nil {
 		return nil, err
 	}
-	if st, err := os.Stat(cfg.Data); err != nil || !st.Mode().IsRegular() {
+	if ff, err := data.DetectFile(cfg.Data); err != nil || ff.Stream {
 		return nil, inputErrorf("--out-of-core reads a data file; %q is not one", cfg.Data)
 	}
 	if cfg.Shuffle {

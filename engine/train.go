@@ -867,22 +867,11 @@ const (
 // smallText reports whether path is a LIBSVM text file (not a table, not a binary
 // cache) small enough to load rather than stream (smallTextBytes).
 func smallText(path string) bool {
-	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > smallTextBytes || data.IsTableFile(path, data.Options{}) {
+	ff, err := data.DetectFile(path)
+	if err != nil || ff.Stream || ff.Format.Name != data.FormatLibSVM || ff.Size > smallTextBytes {
 		return false
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, 8)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	if data.IsCache(head) {
-		return false
-	}
-	return !compressedOrCache(head) || st.Size() <= smallCompressedBytes
+	return ff.Compression == "" || ff.Size <= smallCompressedBytes
 }
 
 // checkStreams refuses training and test data that name the same stream (standard

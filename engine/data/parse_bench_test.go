@@ -26,11 +26,11 @@ func a9aText(b *testing.B) []byte {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return Format(sp.Train)
+	return formatText(sp.Train)
 }
 
-// Format renders d as LIBSVM text (labels as ±1, values in the shortest form).
-func Format(d *Dataset) []byte {
+// formatText renders d as LIBSVM text (labels as ±1, values in the shortest form).
+func formatText(d *Dataset) []byte {
 	var buf bytes.Buffer
 	for i := range d.Rows() {
 		if d.Y[i] > 0 {
