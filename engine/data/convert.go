@@ -275,7 +275,7 @@ func rawCSV(f *os.File, path string) (*csvSource, error) {
 	if IsStream(path) {
 		return nil, fmt.Errorf("%s: a table is copied to a table from a file, which is read twice (the kinds of its columns, then its cells), not from a stream", path)
 	}
-	kinds, err := csvKindsOf(context.Background(), func() (*os.File, error) { return openInput(path) }, path, sep)
+	kinds, _, err := csvKindsOf(context.Background(), func() (*os.File, error) { return openInput(path) }, path, sep)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -30,12 +31,16 @@ type csvSource struct {
 	long   []byte // a line longer than the buffer, assembled
 	quoted []byte // the unquoted cells of a record with quotes
 	offs   []int
+	notes  []string // what the user should know of the columns' kinds (csvKinds)
 }
 
 // newCSVSource reads the header from br and resolves the schema under o with the
 // columns' kinds (csvKinds of the same text). With a schema (o.Table.Schema) kinds is
 // nil: its numeric columns are checked cell by cell as they are read.
-func newCSVSource(br *bufio.Reader, path string, sep byte, o Options, kinds []colKind) (*csvSource, error) {
+//
+// why is csvKinds' notes on the columns; those of the columns the schema hashes as
+// categories without the user's saying so become the source's notes.
+func newCSVSource(br *bufio.Reader, path string, sep byte, o Options, kinds []colKind, why []string) (*csvSource, error) {
 	s := &csvSource{br: br, path: path, sep: sep}
 	if err := s.readHeader(); err != nil {
 		return nil, err
@@ -53,6 +58,11 @@ func newCSVSource(br *bufio.Reader, path string, sep byte, o Options, kinds []co
 	}
 	s.sch = sch
 	s.b = newRowBuilder(path, s.header, sch, o)
+	for i, w := range why {
+		if w != "" && slices.Contains(sch.Categorical, s.header[i]) && (o.Table == nil || !slices.Contains(o.Table.Categorical, s.header[i])) {
+			s.notes = append(s.notes, w)
+		}
+	}
 	return s, nil
 }
 
@@ -78,17 +88,22 @@ func (s *csvSource) readHeader() error {
 // of numbers with a typo stays numeric, and the parse reports the typo at its line
 // and column; a column of identifiers, some of which are all digits, is categorical.
 // ctx is checked every few thousand records.
-func csvKinds(ctx context.Context, br *bufio.Reader, path string, sep byte) ([]colKind, error) {
+//
+// A column made categorical though most of its values are numbers (a small table with
+// a typo, say) is not left silent: its entry in why says so, for the reader's notes
+// (Reader.Notes); the other entries are "".
+func csvKinds(ctx context.Context, br *bufio.Reader, path string, sep byte) (kinds []colKind, why []string, err error) {
 	s := &csvSource{br: br, path: path, sep: sep}
 	if err := s.readHeader(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	n := len(s.header)
 	num, text := make([]int64, n), make([]int64, n)
+	firstLine, first := make([]int, n), make([]string, n)
 	for r := 0; ; r++ {
 		if r%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("%s: reading stopped: %w", path, err)
+				return nil, nil, fmt.Errorf("%s: reading stopped: %w", path, err)
 			}
 		}
 		rec, err := s.record()
@@ -96,7 +111,7 @@ func csvKinds(ctx context.Context, br *bufio.Reader, path string, sep byte) ([]c
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for i, c := range rec[:min(len(rec), n)] {
 			if c = trimSpace(c); len(c) == 0 {
@@ -105,30 +120,36 @@ func csvKinds(ctx context.Context, br *bufio.Reader, path string, sep byte) ([]c
 			if _, ok := numberSyntax(c); ok {
 				num[i]++
 			} else {
-				text[i]++
+				if text[i]++; text[i] == 1 {
+					firstLine[i], first[i] = s.start, string(c[:min(len(c), 40)])
+				}
 			}
 		}
 	}
-	kinds := make([]colKind, n)
+	kinds, why = make([]colKind, n), make([]string, n)
 	for i := range kinds {
 		if 100*text[i] > text[i]+num[i] {
 			kinds[i] = kindString
+			if num[i] > text[i] {
+				why[i] = fmt.Sprintf("%s: column %q is read as categories, since %d of its %d values are not numbers (the first at line %d: %q); "+
+					"--categorical %s says so, or correct them to keep it numeric", path, s.header[i], text[i], text[i]+num[i], firstLine[i], first[i], s.header[i])
+			}
 		}
 	}
-	return kinds, nil
+	return kinds, why, nil
 }
 
 // csvKindsOf is csvKinds of the table that open opens anew (decompressed when it is).
-func csvKindsOf(ctx context.Context, open func() (*os.File, error), path string, sep byte) ([]colKind, error) {
+func csvKindsOf(ctx context.Context, open func() (*os.File, error), path string, sep byte) ([]colKind, []string, error) {
 	f, err := open()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<16)
 	dec, err := decompressor(br, path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if dec != nil {
 		br = bufio.NewReaderSize(dec, 1<<16)

@@ -108,14 +108,18 @@ func readBytes(ctx context.Context, b []byte, path string, opts Options, rc Read
 			return nil, nil, fmt.Errorf("%s: a table's dimension follows from its columns and --hash-bits: --dim does not apply", path)
 		}
 		var kinds []colKind
+		var why []string
 		if opts.Table == nil || opts.Table.Schema == nil {
-			if kinds, err = csvKinds(ctx, bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path, sep); err != nil {
+			if kinds, why, err = csvKinds(ctx, bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path, sep); err != nil {
 				return nil, nil, err
 			}
 		}
-		t, err := newCSVSource(bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path, sep, opts, kinds)
+		t, err := newCSVSource(bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path, sep, opts, kinds, why)
 		if err != nil {
 			return nil, nil, err
+		}
+		if rc.Notes != nil {
+			*rc.Notes = append(*rc.Notes, t.notes...)
 		}
 		r := &Reader{path: path, opts: opts, table: t, maxIdx: t.schema().Dim()}
 		r.opts.Dim = r.maxIdx
@@ -145,7 +149,7 @@ func ReadInput(ctx context.Context, name string, opts Options, rc ReadConfig) (*
 		return readStreamInput(ctx, name, opts, rc)
 	}
 	if isTableFile(name, opts) {
-		d, sch, err := readTableContext(ctx, name, opts)
+		d, sch, err := readTableContext(ctx, name, opts, rc.Notes)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -90,7 +90,7 @@ func ReadFileContext(ctx context.Context, path string, opts Options, rc ReadConf
 		return d, err
 	}
 	if isTableFile(path, opts) { // CSV, TSV and Parquet tables: table.go
-		d, _, err := readTableContext(ctx, path, opts)
+		d, _, err := readTableContext(ctx, path, opts, rc.Notes)
 		if err != nil {
 			return nil, err
 		}

@@ -607,6 +607,15 @@ type tableSource interface {
 	close() error
 }
 
+// Notes are what reading the file learned that the user should know: a CSV or TSV
+// column read as categories though most of its values are numbers.
+func (r *Reader) Notes() []string {
+	if t, ok := r.table.(*csvSource); ok {
+		return t.notes
+	}
+	return nil
+}
+
 // Schema is the table schema of the file being read, nil for LIBSVM text or a cache.
 func (r *Reader) Schema() *Schema {
 	if r.table == nil {
@@ -632,12 +641,15 @@ func isTableFile(path string, opts Options) bool {
 }
 
 // readTableContext streams a table into memory, checking ctx every few thousand rows.
-func readTableContext(ctx context.Context, path string, opts Options) (*Dataset, *Schema, error) {
+func readTableContext(ctx context.Context, path string, opts Options, notes *[]string) (*Dataset, *Schema, error) {
 	r, err := Open(path, opts)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer r.Close()
+	if notes != nil {
+		*notes = append(*notes, r.Notes()...)
+	}
 	d, err := readAllContext(ctx, r)
 	if err != nil {
 		return nil, nil, err
@@ -667,6 +679,7 @@ func openTable(rd *Reader, path string, opts Options) (bool, error) {
 		sep = '\t'
 	}
 	var kinds []colKind
+	var why []string
 	if opts.Table == nil || opts.Table.Schema == nil {
 		ctx := opts.Context
 		if ctx == nil {
@@ -674,7 +687,7 @@ func openTable(rd *Reader, path string, opts Options) (bool, error) {
 		}
 		var err error
 		if rd.reopen != nil {
-			kinds, err = csvKindsOf(ctx, rd.reopen, path, sep)
+			kinds, why, err = csvKindsOf(ctx, rd.reopen, path, sep)
 		} else {
 			// A stream cannot be read twice for its columns' kinds: it is held.
 			var b []byte
@@ -682,13 +695,13 @@ func openTable(rd *Reader, path string, opts Options) (bool, error) {
 				return false, rd.ioError(err)
 			}
 			rd.br = bufio.NewReaderSize(bytes.NewReader(b), 1<<16)
-			kinds, err = csvKinds(ctx, bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path, sep)
+			kinds, why, err = csvKinds(ctx, bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path, sep)
 		}
 		if err != nil {
 			return false, err
 		}
 	}
-	t, err := newCSVSource(rd.br, path, sep, opts, kinds)
+	t, err := newCSVSource(rd.br, path, sep, opts, kinds, why)
 	if err != nil {
 		return false, err
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -545,6 +546,27 @@ func TestTableTypoAnywhere(t *testing.T) {
 			if !errors.As(err, &pe) || pe.Path != name || pe.Line != at+1 || pe.Column != 2 || !errors.Is(err, ErrValue) {
 				t.Errorf("typo in row %d of %s: error %v, want a ParseError at %s:%d:2", at, name, err, name, at+1)
 			}
+		}
+	}
+}
+
+// TestTableKindNote: a column that most of its values would make numeric but that its
+// non-numbers (over 1%) make categorical is said in a note naming the first of them;
+// --categorical, or a column of words, gives none.
+func TestTableKindNote(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "tiny.csv")
+	os.WriteFile(p, []byte("label,x,w\n1,1,a\n0,2.5,b\n1,abc,a\n0,1,b\n1,2,a\n"), 0o644)
+	for _, c := range []struct {
+		opts Options
+		want int
+	}{{Options{}, 1}, {Options{Table: &TableOptions{Categorical: []string{"x"}}}, 0}} {
+		var notes []string
+		_, sch, err := ReadInput(context.Background(), p, c.opts, ReadConfig{Layout: LayoutSparse, Notes: &notes})
+		if err != nil || !slices.Equal(sch.Categorical, []string{"w", "x"}) {
+			t.Fatalf("%v: schema %+v, %v", c.opts.Table, sch, err)
+		}
+		if len(notes) != c.want || c.want == 1 && !strings.Contains(notes[0], `column "x" is read as categories, since 1 of its 5 values are not numbers (the first at line 4: "abc")`) {
+			t.Errorf("%v: notes %q, want %d naming column x and line 4", c.opts.Table, notes, c.want)
 		}
 	}
 }
