@@ -427,7 +427,7 @@ func prepareAsync(ctx context.Context, cancel context.CancelCauseFunc, cfg Train
 		var sch *data.Schema
 		if data.IsTableFile(cfg.Data, in) { // a table: one streamed pass for rows and schema
 			var err error
-			if dim, rows, sch, err = scanTable(cfg.Data, in); err != nil {
+			if dim, rows, sch, err = scanTable(cfg.Data, in, &res.Notes); err != nil {
 				return nil, nil, err
 			}
 			res.Schema = sch
@@ -781,13 +781,15 @@ func loadWithDigest(ctx context.Context, name string, seed uint64, layout data.L
 	return sp.Train, sp.Test, nil, nil
 }
 
-// scanTable streams a table once for its number of features and rows and its schema.
-func scanTable(path string, in data.Options) (dim, rows int, sch *data.Schema, err error) {
+// scanTable streams a table once for its number of features and rows and its schema,
+// adding the reader's notes to notes.
+func scanTable(path string, in data.Options, notes *[]string) (dim, rows int, sch *data.Schema, err error) {
 	r, err := data.Open(path, in)
 	if err != nil {
 		return 0, 0, nil, inputError{err}
 	}
 	defer r.Close()
+	*notes = append(*notes, r.Notes()...)
 	for {
 		_, err := r.Next()
 		if err == io.EOF {
