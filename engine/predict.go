@@ -182,9 +182,12 @@ func tprAt(pts []metric.Point, f float64) float64 {
 // read with the model's table schema (and must have its columns).
 func loadModelData(ctx context.Context, m *model.Model, name string, unlabelled bool) (*data.Dataset, *data.Dataset, error) {
 	if m.Table == nil {
-		in := data.Options{Indices: data.IndexOne} // a LIBSVM file numbered as the training file was
-		if m.ZeroBased {
-			in.Indices = data.IndexZero
+		var in data.Options
+		if _, err := data.StatInput(name); err == nil { // a LIBSVM file numbered as the training file was
+			in.Indices = data.IndexOne
+			if m.ZeroBased {
+				in.Indices = data.IndexZero
+			}
 		}
 		train, test, _, err := loadWith(ctx, name, m.Seed, data.LayoutSparse, in)
 		return train, test, err

@@ -717,6 +717,9 @@ func loadTest(ctx context.Context, name string, seed uint64) (*data.Dataset, err
 
 // loadTestLayout is loadTest reading a file in the given layout with options in.
 func loadTestLayout(ctx context.Context, name string, seed uint64, layout data.Layout, in data.Options) (*data.Dataset, error) {
+	if _, err := data.StatInput(name); err != nil {
+		in.Indices = data.IndexAuto // a dataset name: the training file's numbering is no concern of it
+	}
 	all, test, _, err := loadWith(ctx, name, seed, layout, in)
 	if err != nil {
 		return nil, err
@@ -771,8 +774,8 @@ func loadWithDigest(ctx context.Context, name string, seed uint64, layout data.L
 	if _, err := data.Lookup(name); err != nil {
 		return nil, nil, nil, fmt.Errorf("%s is neither a file nor a known dataset: %w", name, err)
 	}
-	if in.Positive != "" || !in.Table.IsZero() {
-		return nil, nil, nil, inputErrorf("%s is a dataset name: --positive and the table options apply to data files", name)
+	if in.Positive != "" || !in.Table.IsZero() || in.Indices != data.IndexAuto {
+		return nil, nil, nil, inputErrorf("%s is a dataset name: --positive, --zero-based and the table options apply to data files", name)
 	}
 	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse, Context: ctx})
 	if err != nil {

@@ -229,4 +229,9 @@ func zeroBasedE2E(t *testing.T, e *e2e) {
 	if _, errOut, st := e.run("train", "--algo", "olr", "--data", pz, "--zero-based", "false"); st != 2 || !strings.Contains(errOut, "zero.svm:1:") {
 		t.Errorf("--zero-based false on a zero-based file: exit %d, %q; want 2 naming line 1", st, errOut)
 	}
+	// A setting that cannot apply is refused; a dataset name as test data is read as it is.
+	if _, errOut, st := e.run("train", "--algo", "olr", "--data", "german", "--zero-based", "true"); st != 2 || !strings.Contains(errOut, "--zero-based") {
+		t.Errorf("--zero-based with a dataset name: exit %d, %q; want 2 naming the flag", st, errOut)
+	}
+	e.ok("train", "--algo", "olr", "--data", pz, "--test", "german", "--allow-extra-features")
 }

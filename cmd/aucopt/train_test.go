@@ -48,7 +48,7 @@ func TestTrainCommandErrors(t *testing.T) {
 	one := filepath.Join(dir, "one.svm")
 	os.WriteFile(one, []byte("+1 1:1\n+1 2:1\n"), 0o644)
 	bad := filepath.Join(dir, "bad.svm")
-	os.WriteFile(bad, []byte("+1 1:1\n-1 0:1\n"), 0o644)
+	os.WriteFile(bad, []byte("+1 1:1\n-1 x:1\n"), 0o644) // (an index 0 makes a file numbered from 0)
 	model := filepath.Join(dir, "m.json")
 	tests := []struct {
 		args   []string
