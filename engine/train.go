@@ -460,10 +460,7 @@ func prepareAsync(ctx context.Context, cancel context.CancelCauseFunc, cfg Train
 		layout = data.LayoutAuto
 	}
 	var digest string // a stream's fingerprint, taken as it is read (fingerprint has none)
-	if cfg.Data == "" {
-		return nil, nil, inputErrorf("no training data given")
-	}
-	train, splitTest, sch, err := loadWithDigest(ctx, cfg.Data, cfg.Seed, layout, in, data.ReadConfig{Digest: &digest, Notes: &res.Notes, Indices: &res.indices})
+	train, splitTest, sch, err := loadTrainLayoutRC(ctx, cfg, layout, data.ReadConfig{Digest: &digest, Notes: &res.Notes, Indices: &res.indices})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -661,13 +658,19 @@ func loadDataLayout(ctx context.Context, cfg TrainConfig, layout data.Layout) (t
 // loadTrainLayout reads cfg.Data in the given layout: the training data, a registered
 // dataset's own test part (nil for none or a file) and a table's schema.
 func loadTrainLayout(ctx context.Context, cfg TrainConfig, layout data.Layout) (train, splitTest *data.Dataset, sch *data.Schema, err error) {
+	return loadTrainLayoutRC(ctx, cfg, layout, data.ReadConfig{})
+}
+
+// loadTrainLayoutRC is loadTrainLayout reading a file with rc's reports
+// (loadWithDigest).
+func loadTrainLayoutRC(ctx context.Context, cfg TrainConfig, layout data.Layout, rc data.ReadConfig) (train, splitTest *data.Dataset, sch *data.Schema, err error) {
 	if cfg.Dataset != nil {
 		return cfg.Dataset, nil, nil, cfg.checkDataset() // as given: see TrainConfig.Dataset
 	}
 	if cfg.Data == "" {
 		return nil, nil, nil, inputErrorf("no training data given")
 	}
-	return loadWith(ctx, cfg.Data, cfg.Seed, layout, cfg.readOptions())
+	return loadWithDigest(ctx, cfg.Data, cfg.Seed, layout, cfg.readOptions(), rc)
 }
 
 // checkDataset refuses the settings that do not go with an in-memory cfg.Dataset.
@@ -681,8 +684,8 @@ func (cfg TrainConfig) checkDataset() error {
 		return inputErrorf("%s: a checkpoint records the training file's fingerprint; a dataset in memory has none", cfg.Dataset.Name)
 	case cfg.OutOfCore:
 		return inputErrorf("%s: --out-of-core streams a file; the dataset is in memory already", cfg.Dataset.Name)
-	case cfg.Positive != "" || !cfg.Table.IsZero():
-		return inputErrorf("%s: the positive label and the table options apply to files; a dataset in memory has its labels mapped already (data.NewDenseRows)", cfg.Dataset.Name)
+	case cfg.Positive != "" || !cfg.Table.IsZero() || cfg.Indices != data.IndexAuto:
+		return inputErrorf("%s: the positive label, the index base and the table options apply to files; a dataset in memory has its labels mapped already (data.NewDenseRows)", cfg.Dataset.Name)
 	}
 	return nil
 }
