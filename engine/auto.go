@@ -281,6 +281,9 @@ func Auto(ctx context.Context, cfg AutoConfig) (_ *AutoResult, err error) {
 	if err := checkAuto(cfg); err != nil {
 		return nil, err
 	}
+	if cfg.TestSplit != 0 || cfg.Calibrate != "" {
+		return nil, inputErrorf("auto: a test split and calibration are not supported; train the chosen algorithm with them")
+	}
 	budget := cmp.Or(cfg.Budget, DefaultAutoBudget)
 	t0 := time.Now()
 	train, test, sch := cfg.train, cfg.test, (*data.Schema)(nil)

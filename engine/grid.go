@@ -142,6 +142,9 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	if cfg.Checkpoint != "" {
 		return nil, inputErrorf("--grid does not take --checkpoint")
 	}
+	if err := checkHoldOut(cfg.TrainConfig); err != nil {
+		return nil, err
+	}
 	res := &TrainResult{Algo: spec.Name, Data: cfg.dataName(), Passes: max(cfg.Passes, 1), TestAUC: math.NaN(), Seed: cfg.Seed}
 	if spec.IsBatch() {
 		res.Passes = 0
@@ -170,6 +173,9 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 		return nil, err
 	}
 	sum.wait(res)
+	if err := calibrate(res, cfg.TrainConfig); err != nil {
+		return nil, err
+	}
 	return g, nil
 }
 

@@ -86,7 +86,23 @@ type TrainConfig struct {
 	// Auto take it; it has no fingerprint, so Checkpoint, OutOfCore, Positive and Table
 	// (which apply to files) do not go with it.
 	Dataset *data.Dataset
+	// TestSplit, when not 0, holds out this share (in (0, 1)) of the training rows,
+	// stratified by class and seeded by Seed, as the test data: Test must be empty, and
+	// a dataset's own test part is not used. The data are then held in memory.
+	TestSplit float64
+	// Calibrate, when set (model.CalibratePlatt or model.CalibrateIsotonic), holds out
+	// CalibrateHoldout of the training rows (after TestSplit's; stratified, seeded by
+	// Seed; 0 means DefaultCalibrateHoldout), trains on the others, and fits the map from
+	// the model's scores to probabilities on the held-out rows' scores
+	// (TrainResult.Calibration). The test data are never used. The data are then held in
+	// memory.
+	Calibrate        string
+	CalibrateHoldout float64
 }
+
+// DefaultCalibrateHoldout is the share of the training rows TrainConfig.Calibrate holds
+// out to fit the calibration when CalibrateHoldout is 0.
+const DefaultCalibrateHoldout = 0.2
 
 // DefaultSeed is the seed of a run whose TrainConfig.Seed is 0: the zero value gives the
 // same run as the command line's default --seed 1 (and its committed results).
@@ -130,6 +146,11 @@ type TrainResult struct {
 
 	// Schema is how the training table's columns became features; nil for LIBSVM data.
 	Schema *data.Schema `json:"table,omitempty"`
+
+	// Calibration is the map from scores to probabilities fitted on held-out training
+	// rows (TrainConfig.Calibrate); nil without.
+	Calibration *model.Calibration `json:"calibration,omitempty"`
+	calibRows   *data.Dataset      // the held-out rows it is fitted on, as read
 
 	density float64        // the training data's share of values stored (0 when not known)
 	indices data.IndexBase // how the LIBSVM training file was numbered (data.ReadConfig.Indices)
@@ -219,13 +240,16 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if cfg.NoFingerprint && cfg.Checkpoint != "" {
 		return nil, inputErrorf("a checkpoint records the training data's fingerprint: NoFingerprint does not go with a checkpoint")
 	}
+	if err := checkHoldOut(cfg); err != nil {
+		return nil, err
+	}
 	if cfg.OutOfCore {
 		if cfg.Bins != 0 {
 			return nil, inputErrorf("--out-of-core fits from class moments of the features as read; --bins does not apply")
 		}
 		return trainOutOfCore(ctx, spec, params, cfg, res)
 	}
-	inMemory := spec.IsBatch() || cfg.Average > 1
+	inMemory := spec.IsBatch() || cfg.Average > 1 || cfg.TestSplit != 0 || cfg.Calibrate != ""
 	// A small text file that would stream is loaded instead (smallText), with the
 	// stream's hyper-parameters: the static defaults, not the data-scaled ones.
 	loadedStream := !inMemory && streamable(cfg) && smallText(cfg.Data)
@@ -284,7 +308,92 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if cfg.Checkpoint == "" && sum != nil {
 		sum.wait(res)
 	}
+	if err := calibrate(res, cfg); err != nil {
+		return nil, err
+	}
 	return res, nil
+}
+
+// checkHoldOut checks cfg's held-out shares: TestSplit and CalibrateHoldout in (0, 1)
+// or 0, TestSplit without Test, a known calibration method, neither with OutOfCore.
+func checkHoldOut(cfg TrainConfig) error {
+	switch {
+	case cfg.TestSplit != 0 && !(cfg.TestSplit > 0 && cfg.TestSplit < 1):
+		return inputErrorf("test split %g: want a share of the training rows in (0, 1), e.g. 0.2", cfg.TestSplit)
+	case cfg.TestSplit != 0 && cfg.Test != "":
+		return inputErrorf("a test split holds out part of the training data as the test data: give either a test file or a test split, not both")
+	case cfg.CalibrateHoldout != 0 && !(cfg.CalibrateHoldout > 0 && cfg.CalibrateHoldout < 1):
+		return inputErrorf("calibration hold-out %g: want a share of the training rows in (0, 1), e.g. 0.2", cfg.CalibrateHoldout)
+	case cfg.CalibrateHoldout != 0 && cfg.Calibrate == "":
+		return inputErrorf("a calibration hold-out without a calibration method: give platt or isotonic")
+	case cfg.Calibrate != "" && cfg.Calibrate != model.CalibratePlatt && cfg.Calibrate != model.CalibrateIsotonic:
+		return inputErrorf("calibration %q: want %s or %s", cfg.Calibrate, model.CalibratePlatt, model.CalibrateIsotonic)
+	case cfg.OutOfCore && (cfg.TestSplit != 0 || cfg.Calibrate != ""):
+		return inputErrorf("a test split and calibration hold rows out of memory-resident data: they do not go with out-of-core training")
+	}
+	return nil
+}
+
+// holdOut splits the held-out rows off the training data read, as cfg asks: the test
+// split (replacing a dataset's own test part, test) and then the calibration rows
+// (res.calibRows), each stratified and seeded by cfg.Seed, saying so in res.Notes.
+func holdOut(cfg TrainConfig, train, test *data.Dataset, res *TrainResult) (*data.Dataset, *data.Dataset, error) {
+	split := func(d *data.Dataset, share float64, stream uint64, what string) (*data.Dataset, *data.Dataset, error) {
+		f, err := data.TrainTestSplit(d.Y, 1-share, SubSeed(cfg.Seed, stream))
+		if err != nil {
+			return nil, nil, inputErrorf("%s %g of %s: %w", what, share, cfg.dataName(), err)
+		}
+		if len(f.Test) == 0 || len(f.Train) == 0 {
+			return nil, nil, inputErrorf("%s %g of %s: %d rows are too few to hold out a share", what, share, cfg.dataName(), d.Rows())
+		}
+		return d.Subset(f.Train), d.Subset(f.Test), nil
+	}
+	if cfg.TestSplit != 0 {
+		own := ""
+		if test != nil {
+			own = fmt.Sprintf(", in place of %s's own test part", cfg.Data)
+		}
+		rows := train.Rows()
+		var err error
+		if train, test, err = split(train, cfg.TestSplit, 0x7465, "test split"); err != nil {
+			return nil, nil, err
+		}
+		res.Notes = append(res.Notes, fmt.Sprintf("test data: %d of the %d training rows held out (stratified %g split, seed %d)%s",
+			test.Rows(), rows, cfg.TestSplit, cfg.Seed, own))
+	}
+	if cfg.Calibrate != "" {
+		h := cfg.CalibrateHoldout
+		if h == 0 {
+			h = DefaultCalibrateHoldout
+		}
+		var err error
+		if train, res.calibRows, err = split(train, h, 0x6361, "calibration hold-out"); err != nil {
+			return nil, nil, err
+		}
+	}
+	return train, test, nil
+}
+
+// calibrate fits cfg.Calibrate on the held-out rows' scores (res.calibRows, prepared as
+// the training data were) into res.Calibration; nothing without.
+func calibrate(res *TrainResult, cfg TrainConfig) error {
+	if res.calibRows == nil {
+		return nil
+	}
+	held := res.calibRows
+	res.calibRows = nil
+	c, err := model.Fit(cfg.Calibrate, Score(res.Weights, res.asTrained(held)), held.Y)
+	if err != nil {
+		return fmt.Errorf("calibration on %d held-out training rows: %w", held.Rows(), err)
+	}
+	c.Holdout = cfg.CalibrateHoldout
+	if c.Holdout == 0 {
+		c.Holdout = DefaultCalibrateHoldout
+	}
+	res.Calibration = c
+	res.Notes = append(res.Notes, fmt.Sprintf("calibration: %s fitted on %d held-out training rows (a stratified %g split, seed %d); the weights trained on the other %d",
+		cfg.Calibrate, held.Rows(), c.Holdout, cfg.Seed, res.TrainRows))
+	return nil
 }
 
 // defaultPasses sets *passes, when the caller left it 0, to the online learner's
@@ -471,6 +580,9 @@ func prepareAsync(ctx context.Context, cancel context.CancelCauseFunc, cfg Train
 		res.TrainSHA256 = digest
 	}
 	res.Schema = sch
+	if train, splitTest, err = holdOut(cfg, train, splitTest, res); err != nil {
+		return nil, nil, err
+	}
 	res.TrainRows, res.Features, res.density = train.Rows(), train.Dim, train.Density()
 	test := readyTest(splitTest)
 	if cfg.Test != "" {

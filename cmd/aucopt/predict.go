@@ -12,6 +12,7 @@ import (
 
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/model"
 	flag "github.com/spf13/pflag"
 )
@@ -82,6 +83,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	sf.register(fs)
 	out := fs.String("out", "", "write the scores to this file instead of stdout")
 	quiet := fs.Bool("quiet", false, "no notes on stderr")
+	proba := fs.Bool("proba", false, "add a column: the calibrated probability of the positive class (a model trained with --calibrate)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -91,16 +93,25 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if err := checkNotInput("--out", *out, sf.model, sf.data); err != nil {
 		return err
 	}
-	_, p, err := sf.score(ctx, true)
+	if *proba && sf.model != "" {
+		if m, err := model.Read(sf.model); err == nil && m.Calibration == nil {
+			return inputErrorf("--proba: model %s is not calibrated (train it with --calibrate platt or isotonic)", sf.model)
+		}
+	}
+	m, p, err := sf.score(ctx, true)
 	if err != nil {
 		return err
+	}
+	var probs []float64
+	if *proba {
+		probs = m.Probabilities(p.Scores)
 	}
 	if !*quiet {
 		for _, n := range p.Notes {
 			fmt.Fprintf(stderr, "aucopt predict: note: %s\n", n)
 		}
 	}
-	write := func(w io.Writer) error { return writeScores(w, p) }
+	write := func(w io.Writer) error { return writeScores(w, p, probs) }
 	if *out == "" {
 		bw := bufio.NewWriterSize(stdout, 1<<16)
 		if err := write(bw); err != nil {
@@ -111,8 +122,9 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return data.WriteAtomicContext(ctx, *out, write)
 }
 
-// writeScores writes "label<TAB>score" lines, or "score" lines for an unlabelled table.
-func writeScores(w io.Writer, p *engine.Prediction) error {
+// writeScores writes "label<TAB>score" lines, or "score" lines for an unlabelled table,
+// each followed by a tab and the row's probability when probs is not nil.
+func writeScores(w io.Writer, p *engine.Prediction, probs []float64) error {
 	buf := make([]byte, 0, 32)
 	for i, s := range p.Scores {
 		buf = buf[:0]
@@ -124,6 +136,10 @@ func writeScores(w io.Writer, p *engine.Prediction) error {
 			buf = append(buf, "-1\t"...)
 		}
 		buf = strconv.AppendFloat(buf, s, 'g', -1, 64)
+		if probs != nil {
+			buf = append(buf, '\t')
+			buf = strconv.AppendFloat(buf, probs[i], 'g', -1, 64)
+		}
 		buf = append(buf, '\n')
 		if _, err := w.Write(buf); err != nil {
 			return err
@@ -156,6 +172,45 @@ type evalReport struct {
 	Rows  int       `json:"rows"`
 	*engine.Evaluation
 	Notes []string `json:"notes,omitempty"`
+	// Probabilities are the log-loss and Brier score of the model's probabilities.
+	Probabilities *probReport `json:"probabilities,omitempty"`
+	// Thresholds says on what data best_f1 and best_accuracy were chosen.
+	Thresholds string `json:"thresholds"`
+}
+
+// probReport is how good eval finds a model's probabilities: the calibration's, or for
+// an uncalibrated model a sigmoid of its raw score.
+type probReport struct {
+	Source  string  `json:"source"` // "platt", "isotonic" or "sigmoid of the raw score"
+	LogLoss float64 `json:"log_loss"`
+	Brier   float64 `json:"brier"`
+}
+
+// thresholdsOnData says that eval's thresholds were chosen on the data they are
+// evaluated on.
+const thresholdsOnData = "chosen on the evaluated data itself: their accuracy and F1 are optimistic for new data"
+
+// probabilities scores the model's probabilities of labels y: the calibration's when it
+// has one, else a sigmoid of the raw scores.
+func probabilities(m *model.Model, scores []float64, y []int8) (*probReport, error) {
+	r := &probReport{Source: "sigmoid of the raw score"}
+	p := m.Probabilities(scores)
+	if p != nil {
+		r.Source = m.Calibration.Method
+	} else {
+		p = make([]float64, len(scores))
+		for i, s := range scores {
+			p[i] = model.Sigmoid(s)
+		}
+	}
+	var err error
+	if r.LogLoss, err = metric.LogLoss(p, y); err != nil {
+		return nil, err
+	}
+	if r.Brier, err = metric.Brier(p, y); err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -177,7 +232,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	rep := evalReport{Model: modelInfo{File: sf.model, Algo: m.Algo, Params: m.Params, Features: m.Features,
 		Scaling: m.Scaling.Kind, Backend: m.Backend, TrainData: m.TrainData, TrainRows: m.TrainRows,
 		TrainSHA256: m.TrainSHA256, Version: m.Version},
-		Data: p.Data, Part: p.Part, Rows: len(p.Scores), Evaluation: ev, Notes: p.Notes}
+		Data: p.Data, Part: p.Part, Rows: len(p.Scores), Evaluation: ev, Notes: p.Notes, Thresholds: thresholdsOnData}
+	if rep.Probabilities, err = probabilities(m, p.Scores, p.Y); err != nil {
+		return fmt.Errorf("evaluating on %s: %w", p.Data, err)
+	}
 	if !math.IsNaN(m.TestAUC) {
 		rep.Model.TestAUC = &m.TestAUC
 	}
@@ -213,7 +271,15 @@ func printEval(w io.Writer, r *evalReport) {
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "  note: %s\n", n)
 	}
-	fmt.Fprintf(w, "AUC %.4f\n", e.AUC)
+	fmt.Fprintf(w, "AUC %.4f", e.AUC)
+	if pr := r.Probabilities; pr != nil {
+		what := "calibrated by " + pr.Source
+		if pr.Source != model.CalibratePlatt && pr.Source != model.CalibrateIsotonic {
+			what = "uncalibrated: " + pr.Source
+		}
+		fmt.Fprintf(w, "  log-loss %.4f  Brier %.4f  (probabilities %s)", pr.LogLoss, pr.Brier, what)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "ROC %d points; TPR", e.ROCPoints)
 	for i, t := range e.TPRAt {
 		sep := ","
@@ -230,4 +296,5 @@ func printEval(w io.Writer, r *evalReport) {
 		fmt.Fprintf(w, "%s  score ≥ %-10.4g  accuracy %.4f  F1 %.4f  precision %.4f  recall %.4f  (TP %d FP %d TN %d FN %d)\n",
 			t.name, t.t.Threshold, t.t.Accuracy, t.t.F1, t.t.Precision, t.t.Recall, t.t.TP, t.t.FP, t.t.TN, t.t.FN)
 	}
+	fmt.Fprintf(w, "  note: the thresholds were %s\n", r.Thresholds)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/internal/suggest"
 	flag "github.com/spf13/pflag"
@@ -58,6 +59,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	average := fs.Int("average", 1, "one-pass algorithms: train this many independent learners on as many contiguous shards of the training rows, in parallel, and average their weights (parameter averaging)")
 	bins := binsFlag(fs)
 	allowExtra := allowExtraFlag(fs)
+	calib := fs.String("calibrate", "", "fit a map from scores to probabilities (platt: a sigmoid a·s+b with Platt's smoothed targets; isotonic: pool-adjacent-violators, interpolated) on a stratified seeded --calibrate-holdout of the training rows, trained on the others; recorded in the model (predict --proba)")
+	calibHoldout := fs.Float64("calibrate-holdout", engine.DefaultCalibrateHoldout, "with --calibrate: the share of the training rows held out to fit the calibration")
+	testSplit := fs.Float64("test-split", 0, "hold out this share of the training rows (stratified, seeded by --seed) as the test data, when no --test is given")
 	outOfCore := fs.Bool("out-of-core", false, "stream the --data file once (LIBSVM text in parallel chunks, a CSV/TSV/Parquet table row by row), memory independent of its rows: ls-auc, mba-l2/l1/el with -p pairs=all (scaling none, minmax or auto; no shuffling)")
 	if err := parse(fs, joinOptional(args, "--grid")); err != nil {
 		return err
@@ -74,7 +78,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	auto := *algo == engine.AlgoAuto
-	if err := checkAutoFlags(auto, *budget, fs.Changed, "param", "help-params", "grid", "checkpoint", "passes", "average", "out-of-core", "bins"); err != nil {
+	if err := checkAutoFlags(auto, *budget, fs.Changed, "param", "help-params", "grid", "checkpoint", "passes", "average", "out-of-core", "bins", "calibrate", "test-split"); err != nil {
+		return err
+	}
+	if err := checkHoldOutFlags(fs); err != nil {
 		return err
 	}
 	if auto {
@@ -133,8 +140,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
 		Scale: *scale, Seed: *seed, Backend: b, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table, Indices: indices,
 		OutOfCore: *outOfCore, Average: *average, Bins: *bins, AllowExtraFeatures: *allowExtra,
+		TestSplit: *testSplit, Calibrate: *calib,
 		// Only the model file and the JSON report show the training data's SHA-256.
 		NoFingerprint: *model == "" && !*asJSON && *ckpt == "",
+	}
+	if fs.Changed("calibrate-holdout") {
+		cfg.CalibrateHoldout = *calibHoldout
 	}
 	if auto {
 		cfg.Algo, cfg.Passes = engine.AlgoAuto, 0
@@ -391,4 +402,26 @@ func printOutcome(stdout io.Writer, res *engine.TrainResult, model string) {
 	if model != "" {
 		fmt.Fprintf(stdout, "  model written to %s\n", model)
 	}
+}
+
+// checkHoldOutFlags checks train's --test-split and --calibrate flags before any work:
+// a share in (0, 1), --test-split without --test, --calibrate-holdout only with
+// --calibrate, a known method.
+func checkHoldOutFlags(fs *flag.FlagSet) error {
+	split, _ := fs.GetFloat64("test-split")
+	holdout, _ := fs.GetFloat64("calibrate-holdout")
+	method, _ := fs.GetString("calibrate")
+	switch {
+	case fs.Changed("test-split") && !(split > 0 && split < 1):
+		return inputErrorf("--test-split %g: want a share of the training rows in (0, 1), e.g. 0.2", split)
+	case fs.Changed("test-split") && fs.Changed("test"):
+		return inputErrorf("--test-split holds out part of --data as the test data: give --test or --test-split, not both")
+	case fs.Changed("calibrate-holdout") && !fs.Changed("calibrate"):
+		return inputErrorf("--calibrate-holdout goes with --calibrate platt or --calibrate isotonic")
+	case !(holdout > 0 && holdout < 1):
+		return inputErrorf("--calibrate-holdout %g: want a share of the training rows in (0, 1), e.g. 0.2", holdout)
+	case fs.Changed("calibrate") && method != model.CalibratePlatt && method != model.CalibrateIsotonic:
+		return inputErrorf("--calibrate %q: want %s or %s", method, model.CalibratePlatt, model.CalibrateIsotonic)
+	}
+	return nil
 }

@@ -103,6 +103,9 @@ type Model struct {
 	// before checksums) or a model not read from a file. Writing ignores it: the
 	// checksum written is always Sum's.
 	Checksum string
+	// Calibration, when not nil, maps scores to probabilities (train --calibrate): the
+	// optional "calibration" member of the file. Models without it read as before.
+	Calibration *Calibration
 }
 
 // Scaling is the record of a model's fitted data.Scaling (ScalingOf, Data). Kind is
@@ -166,6 +169,7 @@ type file struct {
 	Table       *data.Schema    `json:"table,omitempty"`
 	ZeroBased   bool            `json:"zero_based,omitempty"`
 	Notes       []string        `json:"notes,omitempty"`
+	Calibration *Calibration    `json:"calibration,omitempty"`
 	Weights     json.RawMessage `json:"weights"`
 	Checksum    *string         `json:"checksum,omitempty"` // read only: encode appends it
 }
@@ -231,7 +235,8 @@ func (m *Model) canonical() ([]byte, error) {
 	}
 	f := file{Format: Format, Version: m.Version, Algo: m.Algo, Params: m.Params, Features: m.Features,
 		Scaling: m.Scaling, Backend: m.Backend, TrainData: m.TrainData, TrainRows: m.TrainRows,
-		TrainSHA256: m.TrainSHA256, Seed: m.Seed, TestRows: m.TestRows, Table: m.Table, ZeroBased: m.ZeroBased, Notes: m.Notes}
+		TrainSHA256: m.TrainSHA256, Seed: m.Seed, TestRows: m.TestRows, Table: m.Table, ZeroBased: m.ZeroBased, Notes: m.Notes,
+		Calibration: m.Calibration}
 	if m.Bins != nil {
 		f.Bins = &binsFile{Edges: m.Bins.Edges}
 	}
@@ -436,7 +441,8 @@ func DecodeOptions(b []byte, name string, opts ReadOptions) (*Model, error) {
 	}
 	m := &Model{Version: f.Version, Algo: f.Algo, Params: f.Params, Features: f.Features, Scaling: f.Scaling,
 		Backend: f.Backend, TrainData: f.TrainData, TrainRows: f.TrainRows, TrainSHA256: f.TrainSHA256,
-		Seed: f.Seed, TestAUC: math.NaN(), TestRows: f.TestRows, Table: f.Table, ZeroBased: f.ZeroBased, Notes: f.Notes}
+		Seed: f.Seed, TestAUC: math.NaN(), TestRows: f.TestRows, Table: f.Table, ZeroBased: f.ZeroBased, Notes: f.Notes,
+		Calibration: f.Calibration}
 	if f.TestAUC != nil {
 		m.TestAUC = *f.TestAUC
 	}
@@ -643,6 +649,11 @@ func (m *Model) Validate() error {
 		}
 		return fail("weight %d (feature %d) is %v", j, j+1, m.values()[k])
 	}
+	if m.Calibration != nil {
+		if err := m.Calibration.Validate(); err != nil {
+			return err
+		}
+	}
 	var l1 float64
 	for _, w := range m.values() {
 		l1 += math.Abs(w)
@@ -765,4 +776,17 @@ func (m *Model) Score(ds *data.Dataset) ([]float64, error) {
 		scores[i] = s
 	}
 	return scores, nil
+}
+
+// Probabilities returns the calibrated probability of the positive class for each
+// score (Calibration.Prob), or nil when the model is not calibrated.
+func (m *Model) Probabilities(scores []float64) []float64 {
+	if m.Calibration == nil {
+		return nil
+	}
+	p := make([]float64, len(scores))
+	for i, s := range scores {
+		p[i] = m.Calibration.Prob(s)
+	}
+	return p
 }
