@@ -1,0 +1,64 @@
+#!/bin/sh
+# Calibrated probabilities on a9a (issue 42, bench/README.md "Calibrated probabilities"):
+# aucopt's learners trained on the embedded a9a with --calibrate platt and isotonic (the map
+# fitted on a stratified 20% of the training rows, the weights on the other 80%) and
+# without (probabilities a sigmoid of the raw score), evaluated on a9a.t by aucopt eval;
+# beside them scikit-learn's LogisticRegression (C=1) alone and wrapped in
+# CalibratedClassifierCV (5-fold, sigmoid and isotonic) on the same files. Prints one
+# Markdown table row per model: test AUC, log-loss, Brier score.
+#
+#   bench/calibration.sh
+#
+# ALGOS (default "spam-l2 opauc mba-l2"), AUCOPT (a binary; default: built from this
+# checkout), PYTHON (default /usr/bin/python3, which needs scikit-learn), DIR (scratch,
+# default /tmp/aucopt-calibration).
+set -eu
+cd "$(dirname "$0")/.."
+ALGOS=${ALGOS:-spam-l2 opauc mba-l2}
+PYTHON=${PYTHON:-/usr/bin/python3}
+DIR=${DIR:-/tmp/aucopt-calibration}
+mkdir -p "$DIR"
+if [ -z "${AUCOPT:-}" ]; then
+	AUCOPT=$DIR/aucopt
+	go build -o "$AUCOPT" ./cmd/aucopt
+fi
+xz -dc engine/data/embedded/a9a.txt.xz >"$DIR/a9a.txt"
+xz -dc engine/data/embedded/a9a.t.xz >"$DIR/a9a.t"
+export AUCOPT_DATA="$DIR/empty" # the embedded a9a
+mkdir -p "$AUCOPT_DATA"
+
+echo "| model | calibration | test AUC | log-loss | Brier |"
+echo "|---|---|---:|---:|---:|"
+for algo in $ALGOS; do
+	for cal in none platt isotonic; do
+		flag=""
+		[ "$cal" = none ] || flag="--calibrate $cal"
+		# shellcheck disable=SC2086
+		"$AUCOPT" train --algo "$algo" --data a9a $flag --model "$DIR/$algo-$cal.json" --quiet >/dev/null
+		"$AUCOPT" eval --model "$DIR/$algo-$cal.json" --data "$DIR/a9a.t" --allow-fewer-features --json >"$DIR/$algo-$cal.eval.json"
+		"$PYTHON" - "$DIR/$algo-$cal.eval.json" "aucopt $algo" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+p = r["probabilities"]
+src = p["source"] if p["source"] in ("platt", "isotonic") else "none (sigmoid of the raw score)"
+print(f"| {sys.argv[2]} | {src} | {r['auc']:.4f} | {p['log_loss']:.4f} | {p['brier']:.4f} |")
+PY
+	done
+done
+"$PYTHON" - "$DIR/a9a.txt" "$DIR/a9a.t" <<'PY'
+import sys
+from sklearn.calibration import CalibratedClassifierCV
+from sklearn.datasets import load_svmlight_file
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import brier_score_loss, log_loss, roc_auc_score
+X, y = load_svmlight_file(sys.argv[1], n_features=123)
+Xt, yt = load_svmlight_file(sys.argv[2], n_features=123)
+yt = (yt > 0).astype(int)
+for name, model in [
+    ("none", LogisticRegression(C=1.0, max_iter=1000)),
+    ("sigmoid, 5-fold", CalibratedClassifierCV(LogisticRegression(C=1.0, max_iter=1000), method="sigmoid", cv=5)),
+    ("isotonic, 5-fold", CalibratedClassifierCV(LogisticRegression(C=1.0, max_iter=1000), method="isotonic", cv=5)),
+]:
+    p = model.fit(X, y).predict_proba(Xt)[:, 1]
+    print(f"| scikit-learn LogisticRegression | {name} | {roc_auc_score(yt, p):.4f} | {log_loss(yt, p):.4f} | {brier_score_loss(yt, p):.4f} |")
+PY
