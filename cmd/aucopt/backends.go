@@ -19,7 +19,7 @@ const backendsExamples = `  aucopt backends
 `
 
 func runBackends(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("backends", "backends [--backend NAME] [--json]", backendsExamples, stderr)
+	fs := newFlags("backends", "backends [--backend NAME] [--json]", backendsExamples, stdout, stderr)
 	name := fs.String("backend", "", "the backend to resolve: auto, cuda, avx2 or generic (default $"+engine.EnvBackend+", else auto)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	if err := parse(fs, args); err != nil {

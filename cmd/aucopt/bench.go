@@ -23,7 +23,7 @@ const benchExamples = `  aucopt bench                        # every available b
 `
 
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("bench", "bench [--quick] [--backends LIST] [--algos LIST] [--json]", benchExamples, stderr)
+	fs := newFlags("bench", "bench [--quick] [--backends LIST] [--algos LIST] [--json]", benchExamples, stdout, stderr)
 	quick := fs.Bool("quick", false, "smaller sizes (Syrk d=500 k=1024, 1000×100 data) and 10 ms per measurement")
 	backends := fs.StringSlice("backends", nil, "backends to compare, comma-separated (default: every available one; ratios are against generic)")
 	algos := fs.StringSlice("algos", bench.DefaultAlgos, "algorithms to time on the synthetic data: one pass (online) or one fit (batch); unknown names are skipped with a note")

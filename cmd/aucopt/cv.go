@@ -21,7 +21,7 @@ const cvExamples = `  aucopt cv                                      # OPAUC, 5-
 `
 
 func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("cv", "cv [--algo NAME] [--data DATA] [--folds K] [--repeats R] [-p key=value …] [--grid [SPEC]] [flags]", cvExamples, stderr)
+	fs := newFlags("cv", "cv [--algo NAME] [--data DATA] [--folds K] [--repeats R] [-p key=value …] [--grid [SPEC]] [flags]", cvExamples, stdout, stderr)
 	algo := fs.String("algo", defaultAlgo, "algorithm: "+strings.Join(solver.Names(), ", ")+", or auto (chosen within --budget on each training fold)")
 	budget := fs.Duration("budget", engine.DefaultAutoBudget, budgetUsage+", per fold")
 	dataArg := fs.String("data", "a9a", "data: a file (LIBSVM text, CSV, TSV, Parquet, an aucopt cache; .gz/.bz2/.xz told by content), - for standard input, or a dataset name (aucopt datasets); a dataset with a fixed split is cross-validated on its training part")

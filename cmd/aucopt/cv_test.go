@@ -84,7 +84,7 @@ func TestCVCommandErrors(t *testing.T) {
 		}
 	}
 	var out, errOut bytes.Buffer
-	if status := run([]string{"cv", "--help"}, &out, &errOut); status != 0 || !strings.Contains(errOut.String(), "Examples:") {
-		t.Errorf("cv --help: exit %d, %s", status, errOut.String())
+	if status := run([]string{"cv", "--help"}, &out, &errOut); status != 0 || !strings.Contains(out.String(), "Examples:") || errOut.Len() != 0 {
+		t.Errorf("cv --help: exit %d, stdout %s, stderr %s", status, out.String(), errOut.String())
 	}
 }

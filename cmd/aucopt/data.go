@@ -42,7 +42,7 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if len(args) > 0 && args[0] == "fetch" {
 		return runFetch(ctx, args[1:], stdout, stderr)
 	}
-	fs := newFlags("datasets", "datasets [NAME...] [--json] [--verify] | datasets fetch NAME...|--all [--dir DIR]", datasetsExamples, stderr)
+	fs := newFlags("datasets", "datasets [NAME...] [--json] [--verify] | datasets fetch NAME...|--all [--dir DIR]", datasetsExamples, stdout, stderr)
 	asJSON := fs.Bool("json", false, "print the list as JSON")
 	seed := fs.Uint64("seed", 1, "seed of the random grouping of multi-class datasets' classes")
 	verify := fs.Bool("verify", false, "read every file and count its rows, rather than take the figures of the registry's index (the files there are the registry's copies, by size)")
@@ -137,7 +137,7 @@ const fetchExamples = `  AUCOPT_DATA=$HOME/aucopt-data aucopt datasets fetch w8a
 // public sources into the data directory, each checked by the SHA-256 the registry
 // records, with a progress bar on a terminal and a line per file.
 func runFetch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("datasets fetch", "datasets fetch NAME...|--all [--dir DIR] [--mirror URL]", fetchExamples, stderr)
+	fs := newFlags("datasets fetch", "datasets fetch NAME...|--all [--dir DIR] [--mirror URL]", fetchExamples, stdout, stderr)
 	dir := fs.String("dir", os.Getenv(data.EnvData), "the data directory to fetch into, laid out as DIR/<dataset>/<file> (default $"+data.EnvData+")")
 	all := fs.Bool("all", false, "every dataset that can be downloaded (the ones converted here from other formats cannot)")
 	mirror := fs.String("mirror", "", "fetch from this host in place of "+data.GitHubRaw+", with the same paths")
@@ -215,7 +215,7 @@ const convertExamples = `  aucopt convert a9a.txt.xz a9a.cache       # read once
 `
 
 func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("convert", "convert IN OUT [--positive LABEL] [--dim N] [--raw] [table flags]", convertExamples, stderr)
+	fs := newFlags("convert", "convert IN OUT [--positive LABEL] [--dim N] [--raw] [table flags]", convertExamples, stdout, stderr)
 	dim := fs.Int("dim", 0, "fix the number of features of LIBSVM input (an index above it is an error); default: the largest index")
 	raw := fs.Bool("raw", false, "keep multi-class labels as read (group them at training time)")
 	read := addReadFlags(fs)
@@ -270,7 +270,7 @@ const genExamples = `  aucopt gen --rows 1000000 --out ctr.parquet     # Avazu-s
 `
 
 func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("gen", "gen --rows N --out FILE.csv|.tsv|.parquet [--seed S] [--click-rate P]", genExamples, stderr)
+	fs := newFlags("gen", "gen --rows N --out FILE.csv|.tsv|.parquet [--seed S] [--click-rate P]", genExamples, stdout, stderr)
 	rows := fs.Int("rows", 100_000, fmt.Sprintf("rows to write (at most %d)", data.MaxCTRRows))
 	out := fs.String("out", "", "output file: .csv, .tsv or .parquet (a .gz suffix compresses a CSV or TSV)")
 	seed := fs.Uint64("seed", 1, "seed of the table (its ground truth, values and clicks)")

@@ -24,7 +24,7 @@ const experimentExamples = `  aucopt experiment --protocol opauc --datasets a9a 
 `
 
 func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("experiment", "experiment --protocol "+strings.Join(experiment.Names(), "|")+" [--datasets a,b,…] [--algos a,b,…] [--trials T] [--folds K] [--out FILE.md] [flags]", experimentExamples, stderr)
+	fs := newFlags("experiment", "experiment --protocol "+strings.Join(experiment.Names(), "|")+" [--datasets a,b,…] [--algos a,b,…] [--trials T] [--folds K] [--out FILE.md] [flags]", experimentExamples, stdout, stderr)
 	protocol := fs.String("protocol", "", "the paper's protocol: "+strings.Join(experiment.Names(), ", ")+" (required)")
 	datasets := fs.String("datasets", "", "comma-separated datasets (default: every dataset of the protocol's tables; aucopt datasets lists them)")
 	algos := fs.String("algos", "", "comma-separated algorithms (default: the protocol's; any registered algorithm may be added)")

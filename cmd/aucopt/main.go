@@ -212,16 +212,19 @@ Exit status (every command):
 `
 
 // newFlags returns a flag set for a command that prints its usage, with examples, to
-// stderr and reports parse errors as usage errors.
-func newFlags(name, synopsis, examples string, stderr io.Writer) *flag.FlagSet {
+// stdout when asked for it (--help, -h: `aucopt train --help | less` pages it) and
+// reports parse errors on stderr as usage errors.
+func newFlags(name, synopsis, examples string, stdout, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: aucopt %s\n\n", synopsis)
-		fmt.Fprintln(stderr, "Flags:")
+		fmt.Fprintf(stdout, "Usage: aucopt %s\n\n", synopsis)
+		fmt.Fprintln(stdout, "Flags:")
+		fs.SetOutput(stdout) // PrintDefaults writes to the output
 		fs.PrintDefaults()
+		fs.SetOutput(stderr)
 		if examples != "" {
-			fmt.Fprintf(stderr, "\nExamples:\n%s", examples)
+			fmt.Fprintf(stdout, "\nExamples:\n%s", examples)
 		}
 	}
 	return fs
@@ -240,7 +243,7 @@ func parse(fs *flag.FlagSet, args []string) error {
 }
 
 func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("version", "version", "  aucopt version      # e.g. aucopt 0.1.0 (go1.26.0, commit 1f43576a6d2b, 2026-11-23T20:41:07Z)\n  aucopt --version    # the same\n", stderr)
+	fs := newFlags("version", "version", "  aucopt version      # e.g. aucopt 0.1.0 (go1.26.0, commit 1f43576a6d2b, 2026-11-23T20:41:07Z)\n  aucopt --version    # the same\n", stdout, stderr)
 	if err := parse(fs, args); err != nil {
 		return err
 	}

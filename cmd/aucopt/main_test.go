@@ -22,8 +22,9 @@ func TestRun(t *testing.T) {
 		{"unknown command", []string{"trian"}, "", 2, nil, []string{`unknown command "trian": did you mean train? (commands: train, predict, eval,`}},
 		{"version", []string{"version"}, "", 0, []string{"aucopt " + version + " (go"}, nil},
 		{"--version", []string{"--version"}, "", 0, []string{"aucopt " + version + " (go"}, nil},
-		{"help command", []string{"help", "train"}, "", 0, nil, []string{"Usage: aucopt train", "--algo"}},
-		{"help plot kind", []string{"help", "plot", "convergence"}, "", 0, nil, []string{"Usage: aucopt plot convergence"}},
+		{"help command", []string{"help", "train"}, "", 0, []string{"Usage: aucopt train", "--algo"}, nil},
+		{"help plot kind", []string{"help", "plot", "convergence"}, "", 0, []string{"Usage: aucopt plot convergence"}, nil},
+		{"plot help", []string{"plot", "--help"}, "", 0, []string{"Usage: aucopt plot convergence", "Kinds:"}, nil},
 		{"help unknown command", []string{"help", "nosuch"}, "", 2, nil, []string{`aucopt help: unknown command "nosuch"`}},
 		{"help lists exit statuses", []string{"help"}, "", 0, []string{"Exit status", "130", "143"}, nil},
 		{"backends lists all", []string{"backends"}, "", 0, []string{"cuda", "avx2", "generic", "CPU:", "selected:"}, nil},
@@ -35,7 +36,9 @@ func TestRun(t *testing.T) {
 		{"cuda says why", []string{"backends", "--backend", "cuda"}, "", 2, nil, []string{"aucopt backends: backend cuda: unavailable:"}},
 		{"bad flag", []string{"backends", "--bogus"}, "", 2, nil, []string{"aucopt backends: unknown flag: --bogus (see aucopt backends --help)"}},
 		{"stray argument", []string{"backends", "extra"}, "", 2, nil, []string{`unexpected argument "extra"`}},
-		{"command help", []string{"backends", "--help"}, "", 0, nil, []string{"Usage: aucopt backends", "Examples:"}},
+		{"command help", []string{"backends", "--help"}, "", 0, []string{"Usage: aucopt backends", "Examples:", "--backend"}, nil},
+		{"train help on stdout", []string{"train", "--help"}, "", 0, []string{"Usage: aucopt train", "--calibrate", "Examples:"}, nil},
+		{"short help", []string{"eval", "-h"}, "", 0, []string{"Usage: aucopt eval"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,6 +55,9 @@ func TestRun(t *testing.T) {
 			}
 			if tt.wantStatus != 0 && strings.Count(errOut.String(), "\n") != 1 {
 				t.Errorf("stderr of %q is not one line:\n%s", tt.args, errOut.String())
+			}
+			if tt.wantStatus == 0 && tt.wantErr == nil && errOut.Len() != 0 {
+				t.Errorf("stderr of %q is not empty:\n%s", tt.args, errOut.String())
 			}
 			for _, s := range tt.wantErr {
 				if !strings.Contains(errOut.String(), s) {

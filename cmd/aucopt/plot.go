@@ -41,7 +41,7 @@ func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintln(stderr, "aucopt plot: say what to plot: convergence (see aucopt plot --help)")
 		return errUsage
 	case args[0] == "-h" || args[0] == "--help" || args[0] == "help":
-		plotUsage(stderr)
+		plotUsage(stdout)
 		return flag.ErrHelp
 	}
 	fmt.Fprintf(stderr, "aucopt plot: unknown kind %q (want convergence; see aucopt plot --help)\n", args[0])
@@ -49,7 +49,7 @@ func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 }
 
 func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("plot convergence", "plot convergence [--algo A,B,…] [--data TRAIN] [--test TEST] [-p algo:key=value …] --out conv.png|svg|pdf [flags]", plotExamples, stderr)
+	fs := newFlags("plot convergence", "plot convergence [--algo A,B,…] [--data TRAIN] [--test TEST] [-p algo:key=value …] --out conv.png|svg|pdf [flags]", plotExamples, stdout, stderr)
 	algos := fs.StringSlice("algo", []string{"opauc", "spam-net", "olr"}, "algorithms, comma-separated or repeated; one line each: "+strings.Join(solver.Names(), ", "))
 	dataArg := fs.String("data", "a9a", "training data: a file or a dataset name (aucopt datasets)")
 	test := fs.String("test", "", "test data, file or name (default: the dataset's own test split)")

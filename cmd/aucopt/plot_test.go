@@ -135,7 +135,7 @@ func TestPlotConvergenceErrors(t *testing.T) {
 		})
 	}
 	var stdout, stderr bytes.Buffer
-	if status := run([]string{"plot", "convergence", "--help"}, &stdout, &stderr); status != 0 || !strings.Contains(stderr.String(), "Examples:") {
-		t.Errorf("plot convergence --help: exit %d, %s", status, stderr.String())
+	if status := run([]string{"plot", "convergence", "--help"}, &stdout, &stderr); status != 0 || !strings.Contains(stdout.String(), "Examples:") || stderr.Len() != 0 {
+		t.Errorf("plot convergence --help: exit %d, stdout %s, stderr %s", status, stdout.String(), stderr.String())
 	}
 }

@@ -78,7 +78,7 @@ func (s *scoringFlags) score(ctx context.Context, unlabelled bool) (*model.Model
 }
 
 func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("predict", "predict --model M --data D [--out FILE]", predictExamples, stderr)
+	fs := newFlags("predict", "predict --model M --data D [--out FILE]", predictExamples, stdout, stderr)
 	var sf scoringFlags
 	sf.register(fs)
 	out := fs.String("out", "", "write the scores to this file instead of stdout")
@@ -214,7 +214,7 @@ func probabilities(m *model.Model, scores []float64, y []int8) (*probReport, err
 }
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("eval", "eval --model M --data D [--json]", evalExamples, stderr)
+	fs := newFlags("eval", "eval --model M --data D [--json]", evalExamples, stdout, stderr)
 	var sf scoringFlags
 	sf.register(fs)
 	asJSON := fs.Bool("json", false, "print the evaluation as one JSON object")

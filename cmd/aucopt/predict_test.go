@@ -204,10 +204,10 @@ func TestPredictBadInput(t *testing.T) {
 func TestPredictEvalHelp(t *testing.T) {
 	for _, cmd := range []string{"predict", "eval"} {
 		var stdout, stderr bytes.Buffer
-		if status := run([]string{cmd, "--help"}, &stdout, &stderr); status != 0 ||
-			!strings.Contains(stderr.String(), "Usage: aucopt "+cmd+" --model M --data D") || !strings.Contains(stderr.String(), "Examples:") ||
-			!strings.Contains(stderr.String(), "--allow-extra-features") {
-			t.Errorf("%s --help: exit %d\n%s", cmd, status, stderr.String())
+		if status := run([]string{cmd, "--help"}, &stdout, &stderr); status != 0 || stderr.Len() != 0 ||
+			!strings.Contains(stdout.String(), "Usage: aucopt "+cmd+" --model M --data D") || !strings.Contains(stdout.String(), "Examples:") ||
+			!strings.Contains(stdout.String(), "--allow-extra-features") {
+			t.Errorf("%s --help: exit %d\n%s%s", cmd, status, stdout.String(), stderr.String())
 		}
 	}
 }

@@ -23,7 +23,7 @@ const rocExamples = `  aucopt train --algo opauc --model opauc.json && aucopt tr
 `
 
 func runROC(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("roc", "roc --model M [--model M2 …] --data TEST --out roc.png|svg|pdf [flags]", rocExamples, stderr)
+	fs := newFlags("roc", "roc --model M [--model M2 …] --data TEST --out roc.png|svg|pdf [flags]", rocExamples, stdout, stderr)
 	models := fs.StringSlice("model", nil, "model file(s) written by train --model, repeatable or comma-separated; one curve each")
 	labels := fs.StringArray("label", nil, "legend name of each model, repeatable, in --model order (default: the file name without .json)")
 	dataArg := fs.String("data", "", "the data to draw the curves on: a file, or a dataset name (its test split, if it has one)")
