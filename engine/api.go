@@ -16,7 +16,8 @@ func (r *TrainResult) Model() *model.Model {
 	m := &model.Model{Version: Version, Algo: r.Algo, Params: r.Params, Features: r.Features,
 		Scaling: model.ScalingOf(r.Scale, r.Scaling), Backend: r.Backend, TrainData: r.Data, TrainRows: r.TrainRows,
 		TrainSHA256: r.TrainSHA256, Seed: r.Seed, TestAUC: r.TestAUC, TestRows: r.TestRows, Weights: r.Weights, Table: r.Schema, ZeroBased: r.indices == data.IndexZero, Notes: r.Notes,
-		Bins: r.Binned, Calibration: r.Calibration}
+		Bins: r.Binned, Calibration: r.Calibration, Vocabulary: r.Vocabulary, VocabularyTruncated: r.VocabularyTruncated,
+		VocabularyRows: r.VocabularyRows}
 	return m
 }
 

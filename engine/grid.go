@@ -176,6 +176,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	if err := calibrate(res, cfg.TrainConfig); err != nil {
 		return nil, err
 	}
+	res.nameBuckets()
 	return g, nil
 }
 

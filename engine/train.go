@@ -98,6 +98,8 @@ type TrainConfig struct {
 	// memory.
 	Calibrate        string
 	CalibrateHoldout float64
+
+	vocab *data.Vocab // counts the training table's hashed strings (readOptions)
 }
 
 // DefaultCalibrateHoldout is the share of the training rows TrainConfig.Calibrate holds
@@ -151,6 +153,16 @@ type TrainResult struct {
 	// rows (TrainConfig.Calibrate); nil without.
 	Calibration *model.Calibration `json:"calibration,omitempty"`
 	calibRows   *data.Dataset      // the held-out rows it is fitted on, as read
+
+	// Vocabulary names the buckets of a table's hashed columns with the column=value
+	// strings the training file had in them, the most frequent ones of the buckets of
+	// largest |w| (data.Vocab.Terms); VocabularyTruncated says that strings beyond
+	// data.MaxVocabKeys went uncounted, VocabularyRows over how many of the file's first
+	// rows they were counted (data.VocabRows at most). Empty without hashed columns.
+	Vocabulary          []data.VocabTerm `json:"-"`
+	VocabularyRows      int              `json:"-"`
+	VocabularyTruncated bool             `json:"-"`
+	vocab               *data.Vocab      // the training file's counts
 
 	density float64        // the training data's share of values stored (0 when not known)
 	indices data.IndexBase // how the LIBSVM training file was numbered (data.ReadConfig.Indices)
@@ -311,7 +323,19 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if err := calibrate(res, cfg); err != nil {
 		return nil, err
 	}
+	res.nameBuckets()
 	return res, nil
+}
+
+// nameBuckets records the vocabulary of a table's hashed columns for the trained
+// weights (res.Vocabulary), when the table has any.
+func (res *TrainResult) nameBuckets() {
+	if res.vocab == nil || res.Schema == nil || len(res.Schema.Categorical) == 0 {
+		return
+	}
+	res.Vocabulary = res.vocab.Terms(res.Weights, data.VocabPerBucket, data.VocabTerms)
+	res.VocabularyTruncated, res.VocabularyRows = res.vocab.Truncated(), res.vocab.Rows()
+	res.vocab = nil
 }
 
 // checkHoldOut checks cfg's held-out shares: TestSplit and CalibrateHoldout in (0, 1)
@@ -531,12 +555,17 @@ func prepareAsync(ctx context.Context, cancel context.CancelCauseFunc, cfg Train
 		return nil, nil, err
 	}
 	in := cfg.readOptions()
+	if data.IsTableFile(cfg.Data, in) {
+		res.vocab = data.NewVocab() // counted by the one read or scan of the file
+	}
 	if !inMemory && streamable(cfg) {
 		var dim, rows int
 		var sch *data.Schema
 		if data.IsTableFile(cfg.Data, in) { // a table: one streamed pass for rows and schema
+			scan := in
+			scan.Vocab = res.vocab
 			var err error
-			if dim, rows, sch, err = scanTable(cfg.Data, in, &res.Notes); err != nil {
+			if dim, rows, sch, err = scanTable(cfg.Data, scan, &res.Notes); err != nil {
 				return nil, nil, err
 			}
 			res.Schema = sch
@@ -568,6 +597,7 @@ func prepareAsync(ctx context.Context, cancel context.CancelCauseFunc, cfg Train
 	if spec, err := solver.Lookup(cfg.Algo); err == nil && spec.IsBatch() {
 		layout = data.LayoutAuto
 	}
+	cfg.vocab = res.vocab
 	var digest string // a stream's fingerprint, taken as it is read (fingerprint has none)
 	train, splitTest, sch, err := loadTrainLayoutRC(ctx, cfg, layout, data.ReadConfig{Digest: &digest, Notes: &res.Notes, Indices: &res.indices})
 	if err != nil {
@@ -812,7 +842,7 @@ func (cfg TrainConfig) dataName() string {
 
 // readOptions are how cfg's data files are read.
 func (cfg TrainConfig) readOptions() data.Options {
-	return data.Options{Positive: cfg.Positive, Table: cfg.Table, Indices: cfg.Indices}
+	return data.Options{Positive: cfg.Positive, Table: cfg.Table, Indices: cfg.Indices, Vocab: cfg.vocab}
 }
 
 // testOptions are how the test file of a run whose training file was read with in is

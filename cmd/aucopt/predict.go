@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 
 	"github.com/aucopt/aucopt/engine"
@@ -229,17 +228,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("evaluating on %s: %w", p.Data, err)
 	}
-	rep := evalReport{Model: modelInfo{File: sf.model, Algo: m.Algo, Params: m.Params, Features: m.Features,
-		Scaling: m.Scaling.Kind, Backend: m.Backend, TrainData: m.TrainData, TrainRows: m.TrainRows,
-		TrainSHA256: m.TrainSHA256, Version: m.Version},
+	rep := evalReport{Model: infoOf(sf.model, m),
 		Data: p.Data, Part: p.Part, Rows: len(p.Scores), Evaluation: ev, Notes: p.Notes, Thresholds: thresholdsOnData}
 	if rep.Probabilities, err = probabilities(m, p.Scores, p.Y); err != nil {
 		return fmt.Errorf("evaluating on %s: %w", p.Data, err)
 	}
-	if !math.IsNaN(m.TestAUC) {
-		rep.Model.TestAUC = &m.TestAUC
-	}
-	rep.Model.NonZero = m.NonZero()
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")

@@ -47,6 +47,9 @@ type Options struct {
 	// sees each row once (Open, NewReader) cannot decide before its first row: under
 	// IndexAuto it reads from 1 and refuses an index 0 with an error that names it.
 	Indices IndexBase
+	// Vocab, when set, counts the column=value strings of a table's hashed columns as
+	// they are read (a model's names for its buckets).
+	Vocab *Vocab
 }
 
 // IndexBase is how a LIBSVM file numbers its features (Options.Indices).

@@ -346,11 +346,12 @@ type rowBuilder struct {
 	posIsN bool
 	seen   []float64 // labels seen, for the LIBSVM conventions
 	ex     Example
+	vocab  *Vocab // counts the hashed strings when set (Options.Vocab)
 }
 
 func newRowBuilder(path string, header []string, s *Schema, o Options) *rowBuilder {
 	b := &rowBuilder{s: s, path: path, header: header, role: make([]int8, len(header)), slot: make([]int, len(header)),
-		nNum: len(s.Numeric), mask: 1<<s.HashBits - 1, raw: o.Raw, canon: s.Hash == HashMurmur3Canonical}
+		nNum: len(s.Numeric), mask: 1<<s.HashBits - 1, raw: o.Raw, canon: s.Hash == HashMurmur3Canonical, vocab: o.Vocab}
 	for i, h := range header {
 		switch {
 		case h == s.Label:
@@ -436,6 +437,9 @@ func (b *rowBuilder) label(line, col int, cell []byte, num float64, isNum bool) 
 func (b *rowBuilder) start(line int) {
 	b.ex.X.Idx, b.ex.X.Val = b.ex.X.Idx[:0], b.ex.X.Val[:0]
 	b.ex.Y, b.ex.Label, b.ex.Line = 0, 0, line
+	if b.vocab != nil && !b.vocab.startRow() {
+		b.vocab = nil // VocabRows counted: the rest of the file reads at full speed
+	}
 }
 
 // missing applies the schema's missing-value policy to the empty (CSV) or null
@@ -566,6 +570,9 @@ func (b *rowBuilder) category(slot int, value []byte) {
 	}
 	b.ex.X.Idx = append(b.ex.X.Idx, int32(b.nNum)+int32(u&b.mask))
 	b.ex.X.Val = append(b.ex.X.Val, sign)
+	if b.vocab != nil {
+		b.vocab.add(slot, uint32(h), b.key, b.nNum+int(u&b.mask), sign)
+	}
 }
 
 // finish sorts the row's features by index (the numeric ones arrive in order, the

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/aucopt/aucopt/engine/data"
 )
 
 // bruteIsotonic is the weighted isotonic regression of v by its min-max formula,
@@ -240,5 +242,39 @@ func TestCalibrationRoundTrip(t *testing.T) {
 		if _, err := Decode(nb, "bad.json"); !errors.Is(err, ErrModel) {
 			t.Errorf("calibration %s: %v, want ErrModel", bad, err)
 		}
+	}
+}
+
+// TestVocabularyRoundTrip: a hashed table model's vocabulary reads back as written, and
+// terms outside its hashed buckets or without a table are refused.
+func TestVocabularyRoundTrip(t *testing.T) {
+	m := sample("none", make([]float64, 1+8))
+	m.Weights[1], m.Weights[5] = 0.5, -1
+	m.Table = &data.Schema{Label: "click", Numeric: []string{"age"}, Categorical: []string{"site"}, Hash: data.HashMurmur3Canonical,
+		HashBits: 3, Missing: data.MissingError}
+	m.Vocabulary = []data.VocabTerm{{Feature: 5, Term: "site=a", Sign: -1, Count: 7}, {Feature: 1, Term: "site=b", Sign: 1, Count: 2}}
+	m.VocabularyRows, m.VocabularyTruncated = 100, true
+	path := filepath.Join(t.TempDir(), "v.json")
+	if err := m.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Vocabulary, m.Vocabulary) || got.VocabularyRows != 100 || !got.VocabularyTruncated {
+		t.Errorf("read %+v rows %d truncated %v", got.Vocabulary, got.VocabularyRows, got.VocabularyTruncated)
+	}
+	for _, bad := range []data.VocabTerm{{Feature: 0, Term: "site=a", Sign: 1, Count: 1}, {Feature: 9, Term: "site=a", Sign: 1, Count: 1},
+		{Feature: 2, Term: "site=a", Sign: 0, Count: 1}, {Feature: 2, Term: "site=a", Sign: 1, Count: 0}} {
+		m.Vocabulary = []data.VocabTerm{bad}
+		if err := m.Validate(); !errors.Is(err, ErrModel) {
+			t.Errorf("term %+v: %v, want ErrModel", bad, err)
+		}
+	}
+	plain := sample("none", []float64{1, 2})
+	plain.Vocabulary = []data.VocabTerm{{Feature: 1, Term: "x=y", Sign: 1, Count: 1}}
+	if err := plain.Validate(); !errors.Is(err, ErrModel) {
+		t.Errorf("a vocabulary without a table: %v", err)
 	}
 }

@@ -106,6 +106,17 @@ type Model struct {
 	// Calibration, when not nil, maps scores to probabilities (train --calibrate): the
 	// optional "calibration" member of the file. Models without it read as before.
 	Calibration *Calibration
+
+	// Vocabulary, for a model trained on a table with hashed columns, names buckets with
+	// the column=value strings of the training file that fell in them, with their
+	// counts (data.Vocab.Terms: the most frequent few of the buckets of largest |w|) in
+	// the file's first VocabularyRows rows (data.VocabRows at most);
+	// VocabularyTruncated says that the counting stopped at data.MaxVocabKeys distinct
+	// strings. The optional "vocabulary", "vocabulary_rows" and "vocabulary_truncated"
+	// members.
+	Vocabulary          []data.VocabTerm
+	VocabularyRows      int
+	VocabularyTruncated bool
 }
 
 // Scaling is the record of a model's fitted data.Scaling (ScalingOf, Data). Kind is
@@ -152,26 +163,29 @@ func (s Scaling) Data() *data.Scaling {
 
 // file is the JSON layout of a model file.
 type file struct {
-	Format      int             `json:"format"`
-	Version     string          `json:"aucopt_version"`
-	Algo        string          `json:"algorithm"`
-	Params      map[string]any  `json:"params"`
-	Features    int             `json:"features"`
-	Scaling     Scaling         `json:"scaling"`
-	Bins        *binsFile       `json:"bins,omitempty"`
-	Backend     string          `json:"backend"`
-	TrainData   string          `json:"train_data"`
-	TrainRows   int             `json:"train_rows"`
-	TrainSHA256 string          `json:"train_sha256"`
-	Seed        uint64          `json:"seed"`
-	TestAUC     *float64        `json:"test_auc,omitempty"`
-	TestRows    int             `json:"test_rows,omitempty"`
-	Table       *data.Schema    `json:"table,omitempty"`
-	ZeroBased   bool            `json:"zero_based,omitempty"`
-	Notes       []string        `json:"notes,omitempty"`
-	Calibration *Calibration    `json:"calibration,omitempty"`
-	Weights     json.RawMessage `json:"weights"`
-	Checksum    *string         `json:"checksum,omitempty"` // read only: encode appends it
+	Format      int              `json:"format"`
+	Version     string           `json:"aucopt_version"`
+	Algo        string           `json:"algorithm"`
+	Params      map[string]any   `json:"params"`
+	Features    int              `json:"features"`
+	Scaling     Scaling          `json:"scaling"`
+	Bins        *binsFile        `json:"bins,omitempty"`
+	Backend     string           `json:"backend"`
+	TrainData   string           `json:"train_data"`
+	TrainRows   int              `json:"train_rows"`
+	TrainSHA256 string           `json:"train_sha256"`
+	Seed        uint64           `json:"seed"`
+	TestAUC     *float64         `json:"test_auc,omitempty"`
+	TestRows    int              `json:"test_rows,omitempty"`
+	Table       *data.Schema     `json:"table,omitempty"`
+	ZeroBased   bool             `json:"zero_based,omitempty"`
+	Notes       []string         `json:"notes,omitempty"`
+	Calibration *Calibration     `json:"calibration,omitempty"`
+	Vocabulary  []data.VocabTerm `json:"vocabulary,omitempty"`
+	VocabRows   int              `json:"vocabulary_rows,omitempty"`
+	VocabTrunc  bool             `json:"vocabulary_truncated,omitempty"`
+	Weights     json.RawMessage  `json:"weights"`
+	Checksum    *string          `json:"checksum,omitempty"` // read only: encode appends it
 }
 
 // required lists the fields a format-1 file must have.
@@ -236,7 +250,7 @@ func (m *Model) canonical() ([]byte, error) {
 	f := file{Format: Format, Version: m.Version, Algo: m.Algo, Params: m.Params, Features: m.Features,
 		Scaling: m.Scaling, Backend: m.Backend, TrainData: m.TrainData, TrainRows: m.TrainRows,
 		TrainSHA256: m.TrainSHA256, Seed: m.Seed, TestRows: m.TestRows, Table: m.Table, ZeroBased: m.ZeroBased, Notes: m.Notes,
-		Calibration: m.Calibration}
+		Calibration: m.Calibration, Vocabulary: m.Vocabulary, VocabRows: m.VocabularyRows, VocabTrunc: m.VocabularyTruncated}
 	if m.Bins != nil {
 		f.Bins = &binsFile{Edges: m.Bins.Edges}
 	}
@@ -442,7 +456,7 @@ func DecodeOptions(b []byte, name string, opts ReadOptions) (*Model, error) {
 	m := &Model{Version: f.Version, Algo: f.Algo, Params: f.Params, Features: f.Features, Scaling: f.Scaling,
 		Backend: f.Backend, TrainData: f.TrainData, TrainRows: f.TrainRows, TrainSHA256: f.TrainSHA256,
 		Seed: f.Seed, TestAUC: math.NaN(), TestRows: f.TestRows, Table: f.Table, ZeroBased: f.ZeroBased, Notes: f.Notes,
-		Calibration: f.Calibration}
+		Calibration: f.Calibration, Vocabulary: f.Vocabulary, VocabularyRows: f.VocabRows, VocabularyTruncated: f.VocabTrunc}
 	if f.TestAUC != nil {
 		m.TestAUC = *f.TestAUC
 	}
@@ -556,6 +570,24 @@ func (m *Model) values() []float64 {
 // NonZero is the number of non-zero weights.
 func (m *Model) NonZero() int { return countNonZero(m.values()) }
 
+// EachNonZero calls f with the 0-based index and the value of every non-zero weight,
+// in increasing index, dense or held sparse.
+func (m *Model) EachNonZero(f func(j int, w float64)) {
+	if m.held != nil {
+		for k, j := range m.held.Index {
+			if v := m.held.Value[k]; v != 0 {
+				f(j-1, v)
+			}
+		}
+		return
+	}
+	for j, v := range m.Weights {
+		if v != 0 {
+			f(j, v)
+		}
+	}
+}
+
 // Narrow returns the model restricted to its first dim < Features features, and true,
 // when the features past dim add nothing to the score of a row that does not have
 // them: no bins and no table, scaling none or norm without centring (a feature at 0
@@ -652,6 +684,15 @@ func (m *Model) Validate() error {
 	if m.Calibration != nil {
 		if err := m.Calibration.Validate(); err != nil {
 			return err
+		}
+	}
+	for i, v := range m.Vocabulary {
+		if m.Table == nil || len(m.Table.Categorical) == 0 {
+			return fail("a vocabulary without hashed table columns")
+		}
+		if v.Feature < len(m.Table.Numeric) || v.Feature >= m.Features || v.Sign != 1 && v.Sign != -1 || v.Count < 1 || v.Term == "" {
+			return fail("vocabulary term %d (%q, feature %d, sign %d, count %d): want a hashed bucket %d..%d, sign ±1, a count of at least 1",
+				i+1, v.Term, v.Feature, v.Sign, v.Count, len(m.Table.Numeric), m.Features-1)
 		}
 	}
 	var l1 float64
