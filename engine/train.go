@@ -99,6 +99,12 @@ type TrainConfig struct {
 	Calibrate        string
 	CalibrateHoldout float64
 
+	// AlgoDefaulted says that Algo is the caller's default rather than the user's
+	// choice: when its state cannot fit in memory for the data's features (OPAUC's d×d
+	// scatters on a wide hashed table), and no parameters were given for it, Train trains
+	// one whose state fits any width instead (defaultFallback) and says so in a note.
+	AlgoDefaulted bool
+
 	vocab *data.Vocab // counts the training table's hashed strings (readOptions)
 }
 
@@ -280,6 +286,9 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if cfg.Progress != nil && test != nil {
 		cfg.Progress = reportAfterTest(cfg.Progress, test)
 	}
+	if cfg.AlgoDefaulted {
+		spec, params = defaultFallback(spec, params, src, cfg, res)
+	}
 	defaultPasses(spec, &cfg.Passes, res)
 	if err := checkMemory(spec, spec.StateBytes(binnedWidth(res.Features, cfg.Bins), res.TrainRows, params), featuresOf(res.Features),
 		res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {
@@ -336,6 +345,41 @@ func (res *TrainResult) nameBuckets() {
 	res.Vocabulary = res.vocab.Terms(res.Weights, data.VocabPerBucket, data.VocabTerms)
 	res.VocabularyTruncated, res.VocabularyRows = res.vocab.Truncated(), res.vocab.Rows()
 	res.vocab = nil
+}
+
+// defaultFallback returns the algorithm to train in place of the default spec when its
+// state cannot fit (TrainConfig.AlgoDefaulted) and fallback's can: LS-AUC, whose
+// conjugate gradients hold a few vectors (solver.LSAUCDirectMax), on rows held in
+// memory; SPAM-ℓ2 (a few d-vectors) on a streamed file, with a checkpoint, several
+// passes or averaged shards, which are an online learner's. Parameters given for the
+// default keep it (its memory error stands). res takes the new algorithm and a note.
+func defaultFallback(spec solver.Spec, params solver.Params, src solver.Source, cfg TrainConfig, res *TrainResult) (solver.Spec, solver.Params) {
+	limit := memoryLimit(cfg.MaxMemory)
+	dim := binnedWidth(res.Features, cfg.Bins)
+	need := spec.StateBytes(dim, res.TrainRows, params)
+	if len(cfg.Params) > 0 || need <= limit.Bytes {
+		return spec, params
+	}
+	name := "ls-auc"
+	if _, ok := src.(solver.DatasetSource); !ok || cfg.Checkpoint != "" || cfg.Passes > 0 || cfg.Average > 1 {
+		name = "spam-l2"
+	}
+	fb, err := solver.Lookup(name)
+	if err != nil {
+		return spec, params
+	}
+	fp := fb.Params()
+	fneed := fb.StateBytes(dim, res.TrainRows, fp)
+	if fneed > limit.Bytes {
+		return spec, params
+	}
+	res.Algo, res.Params, res.Passes = fb.Name, fp.Values(), max(cfg.Passes, 1)
+	if fb.IsBatch() {
+		res.Passes = 0
+	}
+	res.Notes = append(res.Notes, fmt.Sprintf("the default algorithm %s needs %s %s, more than the %s of %s: trained %s instead (%s); name --algo to choose",
+		spec.Name, FormatBytes(need), featuresOf(res.Features), FormatBytes(limit.Bytes), limit.Source, fb.Name, FormatBytes(fneed)))
+	return fb, fp
 }
 
 // checkHoldOut checks cfg's held-out shares: TestSplit and CalibrateHoldout in (0, 1)

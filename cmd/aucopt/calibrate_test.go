@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -124,4 +125,27 @@ func runOK(t *testing.T, args ...string) string {
 		t.Fatalf("aucopt %s exited %d: %s", strings.Join(args, " "), status, errOut.String())
 	}
 	return out.String()
+}
+
+// TestDefaultFallback: with no --algo, a table too wide for OPAUC's d×d state trains
+// LS-AUC (in memory) or SPAM-ℓ2 (streamed) instead and says so; named, or given
+// parameters, OPAUC is refused as before.
+func TestDefaultFallback(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("AUCOPT_BACKEND", "")
+	ctr := filepath.Join(dir, "ctr.csv")
+	runOK(t, "gen", "--rows", "3000", "--out", ctr)
+	base := []string{"train", "--data", ctr, "--label", "click", "--hash-bits", "14", "--max-memory", "64MB", "--quiet"}
+	for _, tt := range []struct {
+		extra []string
+		algo  string
+	}{{[]string{"--test-split", "0.2"}, "ls-auc"}, {[]string{"--shuffle=false", "--scale", "none"}, "spam-l2"}, {[]string{"--passes", "2", "--test-split", "0.2"}, "spam-l2"}} {
+		out := runOK(t, append(slices.Clone(base), tt.extra...)...)
+		if !strings.HasPrefix(out, tt.algo+" on ") || !strings.Contains(out, "note: the default algorithm opauc needs 4.3 GB for 16,384 features, more than the 64 MB of --max-memory: trained "+tt.algo+" instead") {
+			t.Errorf("%v: want %s with a note:\n%s", tt.extra, tt.algo, out)
+		}
+	}
+	base = base[1:]
+	runFailing(t, "train", append(slices.Clone(base), "--algo", "opauc"), 2, "opauc needs 4.3 GB")
+	runFailing(t, "train", append(slices.Clone(base), "-p", "eta=0.1"), 2, "opauc needs 4.3 GB")
 }

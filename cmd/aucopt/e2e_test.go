@@ -569,6 +569,21 @@ func TestEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("inspect", func(t *testing.T) {
+		var rep struct {
+			Model struct {
+				Algo string `json:"algorithm"`
+			} `json:"model"`
+			Weights []struct {
+				Name string `json:"name"`
+			} `json:"weights"`
+		}
+		e.okJSON(&rep, "inspect", "--model", "opauc.json", "--top", "3", "--json")
+		if len(rep.Weights) != 3 || rep.Model.Algo != "opauc" || !strings.HasPrefix(rep.Weights[0].Name, "f") {
+			t.Errorf("inspect: %d weights, algorithm %q, first %+v", len(rep.Weights), rep.Model.Algo, rep.Weights)
+		}
+	})
+
 	t.Run("experiment", func(t *testing.T) {
 		out := e.ok("experiment", "--protocol", "opauc", "--datasets", "german", "--algos", "opauc,ls-auc",
 			"--trials", "1", "--folds", "3", "--inner-folds", "1", "--grid", "opauc=eta=2^[-10..-8];lambda=2^-10",

@@ -141,6 +141,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Scale: *scale, Seed: *seed, Backend: b, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table, Indices: indices,
 		OutOfCore: *outOfCore, Average: *average, Bins: *bins, AllowExtraFeatures: *allowExtra,
 		TestSplit: *testSplit, Calibrate: *calib,
+		AlgoDefaulted: !fs.Changed("algo"),
 		// Only the model file and the JSON report show the training data's SHA-256.
 		NoFingerprint: *model == "" && !*asJSON && *ckpt == "",
 	}
