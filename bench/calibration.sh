@@ -8,6 +8,11 @@
 # Markdown table row per model: test AUC, log-loss, Brier score.
 #
 #   bench/calibration.sh
+#   CTR=1 bench/calibration.sh     # also a hashed click-through table (aucopt gen)
+#
+# With CTR=1: a synthetic click log (aucopt gen) of 200,000 training rows and 50,000 test
+# rows of the same truth, 22 fields hashed into 2^13 buckets, ls-auc (with and without
+# calibration) beside scikit-learn on the same rows converted to LIBSVM (aucopt convert).
 #
 # ALGOS (default "spam-l2 opauc mba-l2"), AUCOPT (a binary; default: built from this
 # checkout), PYTHON (default /usr/bin/python3, which needs scikit-learn), DIR (scratch,
@@ -45,14 +50,16 @@ print(f"| {sys.argv[2]} | {src} | {r['auc']:.4f} | {p['log_loss']:.4f} | {p['bri
 PY
 	done
 done
-"$PYTHON" - "$DIR/a9a.txt" "$DIR/a9a.t" <<'PY'
+sklearn() { # sklearn TRAIN TEST FEATURES: LogisticRegression alone and calibrated
+	"$PYTHON" - "$@" <<'PY'
 import sys
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.datasets import load_svmlight_file
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import brier_score_loss, log_loss, roc_auc_score
-X, y = load_svmlight_file(sys.argv[1], n_features=123)
-Xt, yt = load_svmlight_file(sys.argv[2], n_features=123)
+d = int(sys.argv[3])
+X, y = load_svmlight_file(sys.argv[1], n_features=d)
+Xt, yt = load_svmlight_file(sys.argv[2], n_features=d)
 yt = (yt > 0).astype(int)
 for name, model in [
     ("none", LogisticRegression(C=1.0, max_iter=1000)),
@@ -62,3 +69,32 @@ for name, model in [
     p = model.fit(X, y).predict_proba(Xt)[:, 1]
     print(f"| scikit-learn LogisticRegression | {name} | {roc_auc_score(yt, p):.4f} | {log_loss(yt, p):.4f} | {brier_score_loss(yt, p):.4f} |")
 PY
+}
+sklearn "$DIR/a9a.txt" "$DIR/a9a.t" 123
+
+[ "${CTR:-0}" = 1 ] || exit 0
+echo
+echo "| hashed click-through, 200,000 rows, 2^13 buckets | calibration | test AUC | log-loss | Brier |"
+echo "|---|---|---:|---:|---:|"
+T="--label click --hash-bits 13"
+"$AUCOPT" gen --rows 200000 --out "$DIR/ctr-train.csv" >/dev/null
+"$AUCOPT" gen --rows 50000 --first-row 200000 --out "$DIR/ctr-test.csv" >/dev/null
+for cal in none platt isotonic; do
+	flag=""
+	[ "$cal" = none ] || flag="--calibrate $cal"
+	# shellcheck disable=SC2086
+	"$AUCOPT" train --algo ls-auc --data "$DIR/ctr-train.csv" $T $flag --model "$DIR/ctr-$cal.json" --quiet >/dev/null
+	"$AUCOPT" eval --model "$DIR/ctr-$cal.json" --data "$DIR/ctr-test.csv" --json >"$DIR/ctr-$cal.eval.json"
+	"$PYTHON" - "$DIR/ctr-$cal.eval.json" "aucopt ls-auc" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+p = r["probabilities"]
+src = p["source"] if p["source"] in ("platt", "isotonic") else "none (sigmoid of the raw score)"
+print(f"| {sys.argv[2]} | {src} | {r['auc']:.4f} | {p['log_loss']:.4f} | {p['brier']:.4f} |")
+PY
+done
+# shellcheck disable=SC2086
+"$AUCOPT" convert $T "$DIR/ctr-train.csv" "$DIR/ctr-train.svm" >/dev/null
+# shellcheck disable=SC2086
+"$AUCOPT" convert $T "$DIR/ctr-test.csv" "$DIR/ctr-test.svm" >/dev/null
+sklearn "$DIR/ctr-train.svm" "$DIR/ctr-test.svm" 8192
