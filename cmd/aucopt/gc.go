@@ -21,12 +21,15 @@ type gcSentinel struct{ _ *byte }
 // collection, which its one or two would cost in write barriers and assists about
 // 2.5 ms of a 34 ms run; a large one collects as usual from 64 MiB on. $GOGC or
 // $GOMEMLIMIT, when set, win: the function then leaves the collector alone.
-func deferFirstGC() {
+func deferFirstGC() { deferFirstGCAt(firstGCHeap) }
+
+// deferFirstGCAt is deferFirstGC with the first collection at limit bytes.
+func deferFirstGCAt(limit int64) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
 	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(firstGCHeap)
+	debug.SetMemoryLimit(limit)
 	runtime.SetFinalizer(&gcSentinel{}, func(*gcSentinel) {
 		debug.SetGCPercent(100)
 		debug.SetMemoryLimit(math.MaxInt64)

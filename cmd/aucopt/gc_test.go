@@ -26,16 +26,20 @@ func TestDeferFirstGC(t *testing.T) {
 	}()
 	t.Setenv("GOGC", "")
 	t.Setenv("GOMEMLIMIT", "")
-	// Start from the live heap alone: the garbage of the tests before (a 2^14-bucket
-	// table trained in process) can pass firstGCHeap, and the limit would then collect
-	// at once and hand the collector back before it is checked.
+	// The limit sits firstGCHeap above what the process holds now: the tests before,
+	// in the same process, may keep more than firstGCHeap alive (cached datasets, a
+	// 2^14-bucket table), and a limit below the live heap would collect at once and
+	// hand the collector back before it is checked.
 	runtime.GC()
-	deferFirstGC()
-	if p, l := gcSettings(); p != math.MaxUint64 || l != firstGCHeap {
-		t.Fatalf("after deferFirstGC: GOGC %d, limit %d; want off (-1) and %d", int64(p), l, firstGCHeap)
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	limit := int64(ms.Sys) + firstGCHeap
+	deferFirstGCAt(limit)
+	if p, l := gcSettings(); p != math.MaxUint64 || l != uint64(limit) {
+		t.Fatalf("after deferFirstGC: GOGC %d, limit %d; want off (-1) and %d", int64(p), l, limit)
 	}
 	var keep [][]byte
-	for range 2 * firstGCHeap >> 20 { // garbage past the limit: the runtime collects
+	for range 2 * limit >> 20 { // garbage past the limit: the runtime collects
 		keep = append(keep[:0], make([]byte, 1<<20))
 	}
 	_ = keep
