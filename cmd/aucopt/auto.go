@@ -124,26 +124,7 @@ func (p *autoProgress) started(e engine.AutoEntry, left time.Duration) {
 	if p.tty {
 		p.bar = newBar(p.w, "auto: "+e.Name(), 0, now)
 		p.bar.render(now)
-		go p.spin(p.bar)
-	}
-}
-
-// spin redraws b, a spinner, every barEvery until it is cleared.
-func (p *autoProgress) spin(b *bar) {
-	t := time.NewTicker(barEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-b.stop:
-			return
-		case now := <-t.C:
-			p.mu.Lock()
-			if p.bar == b {
-				b.frame++
-				b.render(now)
-			}
-			p.mu.Unlock()
-		}
+		go spin(&p.mu, &p.bar, p.bar)
 	}
 }
 

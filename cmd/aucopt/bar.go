@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -82,6 +83,26 @@ func (b *bar) line(now time.Time) string {
 func (b *bar) clear() {
 	close(b.stop)
 	fmt.Fprint(b.w, "\r\x1b[K")
+}
+
+// spin redraws b, a spinner, every barEvery until it is cleared, holding its owner's
+// lock mu, as long as the owner's current bar *cur is still b.
+func spin(mu *sync.Mutex, cur **bar, b *bar) {
+	t := time.NewTicker(barEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-b.stop:
+			return
+		case now := <-t.C:
+			mu.Lock()
+			if *cur == b {
+				b.frame++
+				b.render(now)
+			}
+			mu.Unlock()
+		}
+	}
 }
 
 // span is d for a bar: tenths of a second below a minute, whole seconds above.

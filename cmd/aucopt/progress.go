@@ -53,29 +53,10 @@ func (p *progress) started(rows, passes int) {
 	if passes == 0 {
 		p.bar = newBar(p.w, fmt.Sprintf("%s: fitting on %d rows", p.algo, rows), 0, now)
 		p.bar.render(now)
-		go p.spin(p.bar)
+		go spin(&p.mu, &p.bar, p.bar)
 		return
 	}
 	p.bar = newBar(p.w, p.describe(0), int64(rows)*int64(passes), now)
-}
-
-// spin redraws b, a spinner, every barEvery until it is finished.
-func (p *progress) spin(b *bar) {
-	t := time.NewTicker(barEvery)
-	defer t.Stop()
-	for {
-		select {
-		case <-b.stop:
-			return
-		case now := <-t.C:
-			p.mu.Lock()
-			if p.bar == b {
-				b.frame++
-				b.render(now)
-			}
-			p.mu.Unlock()
-		}
-	}
 }
 
 func (p *progress) describe(pass int) string {
