@@ -20,6 +20,7 @@ import (
 
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/internal/sigctx"
 	"github.com/aucopt/aucopt/internal/suggest"
 	flag "github.com/spf13/pflag"
 )
@@ -64,7 +65,7 @@ var errUsage = errors.New("usage")
 // solver or device failed); 2 the user's input is at fault (flags, files, models,
 // parameters, output paths), said in one line "aucopt <command>: …"; 130 when Ctrl-C
 // stopped the command (it stops at the next check, leaving no partial output file), 143
-// when SIGTERM did (signalError.status: 128 + the signal). exitTable prints the rule.
+// when SIGTERM did (sigctx.Error.Status: 128 + the signal). exitTable prints the rule.
 const (
 	exitOK          = 0
 	exitFailure     = 1
@@ -147,10 +148,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
-			ctx, stop := signalContext(context.Background())
+			ctx, stop := sigctx.Context(context.Background())
 			err := c.run(ctx, args[1:], stdout, stderr)
 			stop()
-			var sig signalError
+			var sig sigctx.Error
 			switch {
 			case err == nil:
 				return exitOK
@@ -159,8 +160,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			case errors.Is(err, errUsage):
 				return exitInput // the message was printed
 			case errors.Is(err, context.Canceled) && errors.As(context.Cause(ctx), &sig):
-				fmt.Fprintf(stderr, "aucopt %s: %s (%s)\n", c.name, sig.verb(), oneLine(err.Error()))
-				return sig.status()
+				fmt.Fprintf(stderr, "aucopt %s: %s (%s)\n", c.name, sig.Verb(), oneLine(err.Error()))
+				return sig.Status()
 			case errors.Is(err, context.Canceled):
 				fmt.Fprintf(stderr, "aucopt %s: interrupted (%s)\n", c.name, oneLine(err.Error()))
 				return exitInterrupted

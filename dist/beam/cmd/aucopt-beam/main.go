@@ -22,16 +22,15 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
-	"syscall"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
 	aucbeam "github.com/aucopt/aucopt/dist/beam"
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/model"
+	"github.com/aucopt/aucopt/internal/sigctx"
 )
 
 // params collects repeated -p key=value flags.
@@ -95,18 +94,18 @@ func realMain() int {
 	}
 	defer os.RemoveAll(tmp)
 	os.Setenv("TMPDIR", tmp)
-	ctx, stop := signalContext()
+	ctx, stop := sigctx.Context(context.Background())
 	err = run(ctx, os.Stdout, *job, *dataGlob, *algo, ps, *scale, *seed, *positive, *modelPath, *grid, *folds, *passes, *results, *asJSON)
-	sig, _ := context.Cause(ctx).(signalError) // before stop, which cancels ctx
+	sig, _ := context.Cause(ctx).(sigctx.Error) // before stop, which cancels ctx
 	stop()
 	if err == nil {
 		return 0
 	}
 	msg := strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; "), "\t", "")
 	switch {
-	case sig.sig != nil:
-		fmt.Fprintf(os.Stderr, "aucopt-beam: %s (%s)\n", sig.verb(), msg)
-		return sig.status()
+	case sig.Signal != nil:
+		fmt.Fprintf(os.Stderr, "aucopt-beam: %s (%s)\n", sig.Verb(), msg)
+		return sig.Status()
 	case engine.DiskFailure(err):
 		fmt.Fprintln(os.Stderr, "aucopt-beam:", msg)
 		return 1
@@ -191,49 +190,6 @@ Examples:
   aucopt-beam --job grid --algo spam-l2 --grid 'eta=2^[-8..0]' --folds 5 --data 'shards/*' --model m.json
   aucopt-beam --job eval --model m.json --data 'test/part-*.svm'
 `)
-}
-
-// signalError is the cause of the context a signal cancelled.
-type signalError struct{ sig os.Signal }
-
-func (e signalError) Error() string { return e.sig.String() }
-
-// status is 128 + the signal's number: 130 for SIGINT, 143 for SIGTERM.
-func (e signalError) status() int {
-	if s, ok := e.sig.(syscall.Signal); ok {
-		return 128 + int(s)
-	}
-	return 130
-}
-
-// verb says what the signal did.
-func (e signalError) verb() string {
-	if e.sig == syscall.SIGTERM {
-		return "terminated"
-	}
-	return "interrupted"
-}
-
-// signalContext returns a context that the first SIGINT or SIGTERM cancels, its cause
-// a signalError; stop releases the signals.
-func signalContext() (context.Context, func()) {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case s := <-ch:
-			signal.Stop(ch)
-			cancel(signalError{s})
-		case <-done:
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(ch)
-		close(done)
-		cancel(nil)
-	}
 }
 
 func run(ctx context.Context, out io.Writer, job, glob, algo string, ps []string, scale string, seed uint64, positive, modelPath, grid string,

@@ -1,4 +1,4 @@
-package main
+package sigctx
 
 import (
 	"context"
@@ -19,10 +19,10 @@ func TestSignalError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.sig.String(), func(t *testing.T) {
-			e := signalError{tt.sig}
-			if e.status() != tt.status || e.verb() != tt.verb || !errors.Is(e, context.Canceled) {
-				t.Errorf("signalError{%v}: status %d, verb %q, is Canceled %v; want %d, %q, true",
-					tt.sig, e.status(), e.verb(), errors.Is(e, context.Canceled), tt.status, tt.verb)
+			e := Error{tt.sig}
+			if e.Status() != tt.status || e.Verb() != tt.verb || !errors.Is(e, context.Canceled) {
+				t.Errorf("Error{%v}: status %d, verb %q, is Canceled %v; want %d, %q, true",
+					tt.sig, e.Status(), e.Verb(), errors.Is(e, context.Canceled), tt.status, tt.verb)
 			}
 		})
 	}
@@ -31,7 +31,7 @@ func TestSignalError(t *testing.T) {
 // TestSignalContext sends the process a real SIGTERM and checks that the context is
 // cancelled with the signal as its cause, and that stop releases it.
 func TestSignalContext(t *testing.T) {
-	ctx, stop := signalContext(context.Background())
+	ctx, stop := Context(context.Background())
 	defer stop()
 	p, err := os.FindProcess(os.Getpid())
 	if err != nil {
@@ -41,8 +41,8 @@ func TestSignalContext(t *testing.T) {
 		t.Skipf("cannot signal itself: %v", err)
 	}
 	<-ctx.Done()
-	var se signalError
-	if !errors.As(context.Cause(ctx), &se) || se.status() != 143 {
-		t.Errorf("cause %v, want the SIGTERM signalError", context.Cause(ctx))
+	var se Error
+	if !errors.As(context.Cause(ctx), &se) || se.Status() != 143 {
+		t.Errorf("cause %v, want the SIGTERM Error", context.Cause(ctx))
 	}
 }
