@@ -186,6 +186,9 @@ func (s *csvSource) next() (*Example, error) {
 		b.start(s.start)
 		skip := false
 		for i, cell := range fields {
+			if b.keep != nil {
+				b.keepCell(i, trimSpace(cell))
+			}
 			if b.role[i] == roleIgnore {
 				continue
 			}
@@ -204,6 +207,7 @@ func (s *csvSource) next() (*Example, error) {
 		if !skip {
 			return b.finish(), nil
 		}
+		b.skipped()
 	}
 }
 

@@ -178,6 +178,9 @@ func (s *parquetSource) next() (*Example, error) {
 			if c < 0 || c >= len(b.role) {
 				continue
 			}
+			if b.keep != nil && b.keep[c] >= 0 && !v.IsNull() {
+				b.keepCell(c, s.valueText(v))
+			}
 			role := b.role[c]
 			if role == roleIgnore {
 				continue
@@ -200,6 +203,7 @@ func (s *parquetSource) next() (*Example, error) {
 		if !skip {
 			return b.finish(), nil
 		}
+		b.skipped()
 	}
 }
 

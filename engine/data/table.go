@@ -77,19 +77,29 @@ type TableOptions struct {
 	HashBits    int      // hash buckets 2^HashBits; 0 means DefaultHashBits
 	HashSeed    uint32   // seed of the feature hash
 	Missing     string   // MissingError (""), MissingZero or MissingSkip
-	// Schema, when set, fixes the mapping (a model's): the file must have its columns,
-	// and the other options must be zero but Unlabelled.
+	// Schema, when set, fixes the mapping (a model's): the file must have its feature
+	// columns, in any order (they are matched by name), and the other options must be
+	// zero but Unlabelled, AllowExtra, Ignore and Missing, which then mean: Ignore names
+	// columns the schema does not know that are left out (a feature or the label of the
+	// schema cannot be), and Missing, when set, replaces the schema's missing-value
+	// policy.
 	Schema *Schema
 	// Unlabelled, with a Schema, lets the file lack the label column, for scoring
 	// unlabelled rows: each row then has Example.Y 0 and Label 0. A file that has the
 	// column is read as usual. It is an error without a Schema.
 	Unlabelled bool
+	// AllowExtra, with a Schema, leaves out every column the schema does not know.
+	// Without it such a column is an error wrapping an *ExtraColumnsError, unless Ignore
+	// or Carry names it. It is an error without a Schema.
+	AllowExtra bool
+	// Carry, when set, collects the text of some columns of each row as it is read.
+	Carry *Carry
 }
 
 // IsZero reports whether o is the zero value (all defaults).
 func (o *TableOptions) IsZero() bool {
 	return o == nil || o.Label == "" && len(o.Columns) == 0 && len(o.Ignore) == 0 && len(o.Categorical) == 0 &&
-		o.HashBits == 0 && o.HashSeed == 0 && o.Missing == "" && o.Schema == nil && !o.Unlabelled
+		o.HashBits == 0 && o.HashSeed == 0 && o.Missing == "" && o.Schema == nil && !o.Unlabelled && !o.AllowExtra && o.Carry == nil
 }
 
 // Schema is the mapping of a table's columns to the label and features, recorded in a
@@ -142,6 +152,10 @@ func (s *Schema) Validate() error {
 	}
 	return nil
 }
+
+// CheckMissing reports whether m is a missing-value policy: MissingError, MissingZero
+// or MissingSkip.
+func CheckMissing(m string) error { return checkMissing(m) }
 
 func checkMissing(m string) error {
 	switch m {
@@ -204,37 +218,14 @@ func resolveSchema(path string, header []string, kinds []colKind, typeName func(
 		}
 		index[h] = i
 	}
-	if topt.Unlabelled && topt.Schema == nil {
-		return nil, fmt.Errorf("%s: reading a table without its label column needs the schema of a model", path)
+	if topt.Schema == nil && (topt.Unlabelled || topt.AllowExtra) {
+		return nil, fmt.Errorf("%s: reading a table without its label column or with extra columns needs the schema of a model", path)
 	}
-	if s := topt.Schema; s != nil {
-		if !(&TableOptions{Schema: s, Unlabelled: topt.Unlabelled}).equal(topt) {
-			return nil, fmt.Errorf("%s: table options cannot change the schema recorded in a model", path)
-		}
-		if err := s.Validate(); err != nil {
-			return nil, err
-		}
-		known := map[string]bool{s.Label: true}
-		for _, c := range slices.Concat(s.Numeric, s.Categorical, s.Ignored) {
-			known[c] = true
-			if _, ok := index[c]; !ok && !slices.Contains(s.Ignored, c) {
-				return nil, colErr("no column %q, which the model was trained on (the file has %s)", c, quoteList(header))
-			}
-		}
-		if _, ok := index[s.Label]; !ok && !topt.Unlabelled {
-			return nil, colErr("no label column %q (the file has %s)", s.Label, quoteList(header))
-		}
-		for _, h := range header {
-			if !known[h] {
-				return nil, colErr("column %q was not in the model's training data (its columns: label %q, features %s)", h, s.Label, quoteList(slices.Concat(s.Numeric, s.Categorical)))
-			}
-		}
-		for _, c := range s.Numeric {
-			if i := index[c]; kinds[i] != kindNumber {
-				return nil, colErr("column %q is numeric in the model but holds %s here", c, typeName(i))
-			}
-		}
-		return s, nil
+	if err := checkCarry(path, header, topt.Carry); err != nil {
+		return nil, err
+	}
+	if topt.Schema != nil {
+		return applySchema(path, header, index, kinds, typeName, topt, colErr)
 	}
 	s := &Schema{Label: topt.Label, Positive: o.Positive, Hash: HashMurmur3Canonical, HashBits: topt.HashBits, HashSeed: topt.HashSeed, Missing: topt.Missing}
 	if s.Label == "" {
@@ -307,11 +298,75 @@ func resolveSchema(path string, header []string, kinds []colKind, typeName func(
 	return s, nil
 }
 
+// applySchema is resolveSchema of a file read with a model's schema (topt.Schema):
+// the schema, with topt.Missing as its policy when set, once the header is found to
+// have the schema's columns and no other that topt does not account for.
+func applySchema(path string, header []string, index map[string]int, kinds []colKind, typeName func(int) string, topt *TableOptions,
+	colErr func(string, ...any) error) (*Schema, error) {
+	s := topt.Schema
+	scoring := TableOptions{Schema: s, Unlabelled: topt.Unlabelled, AllowExtra: topt.AllowExtra, Ignore: topt.Ignore, Missing: topt.Missing, Carry: topt.Carry}
+	if !scoring.equal(topt) {
+		return nil, fmt.Errorf("%s: table options cannot change the schema recorded in a model", path)
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if topt.Missing != "" && topt.Missing != s.Missing {
+		if err := checkMissing(topt.Missing); err != nil {
+			return nil, err
+		}
+		c := *s
+		c.Missing = topt.Missing
+		s = &c
+	}
+	features := slices.Concat(s.Numeric, s.Categorical)
+	for _, c := range topt.Ignore {
+		switch {
+		case c == s.Label:
+			return nil, colErr("%q is the model's label column, it cannot be left out", c)
+		case slices.Contains(features, c):
+			return nil, colErr("column %q is a feature of the model, it cannot be left out", c)
+		}
+		if _, ok := index[c]; !ok {
+			return nil, colErr("no column %q to leave out (the file has %s)", c, quoteList(header))
+		}
+	}
+	var absent []string
+	for _, c := range features {
+		if _, ok := index[c]; !ok {
+			absent = append(absent, c)
+		}
+	}
+	if len(absent) > 0 {
+		return nil, colErr("no %s, which the model was trained on (the file has %s)", columnsNamed(absent), quoteList(header))
+	}
+	if _, ok := index[s.Label]; !ok && !topt.Unlabelled {
+		return nil, colErr("no label column %q (the file has %s)", s.Label, quoteList(header))
+	}
+	var extra []string
+	for _, h := range header {
+		known := h == s.Label || slices.Contains(features, h) || slices.Contains(s.Ignored, h) ||
+			slices.Contains(topt.Ignore, h) || topt.Carry != nil && slices.Contains(topt.Carry.Columns, h)
+		if !known {
+			extra = append(extra, h)
+		}
+	}
+	if len(extra) > 0 && !topt.AllowExtra {
+		return nil, &ParseError{Path: path, Line: 1, Err: fmt.Errorf("%w: %w", ErrColumn, &ExtraColumnsError{Columns: extra, Label: s.Label, Features: features})}
+	}
+	for _, c := range s.Numeric {
+		if i := index[c]; kinds[i] != kindNumber {
+			return nil, colErr("column %q is numeric in the model but holds %s here", c, typeName(i))
+		}
+	}
+	return s, nil
+}
+
 // equal reports whether o and p are the same options.
 func (o *TableOptions) equal(p *TableOptions) bool {
 	return o.Label == p.Label && slices.Equal(o.Columns, p.Columns) && slices.Equal(o.Ignore, p.Ignore) &&
 		slices.Equal(o.Categorical, p.Categorical) && o.HashBits == p.HashBits && o.HashSeed == p.HashSeed &&
-		o.Missing == p.Missing && o.Schema == p.Schema && o.Unlabelled == p.Unlabelled
+		o.Missing == p.Missing && o.Schema == p.Schema && o.Unlabelled == p.Unlabelled && o.AllowExtra == p.AllowExtra && o.Carry == p.Carry
 }
 
 func quoteList(names []string) string {
@@ -347,11 +402,21 @@ type rowBuilder struct {
 	seen   []float64 // labels seen, for the LIBSVM conventions
 	ex     Example
 	vocab  *Vocab // counts the hashed strings when set (Options.Vocab)
+	carry  *Carry // collects the text of some columns when set (TableOptions.Carry)
+	keep   []int  // per file column: its position in carry.Columns, −1 when not carried
+	kept   []string
+	label1 bool   // the label's text is carried (Carry.Label) and the file has the column
+	labelT string // the text of the row's label cell, when label1
 }
 
 func newRowBuilder(path string, header []string, s *Schema, o Options) *rowBuilder {
 	b := &rowBuilder{s: s, path: path, header: header, role: make([]int8, len(header)), slot: make([]int, len(header)),
 		nNum: len(s.Numeric), mask: 1<<s.HashBits - 1, raw: o.Raw, canon: s.Hash == HashMurmur3Canonical, vocab: o.Vocab}
+	if o.Table != nil && o.Table.Carry != nil {
+		b.carry, b.keep = o.Table.Carry, carried(header, o.Table.Carry)
+		b.kept = make([]string, len(b.carry.Columns))
+		b.label1 = b.carry.Label && slices.Contains(header, s.Label)
+	}
 	for i, h := range header {
 		switch {
 		case h == s.Label:
@@ -386,6 +451,9 @@ func (b *rowBuilder) cellError(line, col int, tok []byte, format string, args ..
 // label maps a label cell to the example's Y and Label.
 func (b *rowBuilder) label(line, col int, cell []byte, num float64, isNum bool) error {
 	ex := &b.ex
+	if b.label1 {
+		b.labelT = string(cell)
+	}
 	if !isNum {
 		v, err := parseFloat(cell)
 		isNum = err == nil && !math.IsNaN(v) && !math.IsInf(v, 0)
@@ -437,8 +505,25 @@ func (b *rowBuilder) label(line, col int, cell []byte, num float64, isNum bool) 
 func (b *rowBuilder) start(line int) {
 	b.ex.X.Idx, b.ex.X.Val = b.ex.X.Idx[:0], b.ex.X.Val[:0]
 	b.ex.Y, b.ex.Label, b.ex.Line = 0, 0, line
+	clear(b.kept)
+	b.labelT = ""
 	if b.vocab != nil && !b.vocab.startRow() {
 		b.vocab = nil // VocabRows counted: the rest of the file reads at full speed
+	}
+}
+
+// keepCell records the text of file column col (0-based) of the row when it is
+// carried (TableOptions.Carry).
+func (b *rowBuilder) keepCell(col int, text []byte) {
+	if b.keep != nil && b.keep[col] >= 0 {
+		b.kept[b.keep[col]] = string(text)
+	}
+}
+
+// skipped counts a row left out for a missing value.
+func (b *rowBuilder) skipped() {
+	if b.carry != nil {
+		b.carry.Skipped++
 	}
 }
 
@@ -604,6 +689,12 @@ func (b *rowBuilder) finish() *Example {
 		}
 	}
 	x.Idx, x.Val = idx[:n], val[:n]
+	if b.carry != nil {
+		b.carry.Text = append(b.carry.Text, b.kept...)
+		if b.label1 {
+			b.carry.Labels = append(b.carry.Labels, b.labelT)
+		}
+	}
 	return &b.ex
 }
 
