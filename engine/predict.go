@@ -2,11 +2,13 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
+	"strconv"
 
 	"github.com/aucopt/aucopt/engine/data"
-
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/model"
 )
@@ -27,42 +29,104 @@ type PredictOptions struct {
 	// column: its rows are scored all the same, and the Prediction says it is
 	// Unlabelled. Without it such a table is refused, as evaluation needs labels.
 	Unlabelled bool
+	// ID names a column of a table whose cell text each row's score goes with
+	// (Prediction.IDs), a column the model knows or not. LIBSVM data has no columns: an
+	// ID is an error there, as are Ignore, Missing and AllowExtraColumns.
+	ID string
+	// Ignore names columns of a table that the model does not know, left out. A column
+	// the model reads (a feature, the label) cannot be.
+	Ignore []string
+	// Missing, when set, replaces the missing-value policy the model was trained with
+	// (data.MissingError, data.MissingZero, data.MissingSkip) for the data scored: with
+	// skip, a row with an empty cell has no score, and the Prediction counts it.
+	Missing string
+	// AllowExtraColumns leaves out every column of a table that the model does not
+	// know. Without it such a column, unless ID or Ignore names it, is refused with an
+	// error wrapping a *data.ExtraColumnsError. Columns are matched by name, in any
+	// order; a feature column of the model that the table lacks is always refused.
+	AllowExtraColumns bool
 	// Context, when set, stops reading the data once done (Ctrl-C); nil reads to the end.
 	Context context.Context
 }
 
-// Prediction is a model's scores of a dataset.
+// table reports whether o sets an option that applies to a table's columns only.
+func (o *PredictOptions) table() bool {
+	return o.ID != "" || len(o.Ignore) > 0 || o.Missing != "" || o.AllowExtraColumns
+}
+
+// Prediction is a model's scores of a data.
 type Prediction struct {
 	Data   string    // the data as named
 	Part   string    // "test" for a dataset name's test part, "all" for every row read
 	Scores []float64 // w·T(x), one per row in the data's order
 	Y      []int8    // the rows' labels, +1 or −1; 0 when Unlabelled
+	// Labels are the rows' labels as the data writes them: a table's label cells
+	// (yes, no, 1, 0), a LIBSVM row's label as a number in its shortest form (+1 is 1).
+	// nil when Unlabelled.
+	Labels []string
+	// IDs are the text of each row's PredictOptions.ID cell; nil without an ID.
+	IDs []string
+	// Skipped counts the rows of a table left out for a missing value (the
+	// missing-value policy skip): they have no score.
+	Skipped int
 	// Unlabelled: the data is a table without its label column (PredictOptions.Unlabelled).
 	Unlabelled bool
 	Notes      []string // things the user should know (extra features ignored)
 }
 
-// Predict scores data with m, applying the scaling m was trained with. data is a file
-// (LIBSVM text, compressed or not, or an aucopt cache) or a registered dataset's name,
+// Predict scores the data name with m, applying the scaling m was trained with. name
+// is a file (LIBSVM text, compressed or not, an aucopt cache, or for a model trained
+// on a table a CSV, TSV or Parquet file) or a registered dataset's name,
 // which stands for its test part when it has a train/test split and for all its rows
 // otherwise (a multi-class dataset's classes are grouped with the model's seed, as in
 // training). The scores of a model's own test data equal those its test AUC was
 // measured on.
-func Predict(m *model.Model, data string, opts PredictOptions) (*Prediction, error) {
-	if data == "" {
+func Predict(m *model.Model, name string, opts PredictOptions) (*Prediction, error) {
+	if name == "" {
 		return nil, inputErrorf("no data to score")
 	}
 	ctx := opts.Context
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	ds, test, err := loadModelData(ctx, m, data, opts.Unlabelled)
+	if m.Table == nil && opts.table() {
+		return nil, inputErrorf("%s: the model was trained on LIBSVM data, whose rows have no columns: an identifier column, columns to leave out and a missing-value policy apply to a model trained on a table", name)
+	}
+	var carry *data.Carry
+	if m.Table != nil {
+		carry = &data.Carry{Label: true}
+		if opts.ID != "" {
+			carry.Columns = []string{opts.ID}
+		}
+	}
+	ds, test, err := loadModelData(ctx, m, name, opts, carry)
 	if err != nil {
 		return nil, err
 	}
-	p := &Prediction{Data: data, Part: "all"}
+	p := &Prediction{Data: name, Part: "all"}
 	if test != nil {
 		ds, p.Part = test, "test"
+	}
+	if carry != nil {
+		if carry.Rows() != ds.Rows() && len(carry.Columns) > 0 || carry.Labels != nil && len(carry.Labels) != ds.Rows() {
+			return nil, fmt.Errorf("scoring %s: %d rows read, %d carried", name, ds.Rows(), max(carry.Rows(), len(carry.Labels)))
+		}
+		p.Labels, p.Skipped = carry.Labels, carry.Skipped
+		if opts.ID != "" {
+			p.IDs = carry.Text
+		}
+		if p.Skipped > 0 {
+			rows := fmt.Sprintf("%d rows with a missing value were", p.Skipped)
+			if p.Skipped == 1 {
+				rows = "1 row with a missing value was"
+			}
+			p.Notes = append(p.Notes, rows+" left out (missing-value policy skip), without a score")
+		}
+	} else {
+		p.Labels = make([]string, ds.Rows())
+		for i, l := range ds.Labels {
+			p.Labels[i] = strconv.FormatFloat(l, 'g', -1, 64)
+		}
 	}
 	if ds.Dim > m.Features && opts.AllowExtraFeatures {
 		p.Notes = append(p.Notes, fmt.Sprintf("the data has %d features, the model %d: the extra features get weight 0", ds.Dim, m.Features))
@@ -77,7 +141,7 @@ func Predict(m *model.Model, data string, opts PredictOptions) (*Prediction, err
 		}
 	}
 	if p.Scores, err = m.Score(ds); err != nil {
-		return nil, fmt.Errorf("scoring %s: %w", data, err)
+		return nil, fmt.Errorf("scoring %s: %w", name, err)
 	}
 	p.Y = ds.Y
 	// A table's rows all have their label or none has (no label column): Y is ±1, or 0.
@@ -179,8 +243,9 @@ func tprAt(pts []metric.Point, f float64) float64 {
 }
 
 // loadModelData loads name as Predict does: a file of a model trained on a table is
-// read with the model's table schema (and must have its columns).
-func loadModelData(ctx context.Context, m *model.Model, name string, unlabelled bool) (*data.Dataset, *data.Dataset, error) {
+// read with the model's table schema (and must have its columns) under opts, carrying
+// carry's columns.
+func loadModelData(ctx context.Context, m *model.Model, name string, opts PredictOptions, carry *data.Carry) (*data.Dataset, *data.Dataset, error) {
 	if m.Table == nil {
 		var in data.Options
 		if _, err := data.StatInput(name); err == nil { // a LIBSVM file numbered as the training file was
@@ -193,9 +258,21 @@ func loadModelData(ctx context.Context, m *model.Model, name string, unlabelled 
 		return train, test, err
 	}
 	st, err := data.StatInput(name)
-	if err != nil || st.IsDir() || !data.IsStream(name) && !data.IsTableFile(name, data.Options{}) { // a stream is told by its content
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, inputErrorf("%s: no such file", name)
+	case err != nil:
+		return nil, nil, inputErrorf("%s: %w", name, err)
+	case st.IsDir() || !data.IsStream(name) && !data.IsTableFile(name, data.Options{}): // a stream is told by its content
 		return nil, nil, inputErrorf("%s: the model was trained on a table (label %q): give a CSV, TSV or Parquet file with its columns", name, m.Table.Label)
 	}
-	ds, _, _, err := loadWith(ctx, name, m.Seed, data.LayoutSparse, data.Options{Table: &data.TableOptions{Schema: m.Table, Unlabelled: unlabelled}})
+	if opts.Missing != "" {
+		if err := data.CheckMissing(opts.Missing); err != nil {
+			return nil, nil, inputErrorf("%w", err)
+		}
+	}
+	t := &data.TableOptions{Schema: m.Table, Unlabelled: opts.Unlabelled, Ignore: opts.Ignore, Missing: opts.Missing,
+		AllowExtra: opts.AllowExtraColumns, Carry: carry}
+	ds, _, _, err := loadWith(ctx, name, m.Seed, data.LayoutSparse, data.Options{Table: t})
 	return ds, nil, err
 }
