@@ -41,19 +41,18 @@ func TestCalibrateCLI(t *testing.T) {
 	if status := run([]string{"predict", "--model", cal, "--data", "german", "--proba"}, &out, &errOut); status != 0 {
 		t.Fatalf("predict --proba exited %d: %s", status, errOut.String())
 	}
-	lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
-	if len(lines) != 1000 {
-		t.Errorf("%d lines, want german's 1000 rows", len(lines))
+	head, recs := readPredictions(t, out.Bytes())
+	if strings.Join(head, ",") != "label,score,probability" {
+		t.Errorf("header %q, want label,score,probability", head)
 	}
-	for i, line := range lines {
-		f := strings.Split(line, "\t")
-		if len(f) != 3 {
-			t.Fatalf("line %d %q: want label, score, probability", i+1, line)
-		}
+	if len(recs) != 1000 {
+		t.Errorf("%d rows, want german's 1000 rows", len(recs))
+	}
+	for i, f := range recs {
 		s, err1 := strconv.ParseFloat(f[1], 64)
 		p, err2 := strconv.ParseFloat(f[2], 64)
 		if err1 != nil || err2 != nil || p != m.Calibration.Prob(s) {
-			t.Fatalf("line %d %q: probability is not the calibration's of the score (%v)", i+1, line, m.Calibration.Prob(s))
+			t.Fatalf("row %d %q: probability is not the calibration's of the score (%v)", i+1, f, m.Calibration.Prob(s))
 		}
 	}
 	for _, tt := range []struct {

@@ -360,13 +360,37 @@ func addReadFlags(fs *flag.FlagSet) *readFlags {
 		positive:    fs.String("positive", "", "label of the positive class, every other label negative (LIBSVM files and tables); default: the conventions {+1,-1}, {1,0}, {1,2}"),
 		label:       fs.String("label", data.DefaultLabel, "table (CSV, TSV, Parquet): the label column"),
 		columns:     fs.StringSlice("columns", nil, "table: the feature columns, comma-separated (default: all but the label and --ignore)"),
-		ignore:      fs.StringSlice("ignore", nil, "table: columns to leave out, comma-separated"),
+		ignore:      ignoreFlag(fs),
 		categorical: fs.StringSlice("categorical", nil, "table: numeric columns to treat as categories (text columns always are), comma-separated"),
 		hashBits:    fs.Int("hash-bits", data.DefaultHashBits, "table: categorical values are hashed (signed MurmurHash3 of column=value) into 2^B features"),
 		hashSeed:    fs.Uint32("hash-seed", 0, "table: seed of the feature hash"),
-		missing:     fs.String("missing", data.MissingError, "table: an empty cell (a Parquet null) is an error, zero (no feature), or skip (the row is left out)"),
+		missing:     missingFlag(fs, data.MissingError),
 		zeroBased:   fs.String("zero-based", "auto", "LIBSVM: feature indices start at 0 (true, scikit-learn's default), at 1 (false), or auto: at 0 when an index 0 occurs in the file (a note says so)"),
 	}
+}
+
+// ignoreFlag defines --ignore on fs, for the commands that read tables to train
+// (readFlags) and to score (scoringFlags) alike.
+func ignoreFlag(fs *flag.FlagSet) *[]string {
+	return fs.StringSlice("ignore", nil, "table: columns to leave out, comma-separated")
+}
+
+// missingFlag defines --missing on fs with the default dflt: the policy for training;
+// "" for scoring, where it means the policy the model was trained with.
+func missingFlag(fs *flag.FlagSet, dflt string) *string {
+	usage := "table: an empty cell (a Parquet null) is an error, zero (no feature), or skip (the row is left out)"
+	if dflt == "" {
+		usage += "; default: the model's, as it was trained"
+	}
+	return fs.String("missing", dflt, usage)
+}
+
+// checkMissing checks a --missing value.
+func checkMissing(policy string) error {
+	if data.CheckMissing(policy) != nil {
+		return inputErrorf("--missing %q: want %s, %s or %s", policy, data.MissingError, data.MissingZero, data.MissingSkip)
+	}
+	return nil
 }
 
 // indices returns the index base --zero-based asks for.
@@ -394,10 +418,8 @@ func (r *readFlags) options() (string, *data.TableOptions, error) {
 	if *r.hashBits < 1 || *r.hashBits > data.MaxHashBits {
 		return "", nil, inputErrorf("--hash-bits %d: want 1 to %d", *r.hashBits, data.MaxHashBits)
 	}
-	switch *r.missing {
-	case data.MissingError, data.MissingZero, data.MissingSkip:
-	default:
-		return "", nil, inputErrorf("--missing %q: want %s, %s or %s", *r.missing, data.MissingError, data.MissingZero, data.MissingSkip)
+	if err := checkMissing(*r.missing); err != nil {
+		return "", nil, err
 	}
 	t := &data.TableOptions{Label: *r.label, Columns: *r.columns, Ignore: *r.ignore, Categorical: *r.categorical,
 		HashBits: *r.hashBits, HashSeed: *r.hashSeed, Missing: *r.missing}

@@ -159,24 +159,28 @@ func fileSHA256(t *testing.T, path string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// parseScores reads predict's "label<TAB>score" lines.
+// parseScores reads predict's CSV of LIBSVM data: the header "label,score", then a
+// row per example, the label 1 positive and any other negative.
 func parseScores(t *testing.T, out string) ([]float64, []int8) {
 	t.Helper()
 	var scores []float64
 	var labels []int8
 	sc := bufio.NewScanner(strings.NewReader(out))
-	for n := 1; sc.Scan(); n++ {
-		label, score, ok := strings.Cut(sc.Text(), "\t")
-		if !ok || (label != "+1" && label != "-1") {
-			t.Fatalf("predict line %d is not 'label<TAB>score': %q", n, sc.Text())
+	if !sc.Scan() || sc.Text() != "label,score" {
+		t.Fatalf("predict's header is not 'label,score': %.200q", out)
+	}
+	for n := 2; sc.Scan(); n++ {
+		label, score, ok := strings.Cut(sc.Text(), ",")
+		if !ok || label == "" {
+			t.Fatalf("predict line %d is not 'label,score': %q", n, sc.Text())
 		}
 		s, err := strconv.ParseFloat(score, 64)
 		if err != nil || math.IsNaN(s) || math.IsInf(s, 0) {
 			t.Fatalf("predict line %d: score %q: not a finite number", n, score)
 		}
-		y := int8(1)
-		if label == "-1" {
-			y = -1
+		y := int8(-1)
+		if label == "1" {
+			y = 1
 		}
 		scores, labels = append(scores, s), append(labels, y)
 	}

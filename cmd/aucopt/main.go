@@ -38,7 +38,7 @@ type command struct {
 // commands lists the subcommands in help order.
 var commands = []command{
 	{"train", "train an AUC maximiser (default: OPAUC on the embedded a9a) and report its test AUC", runTrain},
-	{"predict", "score data with a model file: one 'label<TAB>score' line per row", runPredict},
+	{"predict", "score data with a model file: a CSV of each row's label and score (--id, --proba add columns)", runPredict},
 	{"eval", "evaluate a model on labelled data: AUC, ROC summary, best-F1 and best-accuracy thresholds", runEval},
 	{"inspect", "show a model: its settings, training data and its largest weights by name (hashed buckets by their column=value strings)", runInspect},
 	{"cv", "cross-validate an algorithm: stratified (repeated) k-fold AUC, mean ± std, optionally with a grid inside each fold", runCV},

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
@@ -16,26 +18,45 @@ import (
 	flag "github.com/spf13/pflag"
 )
 
-const predictExamples = `  aucopt train --data train.svm --model m.json && aucopt predict --model m.json --data test.svm > scores.tsv
-  aucopt predict --model m.json --data a9a --out scores.tsv    # a dataset name: its test part
+const predictExamples = `  aucopt train --data train.svm --model m.json && aucopt predict --model m.json --data test.svm > scores.csv
+  aucopt predict --model m.json --data a9a --out scores.csv    # a dataset name: its test part
   aucopt predict --model m.json --data wide.svm --allow-extra-features
-  cut -f2 scores.tsv | sort -g | tail -1                       # the highest score
+  aucopt predict --model churn.json --data new.csv --id user_id --proba --out scores.csv
+  aucopt predict --model churn.json --data new.csv --ignore signup_date,region --missing zero
 
-Output: one line per row of the data, in its order: the label (+1 or -1), a tab, and the
+Output: CSV with a header, one row per row of the data, in its order: the --id column's
+value (when given), the label as the data writes it (a table's label cell: yes, no, 1,
+0; a LIBSVM label as a number: +1 is 1; no label column when a table has none), the
 score w·x of the row after the model's scaling, as the shortest decimal that reads back
-exactly; for a table without the label column (a model trained on a table), the score
-alone. Written to stdout, or with --out to a file that appears only when complete.
+exactly, and with --proba the calibrated probability:
+
+  user_id,label,score,probability
+  u17,yes,0.8125,0.7311
+
+A LIBSVM file gives "label,score". A table is matched to the model's columns by name, in
+any order; a feature column it lacks is refused, and a column the model does not know
+is refused unless --id or --ignore names it or --allow-extra-columns is given. With
+--missing skip, a row with an empty cell has no output row (a note counts them; --id
+joins the scores back). Written to stdout, or with --out to a file that appears only
+when complete.
 `
 
 const evalExamples = `  aucopt eval --model m.json --data test.svm
   aucopt eval --model m.json --data a9a --json | jq .auc      # a dataset name: its test part
+  aucopt eval --model churn.json --data new.csv --id user_id --missing zero
 `
 
 // scoringFlags are the flags predict and eval share.
 type scoringFlags struct {
+	fs                     *flag.FlagSet
 	model, data            string
 	allowExtra, allowFewer bool
 	ignoreChecksum         *bool
+	// a table's columns (a model trained on a table)
+	id           string
+	ignore       *[]string
+	missing      *string
+	allowColumns bool
 }
 
 func (s *scoringFlags) register(fs *flag.FlagSet) {
@@ -44,6 +65,10 @@ func (s *scoringFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&s.allowExtra, "allow-extra-features", false, "score data with more features than the model, giving the extra ones weight 0 (LIBLINEAR's rule); without it such data is refused")
 	fs.BoolVar(&s.allowFewer, "allow-fewer-features", false, "score data with fewer features than the model, the missing ones counting 0 (a sparse file whose last features never occur); without it such data is refused")
 	s.ignoreChecksum = ignoreChecksumFlag(fs)
+	fs.StringVar(&s.id, "id", "", "table: a column identifying the rows, any column of the file: predict writes its value first on each output row; it need not be one the model knows")
+	s.ignore = ignoreFlag(fs)
+	s.missing = missingFlag(fs, "")
+	fs.BoolVar(&s.allowColumns, "allow-extra-columns", false, "table: leave out every column the model does not know; without it such a column is refused unless --id or --ignore names it")
 }
 
 // score reads the model and scores the data; unlabelled lets a table lack its label
@@ -55,12 +80,33 @@ func (s *scoringFlags) score(ctx context.Context, unlabelled bool) (*model.Model
 	if s.data == "" {
 		return nil, nil, inputErrorf("--data is required (a file or a dataset name)")
 	}
+	if *s.missing != "" {
+		if err := checkMissing(*s.missing); err != nil {
+			return nil, nil, err
+		}
+	}
 	opts := model.ReadOptions{IgnoreChecksum: *s.ignoreChecksum}
 	m, err := readModel(ctx, s.model, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := engine.Predict(m, s.data, engine.PredictOptions{AllowExtraFeatures: s.allowExtra, AllowFewerFeatures: s.allowFewer, Unlabelled: unlabelled, Context: ctx})
+	if m.Table == nil {
+		for _, f := range []string{"id", "ignore", "missing", "allow-extra-columns"} {
+			if s.fs.Changed(f) {
+				return nil, nil, inputErrorf("--%s: model %s was trained on LIBSVM data, whose rows have no columns: --id, --ignore, --missing and --allow-extra-columns apply to a model trained on a table", f, s.model)
+			}
+		}
+	}
+	p, err := engine.Predict(m, s.data, engine.PredictOptions{AllowExtraFeatures: s.allowExtra, AllowFewerFeatures: s.allowFewer, Unlabelled: unlabelled,
+		ID: s.id, Ignore: *s.ignore, Missing: *s.missing, AllowExtraColumns: s.allowColumns, Context: ctx})
+	var extra *data.ExtraColumnsError
+	if errors.As(err, &extra) {
+		them := "them"
+		if len(extra.Columns) == 1 {
+			them = "it"
+		}
+		return nil, nil, fmt.Errorf("%w; --ignore %s leaves %s out, --allow-extra-columns every column the model does not know", err, strings.Join(extra.Columns, ","), them)
+	}
 	if errors.Is(err, model.ErrFeatureSpace) {
 		return nil, nil, fmt.Errorf("model %s: %w (if it is the same feature space, --allow-extra-features gives extra ones weight 0 and --allow-fewer-features lets missing ones count 0)", s.model, err)
 	}
@@ -77,8 +123,8 @@ func (s *scoringFlags) score(ctx context.Context, unlabelled bool) (*model.Model
 }
 
 func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("predict", "predict --model M --data D [--out FILE]", predictExamples, stdout, stderr)
-	var sf scoringFlags
+	fs := newFlags("predict", "predict --model M --data D [--id COL] [--proba] [--out FILE]", predictExamples, stdout, stderr)
+	sf := scoringFlags{fs: fs}
 	sf.register(fs)
 	out := fs.String("out", "", "write the scores to this file instead of stdout")
 	quiet := fs.Bool("quiet", false, "no notes on stderr")
@@ -97,6 +143,9 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			return inputErrorf("--proba: model %s is not calibrated (train it with --calibrate platt or isotonic)", sf.model)
 		}
 	}
+	if slices.Contains(scoreColumns, sf.id) {
+		return inputErrorf("--id %q: predict's output has a column of that name (%s)", sf.id, strings.Join(scoreColumns, ", "))
+	}
 	m, p, err := sf.score(ctx, true)
 	if err != nil {
 		return err
@@ -110,7 +159,7 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			fmt.Fprintf(stderr, "aucopt predict: note: %s\n", n)
 		}
 	}
-	write := func(w io.Writer) error { return writeScores(w, p, probs) }
+	write := func(w io.Writer) error { return writeScores(w, p, sf.id, probs) }
 	if *out == "" {
 		bw := bufio.NewWriterSize(stdout, 1<<16)
 		if err := write(bw); err != nil {
@@ -121,22 +170,46 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return data.WriteAtomicContext(ctx, *out, write)
 }
 
-// writeScores writes "label<TAB>score" lines, or "score" lines for an unlabelled table,
-// each followed by a tab and the row's probability when probs is not nil.
-func writeScores(w io.Writer, p *engine.Prediction, probs []float64) error {
-	buf := make([]byte, 0, 32)
+// scoreColumns are the names of predict's output columns but the --id one.
+var scoreColumns = []string{"label", "score", "probability"}
+
+// writeScores writes p as CSV with a header: per row the ID (when p has IDs), the label
+// as the data writes it (when p is labelled), the score, and the probability when probs
+// is not nil. idName names the ID column.
+func writeScores(w io.Writer, p *engine.Prediction, idName string, probs []float64) error {
+	var head []string
+	if p.IDs != nil {
+		head = append(head, idName)
+	}
+	if !p.Unlabelled {
+		head = append(head, "label")
+	}
+	head = append(head, "score")
+	if probs != nil {
+		head = append(head, "probability")
+	}
+	buf := make([]byte, 0, 64)
+	for i, h := range head {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = appendCSVField(buf, h)
+	}
+	buf = append(buf, '\n')
+	if _, err := w.Write(buf); err != nil {
+		return err
+	}
 	for i, s := range p.Scores {
 		buf = buf[:0]
-		switch {
-		case p.Unlabelled:
-		case p.Y[i] > 0:
-			buf = append(buf, "+1\t"...)
-		default:
-			buf = append(buf, "-1\t"...)
+		if p.IDs != nil {
+			buf = append(appendCSVField(buf, p.IDs[i]), ',')
+		}
+		if !p.Unlabelled {
+			buf = append(appendCSVField(buf, p.Labels[i]), ',')
 		}
 		buf = strconv.AppendFloat(buf, s, 'g', -1, 64)
 		if probs != nil {
-			buf = append(buf, '\t')
+			buf = append(buf, ',')
 			buf = strconv.AppendFloat(buf, probs[i], 'g', -1, 64)
 		}
 		buf = append(buf, '\n')
@@ -145,6 +218,18 @@ func writeScores(w io.Writer, p *engine.Prediction, probs []float64) error {
 		}
 	}
 	return nil
+}
+
+// appendCSVField appends the CSV field of text: as it is, or in double quotes (its
+// quotes doubled) when it holds a comma, a quote, a line break, or leading or trailing
+// blanks, which a reader would otherwise split or trim (RFC 4180).
+func appendCSVField(buf []byte, text string) []byte {
+	if text == "" || !strings.ContainsAny(text, ",\"\r\n") && strings.TrimSpace(text) == text {
+		return append(buf, text...)
+	}
+	buf = append(buf, '"')
+	buf = append(buf, strings.ReplaceAll(text, `"`, `""`)...)
+	return append(buf, '"')
 }
 
 // modelInfo is what eval reports of the model: its file without the vectors.
@@ -214,7 +299,7 @@ func probabilities(m *model.Model, scores []float64, y []int8) (*probReport, err
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("eval", "eval --model M --data D [--json]", evalExamples, stdout, stderr)
-	var sf scoringFlags
+	sf := scoringFlags{fs: fs}
 	sf.register(fs)
 	asJSON := fs.Bool("json", false, "print the evaluation as one JSON object")
 	if err := parse(fs, args); err != nil {

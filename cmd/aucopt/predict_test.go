@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"math"
 	"os"
@@ -15,18 +16,37 @@ import (
 	aucmodel "github.com/aucopt/aucopt/engine/model"
 )
 
-// readScores parses predict's "label<TAB>score" lines.
+// readPredictions parses predict's CSV output: its header and its records, each of the
+// header's length.
+func readPredictions(t *testing.T, b []byte) ([]string, [][]string) {
+	t.Helper()
+	recs, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("predict's output is not CSV with a header (%v):\n%.500s", err, b)
+	}
+	return recs[0], recs[1:]
+}
+
+// readScores parses predict's "label,score" CSV of LIBSVM data, the label 1 positive
+// and any other negative (the {1,-1}, {1,0} and {1,2} conventions).
 func readScores(t *testing.T, b []byte) ([]float64, []int8) {
 	t.Helper()
+	head, recs := readPredictions(t, b)
+	if strings.Join(head, ",") != "label,score" {
+		t.Fatalf("header %q, want label,score", head)
+	}
 	var scores []float64
 	var y []int8
-	for i, line := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
-		l, s, ok := strings.Cut(line, "\t")
-		v, err := strconv.ParseFloat(s, 64)
-		if !ok || err != nil || (l != "+1" && l != "-1") {
-			t.Fatalf("line %d %q is not label<TAB>score", i+1, line)
+	for i, r := range recs {
+		v, err := strconv.ParseFloat(r[1], 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Fatalf("row %d %q: the score is not a finite number", i+1, r)
 		}
-		scores, y = append(scores, v), append(y, int8(map[string]int{"+1": 1, "-1": -1}[l]))
+		l := int8(-1)
+		if r[0] == "1" {
+			l = 1
+		}
+		scores, y = append(scores, v), append(y, l)
 	}
 	return scores, y
 }
@@ -196,7 +216,7 @@ func TestPredictBadInput(t *testing.T) {
 	stdout.Reset()
 	stderr.Reset()
 	if status := run([]string{"predict", "--model", small, "--data", "german", "--allow-extra-features"}, &stdout, &stderr); status != 0 ||
-		strings.Count(stdout.String(), "\n") != 1000 || !strings.Contains(stderr.String(), "note: the data has 24 features, the model 3: the extra features get weight 0") {
+		strings.Count(stdout.String(), "\n") != 1001 || !strings.Contains(stderr.String(), "note: the data has 24 features, the model 3: the extra features get weight 0") {
 		t.Errorf("--allow-extra-features: exit %d, %d lines, stderr %q", status, strings.Count(stdout.String(), "\n"), stderr.String())
 	}
 }
@@ -206,7 +226,9 @@ func TestPredictEvalHelp(t *testing.T) {
 		var stdout, stderr bytes.Buffer
 		if status := run([]string{cmd, "--help"}, &stdout, &stderr); status != 0 || stderr.Len() != 0 ||
 			!strings.Contains(stdout.String(), "Usage: aucopt "+cmd+" --model M --data D") || !strings.Contains(stdout.String(), "Examples:") ||
-			!strings.Contains(stdout.String(), "--allow-extra-features") {
+			!strings.Contains(stdout.String(), "--allow-extra-features") || !strings.Contains(stdout.String(), "--id string") ||
+			!strings.Contains(stdout.String(), "--ignore strings") || !strings.Contains(stdout.String(), "--missing string") ||
+			!strings.Contains(stdout.String(), "--allow-extra-columns") {
 			t.Errorf("%s --help: exit %d\n%s%s", cmd, status, stdout.String(), stderr.String())
 		}
 	}

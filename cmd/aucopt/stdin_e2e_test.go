@@ -79,10 +79,10 @@ func TestStdinE2E(t *testing.T) {
 				t.Fatal(err)
 			}
 			name := fmt.Sprintf("%d rows, long first line %v", rows, long)
-			// predict and eval: one score per row.
+			// predict and eval: the header, then one score per row.
 			out, errOut, st := e.withStdin(text, "predict", "--allow-fewer-features", "--model", e.path("ref.json"), "--data", "-")
-			if st != 0 || strings.Count(out, "\n") != rows {
-				t.Fatalf("%s: predict --data - wrote %d lines (exit %d, %s), want %d", name, strings.Count(out, "\n"), st, errOut, rows)
+			if st != 0 || strings.Count(out, "\n") != rows+1 {
+				t.Fatalf("%s: predict --data - wrote %d lines (exit %d, %s), want the header and %d", name, strings.Count(out, "\n"), st, errOut, rows)
 			}
 			if want := e.ok("predict", "--allow-fewer-features", "--model", e.path("ref.json"), "--data", file); out != want {
 				t.Errorf("%s: predict --data - differs from predict --data FILE", name)

@@ -33,7 +33,7 @@ func TestTableCommands(t *testing.T) {
 	if out := cmd(0, "eval", "--model", p("m.json"), "--data", p("test.parquet")); !strings.Contains(out, "AUC") {
 		t.Errorf("eval: %s", out)
 	}
-	if out := cmd(0, "predict", "--model", p("m.json"), "--data", p("test.parquet")); strings.Count(out, "\n") != 1000 {
+	if out := cmd(0, "predict", "--model", p("m.json"), "--data", p("test.parquet")); strings.Count(out, "\n") != 1001 { // the header and 1000 rows
 		t.Errorf("predict: %d lines", strings.Count(out, "\n"))
 	}
 	cmd(0, "cv", "--algo", "olr", "--data", p("train.csv"), "--label", "click", "--hash-bits", "10", "--folds", "2")
@@ -90,7 +90,10 @@ func TestPredictUnlabelled(t *testing.T) {
 	cmd(0, "gen", "--rows", "2000", "--out", p("train.csv"))
 	cmd(0, "gen", "--rows", "300", "--first-row", "1000000", "--out", p("test.csv"))
 	cmd(0, "train", "--algo", "olr", "--data", p("train.csv"), "--label", "click", "--hash-bits", "10", "--model", p("m.json"), "--quiet")
-	labelled := strings.Split(strings.TrimSpace(cmd(0, "predict", "--model", p("m.json"), "--data", p("test.csv"), "--quiet")), "\n")
+	head, labelled := readPredictions(t, []byte(cmd(0, "predict", "--model", p("m.json"), "--data", p("test.csv"), "--quiet")))
+	if strings.Join(head, ",") != "label,score" {
+		t.Fatalf("header of the labelled file's scores %q, want label,score", head)
+	}
 
 	// The test table without its label column, as CSV and as Parquet.
 	text, err := os.ReadFile(p("test.csv"))
@@ -111,13 +114,13 @@ func TestPredictUnlabelled(t *testing.T) {
 	cmd(0, "convert", p("unlabelled.csv"), p("unlabelled.parquet"))
 
 	for _, file := range []string{"unlabelled.csv", "unlabelled.parquet"} {
-		got := strings.Split(strings.TrimSpace(cmd(0, "predict", "--model", p("m.json"), "--data", p(file), "--quiet")), "\n")
-		if len(got) != len(labelled) || len(got) != 300 {
-			t.Fatalf("%s: %d scores, the labelled file %d; want 300", file, len(got), len(labelled))
+		head, got := readPredictions(t, []byte(cmd(0, "predict", "--model", p("m.json"), "--data", p(file), "--quiet")))
+		if len(head) != 1 || head[0] != "score" || len(got) != len(labelled) || len(got) != 300 {
+			t.Fatalf("%s: header %q, %d scores, the labelled file %d; want score and 300", file, head, len(got), len(labelled))
 		}
 		for i := range got {
-			if _, score, _ := strings.Cut(labelled[i], "\t"); got[i] != score {
-				t.Fatalf("%s row %d: %q, want the labelled file's score %q", file, i+1, got[i], score)
+			if got[i][0] != labelled[i][1] {
+				t.Fatalf("%s row %d: %q, want the labelled file's score %q", file, i+1, got[i][0], labelled[i][1])
 			}
 		}
 		if out := cmd(2, "eval", "--model", p("m.json"), "--data", p(file)); !strings.Contains(out, `no label column "click"`) {

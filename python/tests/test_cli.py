@@ -51,7 +51,9 @@ def test_same_weights_as_cli(cli, tmp_path, algo, params, kind, density):
     got.save(str(ours))
     out = subprocess.run([cli, "predict", "--model", str(ours), "--data", str(path), "--quiet"], check=True,
                          capture_output=True, text=True).stdout
-    cli_scores = np.array([float(line.split("\t")[1]) for line in out.splitlines()])
+    lines = out.splitlines()
+    assert lines[0] == "label,score"
+    cli_scores = np.array([float(line.split(",")[1]) for line in lines[1:]])
     np.testing.assert_array_equal(cli_scores, got.decision_function(Xin))
     assert json.loads(ours.read_text())["algorithm"] == algo
 
