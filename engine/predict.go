@@ -60,10 +60,6 @@ type Prediction struct {
 	Part   string    // "test" for a dataset name's test part, "all" for every row read
 	Scores []float64 // w·T(x), one per row in the data's order
 	Y      []int8    // the rows' labels, +1 or −1; 0 when Unlabelled
-	// Labels are the rows' labels as the data writes them: a table's label cells
-	// (yes, no, 1, 0), a LIBSVM row's label as a number in its shortest form (+1 is 1).
-	// nil when Unlabelled.
-	Labels []string
 	// IDs are the text of each row's PredictOptions.ID cell; nil without an ID.
 	IDs []string
 	// Skipped counts the rows of a table left out for a missing value (the
@@ -72,6 +68,21 @@ type Prediction struct {
 	// Unlabelled: the data is a table without its label column (PredictOptions.Unlabelled).
 	Unlabelled bool
 	Notes      []string // things the user should know (extra features ignored)
+
+	labelText []string  // a table's label cells, nil when Unlabelled
+	labelNum  []float64 // LIBSVM labels as read
+}
+
+// Label is row i's label as the data writes it: a table's label cell (yes, no, 1, 0),
+// a LIBSVM row's label as a number in its shortest form (+1 is 1); "" when Unlabelled.
+func (p *Prediction) Label(i int) string {
+	switch {
+	case p.labelText != nil:
+		return p.labelText[i]
+	case p.labelNum != nil:
+		return strconv.FormatFloat(p.labelNum[i], 'g', -1, 64)
+	}
+	return ""
 }
 
 // Predict scores the data name with m, applying the scaling m was trained with. name
@@ -111,7 +122,7 @@ func Predict(m *model.Model, name string, opts PredictOptions) (*Prediction, err
 		if carry.Rows() != ds.Rows() && len(carry.Columns) > 0 || carry.Labels != nil && len(carry.Labels) != ds.Rows() {
 			return nil, fmt.Errorf("scoring %s: %d rows read, %d carried", name, ds.Rows(), max(carry.Rows(), len(carry.Labels)))
 		}
-		p.Labels, p.Skipped = carry.Labels, carry.Skipped
+		p.labelText, p.Skipped = carry.Labels, carry.Skipped
 		if opts.ID != "" {
 			p.IDs = carry.Text
 		}
@@ -123,10 +134,7 @@ func Predict(m *model.Model, name string, opts PredictOptions) (*Prediction, err
 			p.Notes = append(p.Notes, rows+" left out (missing-value policy skip), without a score")
 		}
 	} else {
-		p.Labels = make([]string, ds.Rows())
-		for i, l := range ds.Labels {
-			p.Labels[i] = strconv.FormatFloat(l, 'g', -1, 64)
-		}
+		p.labelNum = ds.Labels
 	}
 	if ds.Dim > m.Features && opts.AllowExtraFeatures {
 		p.Notes = append(p.Notes, fmt.Sprintf("the data has %d features, the model %d: the extra features get weight 0", ds.Dim, m.Features))

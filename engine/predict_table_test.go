@@ -12,6 +12,18 @@ import (
 	"github.com/aucopt/aucopt/fallback"
 )
 
+// labels are p's rows' labels (Prediction.Label), nil when it is unlabelled.
+func labels(p *Prediction) []string {
+	if p.Unlabelled {
+		return nil
+	}
+	var l []string
+	for i := range p.Scores {
+		l = append(l, p.Label(i))
+	}
+	return l
+}
+
 // TestPredictTableOptions: a model trained on a table scores a file with its columns
 // reordered, an identifier and other extra columns as the options say, giving each
 // row's ID and label as the file writes them; the scores are those of the training
@@ -36,8 +48,8 @@ func TestPredictTableOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(ref.Labels, []string{"yes", "no", "yes", "no"}) || ref.IDs != nil {
-		t.Fatalf("labels %q, IDs %q: want the file's yes and no, no IDs", ref.Labels, ref.IDs)
+	if !slices.Equal(labels(ref), []string{"yes", "no", "yes", "no"}) || ref.IDs != nil {
+		t.Fatalf("labels %q, IDs %q: want the file's yes and no, no IDs", labels(ref), ref.IDs)
 	}
 	scoring := p("new.csv", "plan,user_id,age,label,signup\npro,u1,34,yes,mon\nfree,\"u,2\",51,no,tue\npro,u3,29,yes,wed\nfree,u4,45,no,thu\n")
 	unlabelled := p("unlabelled.csv", "user_id,plan,age\nu1,pro,34\nu2,free,51\nu3,pro,29\nu4,free,45\n")
@@ -79,10 +91,10 @@ func TestPredictTableOptions(t *testing.T) {
 			for _, i := range tt.rows {
 				want = append(want, ref.Scores[i])
 			}
-			if !slices.Equal(got.Scores, want) || !slices.Equal(got.IDs, tt.ids) || !slices.Equal(got.Labels, tt.labels) ||
+			if !slices.Equal(got.Scores, want) || !slices.Equal(got.IDs, tt.ids) || !slices.Equal(labels(got), tt.labels) ||
 				got.Skipped != tt.skipped || got.Unlabelled != tt.unlabelled {
 				t.Errorf("scores %v, IDs %q, labels %q, %d skipped, unlabelled %t; want %v, %q, %q, %d, %t",
-					got.Scores, got.IDs, got.Labels, got.Skipped, got.Unlabelled, want, tt.ids, tt.labels, tt.skipped, tt.unlabelled)
+					got.Scores, got.IDs, labels(got), got.Skipped, got.Unlabelled, want, tt.ids, tt.labels, tt.skipped, tt.unlabelled)
 			}
 			if (got.Skipped > 0) != slices.ContainsFunc(got.Notes, func(n string) bool { return strings.Contains(n, "left out") }) {
 				t.Errorf("notes %q: want one on the rows left out exactly when some were", got.Notes)
@@ -103,8 +115,8 @@ func TestPredictLibSVMOptions(t *testing.T) {
 	}
 	m := res.Model()
 	got, err := Predict(m, svm, PredictOptions{})
-	if err != nil || !slices.Equal(got.Labels, []string{"1", "-1", "1", "-1"}) {
-		t.Fatalf("labels %q (%v), want the file's 1 and -1", got.Labels, err)
+	if err != nil || !slices.Equal(labels(got), []string{"1", "-1", "1", "-1"}) {
+		t.Fatalf("labels %q (%v), want the file's 1 and -1", labels(got), err)
 	}
 	for _, o := range []PredictOptions{{ID: "id"}, {Ignore: []string{"x"}}, {Missing: data.MissingZero}, {AllowExtraColumns: true}} {
 		_, err := Predict(m, svm, o)

@@ -159,7 +159,8 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 			fmt.Fprintf(stderr, "aucopt predict: note: %s\n", n)
 		}
 	}
-	write := func(w io.Writer) error { return writeScores(w, p, sf.id, probs) }
+	rows := rowsOf(p, sf.id, probs)
+	write := func(w io.Writer) error { return writeScores(w, rows) }
 	if *out == "" {
 		bw := bufio.NewWriterSize(stdout, 1<<16)
 		if err := write(bw); err != nil {
@@ -173,19 +174,37 @@ func runPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // scoreColumns are the names of predict's output columns but the --id one.
 var scoreColumns = []string{"label", "score", "probability"}
 
-// writeScores writes p as CSV with a header: per row the ID (when p has IDs), the label
-// as the data writes it (when p is labelled), the score, and the probability when probs
-// is not nil. idName names the ID column.
-func writeScores(w io.Writer, p *engine.Prediction, idName string, probs []float64) error {
-	var head []string
-	if p.IDs != nil {
-		head = append(head, idName)
-	}
+// scoreRows are the columns of predict's output.
+type scoreRows struct {
+	idName string           // the ID column's name
+	ids    []string         // nil: no ID column
+	label  func(int) string // nil: no label column
+	scores []float64
+	probs  []float64 // nil: no probability column
+}
+
+// rowsOf are the columns of p's output, with the probabilities probs (nil for none)
+// and the ID column idName.
+func rowsOf(p *engine.Prediction, idName string, probs []float64) scoreRows {
+	r := scoreRows{idName: idName, ids: p.IDs, scores: p.Scores, probs: probs}
 	if !p.Unlabelled {
+		r.label = p.Label
+	}
+	return r
+}
+
+// writeScores writes r as CSV with a header: per row the ID, the label, the score and
+// the probability, each where r has it.
+func writeScores(w io.Writer, r scoreRows) error {
+	var head []string
+	if r.ids != nil {
+		head = append(head, r.idName)
+	}
+	if r.label != nil {
 		head = append(head, "label")
 	}
 	head = append(head, "score")
-	if probs != nil {
+	if r.probs != nil {
 		head = append(head, "probability")
 	}
 	buf := make([]byte, 0, 64)
@@ -199,18 +218,18 @@ func writeScores(w io.Writer, p *engine.Prediction, idName string, probs []float
 	if _, err := w.Write(buf); err != nil {
 		return err
 	}
-	for i, s := range p.Scores {
+	for i, s := range r.scores {
 		buf = buf[:0]
-		if p.IDs != nil {
-			buf = append(appendCSVField(buf, p.IDs[i]), ',')
+		if r.ids != nil {
+			buf = append(appendCSVField(buf, r.ids[i]), ',')
 		}
-		if !p.Unlabelled {
-			buf = append(appendCSVField(buf, p.Labels[i]), ',')
+		if r.label != nil {
+			buf = append(appendCSVField(buf, r.label(i)), ',')
 		}
 		buf = strconv.AppendFloat(buf, s, 'g', -1, 64)
-		if probs != nil {
+		if r.probs != nil {
 			buf = append(buf, ',')
-			buf = strconv.AppendFloat(buf, probs[i], 'g', -1, 64)
+			buf = strconv.AppendFloat(buf, r.probs[i], 'g', -1, 64)
 		}
 		buf = append(buf, '\n')
 		if _, err := w.Write(buf); err != nil {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/aucopt/aucopt/engine"
 	aucmodel "github.com/aucopt/aucopt/engine/model"
 )
 
@@ -161,44 +160,32 @@ func TestPredictTableScoring(t *testing.T) {
 	}
 }
 
-// predictionRows are the columns of a Prediction that writeScores writes.
-type predictionRows struct {
-	ids, labels []string
-	scores      []float64
-	unlabelled  bool
-}
-
-func (r predictionRows) prediction() *engine.Prediction {
-	return &engine.Prediction{IDs: r.ids, Labels: r.labels, Scores: r.scores, Unlabelled: r.unlabelled}
-}
-
 // TestWriteScores: predict's CSV, column by column: the ID (quoted where CSV needs it),
 // the label as written, the score and the probability, each only where it applies.
 func TestWriteScores(t *testing.T) {
+	labels := func(l ...string) func(int) string { return func(i int) string { return l[i] } }
 	tests := []struct {
-		name  string
-		p     predictionRows
-		id    string
-		probs []float64
-		want  string
+		name string
+		r    scoreRows
+		want string
 	}{
-		{"LIBSVM", predictionRows{labels: []string{"1", "-1"}, scores: []float64{0.5, -2}}, "", nil, "label,score\n1,0.5\n-1,-2\n"},
-		{"with probabilities", predictionRows{labels: []string{"yes", "no"}, scores: []float64{0.5, -2}}, "", []float64{0.75, 0.125}, "label,score,probability\nyes,0.5,0.75\nno,-2,0.125\n"},
-		{"IDs quoted", predictionRows{ids: []string{"a,b", `say "hi"`, " pad", "", "plain"}, labels: []string{"1", "0", "1", "0", "1"}, scores: []float64{1, 2, 3, 4, 5}}, "user id", nil,
-			"user id,label,score\n\"a,b\",1,1\n\"say \"\"hi\"\"\",0,2\n\" pad\",1,3\n,0,4\nplain,1,5\n"},
-		{"unlabelled", predictionRows{ids: []string{"u1"}, scores: []float64{0.1}, unlabelled: true}, "uid", []float64{0.5}, "uid,score,probability\nu1,0.1,0.5\n"},
+		{"LIBSVM", scoreRows{label: labels("1", "-1"), scores: []float64{0.5, -2}}, "label,score\n1,0.5\n-1,-2\n"},
+		{"with probabilities", scoreRows{label: labels("yes", "no"), scores: []float64{0.5, -2}, probs: []float64{0.75, 0.125}}, "label,score,probability\nyes,0.5,0.75\nno,-2,0.125\n"},
+		{"IDs quoted", scoreRows{idName: "user id", ids: []string{"a,b", `say "hi"`, " pad", "", "plain"}, label: labels("1", "0", "1", "0", "a\nb"), scores: []float64{1, 2, 3, 4, 5}},
+			"user id,label,score\n\"a,b\",1,1\n\"say \"\"hi\"\"\",0,2\n\" pad\",1,3\n,0,4\nplain,\"a\nb\",5\n"},
+		{"unlabelled", scoreRows{idName: "u,id", ids: []string{"u1"}, scores: []float64{0.1}, probs: []float64{0.5}}, "\"u,id\",score,probability\nu1,0.1,0.5\n"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := writeScores(&b, tt.p.prediction(), tt.id, tt.probs); err != nil {
+			if err := writeScores(&b, tt.r); err != nil {
 				t.Fatal(err)
 			}
 			if b.String() != tt.want {
 				t.Errorf("got\n%s\nwant\n%s", b.String(), tt.want)
 			}
 			head, recs := readPredictions(t, b.Bytes())
-			if tt.p.ids != nil && (head[0] != tt.id || !slices.EqualFunc(recs, tt.p.ids, func(r []string, id string) bool { return r[0] == id })) {
+			if tt.r.ids != nil && (head[0] != tt.r.idName || !slices.EqualFunc(recs, tt.r.ids, func(r []string, id string) bool { return r[0] == id })) {
 				t.Errorf("the IDs do not read back as CSV: %q", recs)
 			}
 		})

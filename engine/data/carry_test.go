@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // TestScoringOptions: a table read with a model's schema under the scoring options:
@@ -142,6 +143,11 @@ func TestCarry(t *testing.T) {
 			sameData(t, tt.file, d, plain)
 			if !slices.Equal(c.Text, tt.text) || !slices.Equal(c.Labels, tt.labels) || c.Skipped != tt.skipped {
 				t.Errorf("carried %q, labels %q, %d skipped; want %q, %q, %d", c.Text, c.Labels, c.Skipped, tt.text, tt.labels, tt.skipped)
+			}
+			for i := 1; i < len(c.Labels); i++ { // one string for each label text, not one a row
+				if j := slices.Index(c.Labels, c.Labels[i]); j < i && unsafe.StringData(c.Labels[j]) != unsafe.StringData(c.Labels[i]) {
+					t.Errorf("rows %d and %d hold label %q in two strings", j+1, i+1, c.Labels[i])
+				}
 			}
 			if len(tt.columns) > 0 && (c.Rows() != d.Rows() || !slices.Equal(c.Row(d.Rows()-1), tt.text[len(tt.text)-len(tt.columns):])) {
 				t.Errorf("%d rows carried, last %q; %d read", c.Rows(), c.Row(c.Rows()-1), d.Rows())

@@ -405,8 +405,9 @@ type rowBuilder struct {
 	carry  *Carry // collects the text of some columns when set (TableOptions.Carry)
 	keep   []int  // per file column: its position in carry.Columns, −1 when not carried
 	kept   []string
-	label1 bool   // the label's text is carried (Carry.Label) and the file has the column
-	labelT string // the text of the row's label cell, when label1
+	label1 bool              // the label's text is carried (Carry.Label) and the file has the column
+	labelT string            // the text of the row's label cell, when label1
+	labels map[string]string // the label texts seen, shared by the rows that have them
 }
 
 func newRowBuilder(path string, header []string, s *Schema, o Options) *rowBuilder {
@@ -452,7 +453,7 @@ func (b *rowBuilder) cellError(line, col int, tok []byte, format string, args ..
 func (b *rowBuilder) label(line, col int, cell []byte, num float64, isNum bool) error {
 	ex := &b.ex
 	if b.label1 {
-		b.labelT = string(cell)
+		b.labelT = b.labelText(cell)
 	}
 	if !isNum {
 		v, err := parseFloat(cell)
@@ -510,6 +511,25 @@ func (b *rowBuilder) start(line int) {
 	if b.vocab != nil && !b.vocab.startRow() {
 		b.vocab = nil // VocabRows counted: the rest of the file reads at full speed
 	}
+}
+
+// maxLabelTexts bounds the label texts rowBuilder.labelText shares: a binary label
+// has a few (yes, no; 1, 0, 1.0), past which each row gets its own string.
+const maxLabelTexts = 64
+
+// labelText is the label cell as a string, one string for the rows with the same text.
+func (b *rowBuilder) labelText(cell []byte) string {
+	if t, ok := b.labels[string(cell)]; ok {
+		return t
+	}
+	t := string(cell)
+	if len(b.labels) < maxLabelTexts {
+		if b.labels == nil {
+			b.labels = make(map[string]string)
+		}
+		b.labels[t] = t
+	}
+	return t
 }
 
 // keepCell records the text of file column col (0-based) of the row when it is
