@@ -62,8 +62,8 @@ type scoringFlags struct {
 func (s *scoringFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.model, "model", "", "model file written by aucopt train --model (required)")
 	fs.StringVar(&s.data, "data", "", "data to score: a file (LIBSVM text, CSV, TSV, Parquet, an aucopt cache; .gz/.bz2/.xz told by content), - for standard input, or a dataset name, meaning its test part when it has one (required)")
-	fs.BoolVar(&s.allowExtra, "allow-extra-features", false, "score data with more features than the model, giving the extra ones weight 0 (LIBLINEAR's rule); without it such data is refused")
-	fs.BoolVar(&s.allowFewer, "allow-fewer-features", false, "score data with fewer features than the model, the missing ones counting 0 (a sparse file whose last features never occur); without it such data is refused")
+	fs.BoolVar(&s.allowExtra, "allow-extra-features", false, "LIBSVM data: score data with more features than the model, giving the extra ones weight 0 (LIBLINEAR's rule); without it such data is refused (a table: --allow-extra-columns)")
+	fs.BoolVar(&s.allowFewer, "allow-fewer-features", false, "LIBSVM data: score data with fewer features than the model, the missing ones counting 0 (a sparse file whose last features never occur); without it such data is refused")
 	s.ignoreChecksum = ignoreChecksumFlag(fs)
 	fs.StringVar(&s.id, "id", "", "table: a column identifying the rows, any column of the file: predict writes its value first on each output row; it need not be one the model knows")
 	s.ignore = ignoreFlag(fs)
@@ -89,6 +89,13 @@ func (s *scoringFlags) score(ctx context.Context, unlabelled bool) (*model.Model
 	m, err := readModel(ctx, s.model, opts)
 	if err != nil {
 		return nil, nil, err
+	}
+	if m.Table != nil {
+		for _, f := range []string{"allow-extra-features", "allow-fewer-features"} {
+			if s.fs.Changed(f) {
+				return nil, nil, inputErrorf("--%s: model %s was trained on a table, whose features are its columns: --allow-extra-columns leaves out the columns it does not know, and a feature column the data lacks is refused", f, s.model)
+			}
+		}
 	}
 	if m.Table == nil {
 		for _, f := range []string{"id", "ignore", "missing", "allow-extra-columns"} {

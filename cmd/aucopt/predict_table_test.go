@@ -133,6 +133,8 @@ func TestPredictTableScoring(t *testing.T) {
 		{"an ID on LIBSVM data", []string{"--model", svmModel, "--data", svm, "--id", "x"}, "--id: model " + svmModel + " was trained on LIBSVM data"},
 		{"--ignore on LIBSVM data", []string{"--model", svmModel, "--data", svm, "--ignore", "x"}, "--ignore: model " + svmModel + " was trained on LIBSVM data"},
 		{"--missing on LIBSVM data", []string{"--model", svmModel, "--data", svm, "--missing", "zero"}, "--missing: model " + svmModel + " was trained on LIBSVM data"},
+		{"--allow-extra-features on a table", []string{"--model", model, "--data", scoring, "--allow-extra-features"}, "--allow-extra-features: model " + model + " was trained on a table, whose features are its columns: --allow-extra-columns"},
+		{"--allow-fewer-features on a table", []string{"--model", model, "--data", missingCol, "--allow-fewer-features"}, "--allow-fewer-features: model " + model + " was trained on a table"},
 		{"extra columns allowed on LIBSVM data", []string{"--model", svmModel, "--data", svm, "--allow-extra-columns"}, "--allow-extra-columns: model " + svmModel},
 	}
 	for _, c := range []string{"predict", "eval"} {
