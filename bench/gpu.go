@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
@@ -91,7 +92,7 @@ func GPU(ctx context.Context, cfg GPUConfig) (_ *GPUReport, err error) {
 	}()
 	rep := &GPUReport{Backends: names}
 	for i, n := range names {
-		b, err := engine.Backend(n)
+		b, err := backends.Open(n)
 		if err != nil {
 			return nil, inputError{err}
 		}

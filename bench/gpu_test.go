@@ -8,9 +8,9 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/cuda"
 	"github.com/aucopt/aucopt/cuda/cudatest"
-	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/kernels"
@@ -20,7 +20,7 @@ import (
 // backends: every row timed on both, and the backends agreeing on the checks.
 func TestGPUSmall(t *testing.T) {
 	names := []string{"generic", "generic"}
-	if _, err := engine.Backend("avx2"); err == nil {
+	if _, err := backends.Open("avx2"); err == nil {
 		names[1] = "avx2"
 	}
 	rep, err := GPU(context.Background(), GPUConfig{Backends: names, Rows: 600, Dim: 20, PassRows: 200, Seed: 3})
@@ -180,7 +180,7 @@ func cudaBackend(b *testing.B) kernels.Backend {
 	if ok, why := cuda.Available(); !ok {
 		b.Skip(why)
 	}
-	be, err := engine.Backend("cuda")
+	be, err := backends.Open("cuda")
 	if err != nil {
 		b.Fatal(err)
 	}

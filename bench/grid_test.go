@@ -54,7 +54,7 @@ func BenchmarkGridOPAUC(b *testing.B) {
 	}
 	part := gridA9a(b)
 	params := paperParams(b, spec)
-	for _, be := range backends(b) {
+	for _, be := range compared(b) {
 		b.Run("shared/"+be.Name(), func(b *testing.B) {
 			for b.Loop() {
 				m, err := solver.NewMulti(spec, be, part.Dim, params, 1, 0)

@@ -9,8 +9,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/kernels"
@@ -130,7 +132,7 @@ func Run(ctx context.Context, cfg Config) (_ *Report, err error) {
 		}
 	}()
 	for i, n := range names {
-		if bs[i], err = engine.Backend(n); err != nil {
+		if bs[i], err = backends.Open(n); err != nil {
 			return nil, err
 		}
 	}
@@ -197,7 +199,7 @@ func agree(row Row) []string {
 // available), or every available backend, generic first.
 func benchBackends(want []string) ([]string, error) {
 	var avail []string
-	for _, s := range engine.Backends() {
+	for _, s := range backends.Report("") {
 		if s.Available {
 			avail = append(avail, s.Name)
 		}
@@ -212,7 +214,7 @@ func benchBackends(want []string) ([]string, error) {
 			continue
 		}
 		if !slices.Contains(avail, n) {
-			if _, err := engine.Backend(n); err != nil {
+			if _, err := backends.Open(n); err != nil {
 				return nil, err
 			}
 			return nil, fmt.Errorf("backend %q is not one of the concrete backends (%v)", n, avail)
@@ -385,12 +387,12 @@ func recoverDevice(err *error) {
 	}
 }
 
-// inputError marks err as caused by the caller's input: it matches engine.ErrInput, and
+// inputError marks err as caused by the caller's input: it matches fault.ErrInput, and
 // its message is err's.
 type inputError struct{ err error }
 
 func (e inputError) Error() string   { return e.err.Error() }
-func (e inputError) Unwrap() []error { return []error{e.err, engine.ErrInput} }
+func (e inputError) Unwrap() []error { return []error{e.err, fault.ErrInput} }
 
 // measure times call: batches of calls, each batch long enough (≥ 1 ms) for the clock,
 // until minTime has passed or MaxReps batches were made, and returns the best

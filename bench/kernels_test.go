@@ -22,10 +22,10 @@ var (
 	syrkK    = 4096
 )
 
-// backends returns the aucopt backends to compare: generic always, avx2 and cuda when
+// compared returns the aucopt backends to compare: generic always, avx2 and cuda when
 // this machine and build have them (with AUCOPT_REQUIRE_CUDA=1, a missing cuda fails
 // the benchmark). They are closed when b ends.
-func backends(b *testing.B) []kernels.Backend {
+func compared(b *testing.B) []kernels.Backend {
 	out := []kernels.Backend{fallback.New()}
 	if a, err := asm.New(); err == nil {
 		out = append(out, a)
@@ -109,7 +109,7 @@ func BenchmarkDot(b *testing.B) {
 		x, y := randSlice(r, n), randSlice(r, n)
 		size := fmt.Sprint(n)
 		run(b, "gonum", size, 16*int64(n), 2*float64(n), func() { floats.Dot(x, y) })
-		for _, be := range backends(b) {
+		for _, be := range compared(b) {
 			xv, yv := vec(be, x), vec(be, y)
 			runOn(b, be, size, 16*int64(n), 2*float64(n), func() { be.Dot(xv, yv) })
 		}
@@ -123,7 +123,7 @@ func BenchmarkAxpy(b *testing.B) {
 		x, y := randSlice(r, n), randSlice(r, n)
 		size := fmt.Sprint(n)
 		run(b, "gonum", size, 24*int64(n), 2*float64(n), func() { floats.AddScaled(y, 1e-9, x) })
-		for _, be := range backends(b) {
+		for _, be := range compared(b) {
 			xv, yv := vec(be, x), vec(be, y)
 			runOn(b, be, size, 24*int64(n), 2*float64(n), func() { be.Axpy(1e-9, xv, yv) })
 		}
@@ -138,7 +138,7 @@ func BenchmarkScal(b *testing.B) {
 		size := fmt.Sprint(n)
 		s := 1.0000001
 		run(b, "gonum", size, 16*int64(n), float64(n), func() { floats.Scale(s, x); s = 1 / s })
-		for _, be := range backends(b) {
+		for _, be := range compared(b) {
 			xv := vec(be, x)
 			runOn(b, be, size, 16*int64(n), float64(n), func() { be.Scal(s, xv); s = 1 / s })
 		}
@@ -163,7 +163,7 @@ func BenchmarkDotSparse(b *testing.B) {
 			}
 			sink = s
 		})
-		for _, be := range backends(b) {
+		for _, be := range compared(b) {
 			yv := vec(be, y)
 			runOn(b, be, size, 20*int64(nnz), 2*float64(nnz), func() { sink = be.DotSparse(sp, yv) })
 		}
@@ -184,7 +184,7 @@ func BenchmarkAxpySparse(b *testing.B) {
 				y[i] += 1e-9 * sp.Val[k]
 			}
 		})
-		for _, be := range backends(b) {
+		for _, be := range compared(b) {
 			yv := vec(be, y)
 			runOn(b, be, size, 28*int64(nnz), 2*float64(nnz), func() { be.AxpySparse(1e-9, sp, yv) })
 		}
@@ -211,7 +211,7 @@ func BenchmarkGemv(b *testing.B) {
 			ga := general(d, d, a)
 			gx, gy := blas64.Vector{N: d, Inc: 1, Data: x}, blas64.Vector{N: d, Inc: 1, Data: y}
 			run(b, "gonum", size, 8*int64(d*d), 2*float64(d*d), func() { blas64.Gemv(t, 1, ga, gx, 0, gy) })
-			for _, be := range backends(b) {
+			for _, be := range compared(b) {
 				am, xv, yv := mat(be, d, d, a), vec(be, x), vec(be, y)
 				runOn(b, be, size, 8*int64(d*d), 2*float64(d*d), func() { be.Gemv(trans, 1, am, xv, 0, yv) })
 			}
@@ -239,7 +239,7 @@ func BenchmarkGemvRows(b *testing.B) {
 			}
 			x, y := randSlice(r, xLen), randSlice(r, yLen)
 			flops := 2 * float64(m*d)
-			for _, be := range backends(b) {
+			for _, be := range compared(b) {
 				am, xv, yv := mat(be, n, d, a), vec(be, x), vec(be, y)
 				runOn(b, be, size, 8*int64(m*d), flops, func() { be.GemvRows(trans, 1, am, rows, xv, 0, yv) })
 			}
@@ -257,7 +257,7 @@ func BenchmarkSymv(b *testing.B) {
 		sa := blas64.Symmetric{N: d, Stride: d, Data: a, Uplo: blas.Upper}
 		gx, gy := blas64.Vector{N: d, Inc: 1, Data: x}, blas64.Vector{N: d, Inc: 1, Data: y}
 		run(b, "gonum", size, bytes, flops, func() { blas64.Symv(1, sa, gx, 0, gy) })
-		for _, be := range backends(b) {
+		for _, be := range compared(b) {
 			am, xv, yv := mat(be, d, d, a), vec(be, x), vec(be, y)
 			runOn(b, be, size, bytes, flops, func() { be.Symv(1, am, xv, 0, yv) })
 		}
@@ -276,7 +276,7 @@ func BenchmarkSyr(b *testing.B) {
 		gx := blas64.Vector{N: d, Inc: 1, Data: x}
 		alpha := 1e-9
 		run(b, "gonum", size, bytes, flops, func() { blas64.Syr(alpha, gx, sa); alpha = -alpha })
-		for _, be := range backends(b) {
+		for _, be := range compared(b) {
 			am, xv := mat(be, d, d, a), vec(be, x)
 			runOn(b, be, size, bytes, flops, func() { be.Syr(alpha, xv, am); alpha = -alpha })
 		}
@@ -294,7 +294,7 @@ func BenchmarkGer(b *testing.B) {
 		gx, gy := blas64.Vector{N: d, Inc: 1, Data: x}, blas64.Vector{N: d, Inc: 1, Data: y}
 		alpha := 1e-9
 		run(b, "gonum", size, bytes, flops, func() { blas64.Ger(alpha, gx, gy, ga); alpha = -alpha })
-		for _, be := range backends(b) {
+		for _, be := range compared(b) {
 			am, xv, yv := mat(be, d, d, a), vec(be, x), vec(be, y)
 			runOn(b, be, size, bytes, flops, func() { be.Ger(alpha, xv, yv, am); alpha = -alpha })
 		}
@@ -313,7 +313,7 @@ func BenchmarkSyrk(b *testing.B) {
 		ga := general(k, d, a)
 		sc := blas64.Symmetric{N: d, Stride: d, Data: c, Uplo: blas.Upper}
 		run(b, "gonum", size, bytes, flops, func() { blas64.Syrk(blas.Trans, 1, ga, 0, sc) })
-		for _, be := range backends(b) {
+		for _, be := range compared(b) {
 			am, cm := mat(be, k, d, a), mat(be, d, d, c)
 			runOn(b, be, size, bytes, flops, func() { be.Syrk(1, am, 0, cm) })
 		}
@@ -337,7 +337,7 @@ func BenchmarkSymm(b *testing.B) {
 			sa := blas64.Symmetric{N: d, Stride: d, Data: a, Uplo: blas.Upper}
 			gb, gc := general(k, d, bd), general(k, d, c)
 			run(b, "gonum", size, bytes, flops, func() { blas64.Symm(blas.Right, 1, sa, gb, 0, gc) })
-			for _, be := range backends(b) {
+			for _, be := range compared(b) {
 				am, bm, cm := mat(be, d, d, a), mat(be, k, d, bd), mat(be, k, d, c)
 				runOn(b, be, size, bytes, flops, func() { be.Symm(1, am, bm, 0, cm) })
 			}

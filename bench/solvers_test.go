@@ -113,7 +113,7 @@ func BenchmarkPass(b *testing.B) {
 		if spec.IsBatch() {
 			continue
 		}
-		for _, be := range backends(b) {
+		for _, be := range compared(b) {
 			b.Run(fmt.Sprintf("algo=%s/data=a9a/backend=%s", spec.Name, be.Name()), func(b *testing.B) {
 				text, dim := loadA9A(b)
 				b.SetBytes(int64(len(text)))
@@ -260,7 +260,7 @@ func BenchmarkSVMOR(b *testing.B) {
 		b.Fatal(err)
 	}
 	ds = sc.Apply(ds)
-	for _, be := range backends(b) {
+	for _, be := range compared(b) {
 		for _, lambda := range []float64{1e-3, 1e-5} {
 			b.Run(fmt.Sprintf("lambda=%g/backend=%s", lambda, be.Name()), func(b *testing.B) {
 				var m *solver.SVMOR

@@ -112,8 +112,11 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/aucopt/aucopt/backends"
+	_ "github.com/aucopt/aucopt/backends/all" // the library trains on every backend
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
 )
@@ -142,25 +145,23 @@ type handle struct {
 	result []byte
 }
 
-// inputError marks an error as the caller's input (class 2).
+// inputError marks an error as the caller's input (class 2, fault.ErrInput).
 type inputError struct{ err error }
 
-func (e inputError) Error() string { return e.err.Error() }
-func (e inputError) Unwrap() error { return e.err }
+func (e inputError) Error() string   { return e.err.Error() }
+func (e inputError) Unwrap() []error { return []error{e.err, fault.ErrInput} }
 
-// status classifies err by the command line's exit-status rule (engine.InputFault,
-// engine.DiskFailure, as cmd/aucopt's exitStatus): a cancelled run 130, divergence and
-// a disk's failure 1, the caller's input 2 (and every error this file marks so), other 1.
+// status classifies err by the command line's exit-status rule (fault.IsInput, as
+// cmd/aucopt's exitStatus): a cancelled run 130, the caller's input 2 (and every error
+// this file marks so), anything else 1 (divergence and a disk's failure whatever wraps
+// them).
 func status(err error) int {
-	var ie inputError
 	switch {
 	case err == nil:
 		return statusOK
 	case errors.Is(err, context.Canceled):
 		return statusInterrupted
-	case errors.Is(err, solver.ErrDiverged), engine.DiskFailure(err):
-		return statusFailure
-	case errors.As(err, &ie), engine.InputFault(err):
+	case fault.IsInput(err):
 		return statusInput
 	}
 	return statusFailure
@@ -375,7 +376,7 @@ func aucopt_train(algo, params, opts *C.char, layout C.int, rows, cols C.int64_t
 		if err != nil {
 			return err
 		}
-		b, err := engine.SelectBackend(goString(backend))
+		b, err := backends.Select(goString(backend))
 		if err != nil {
 			return inputError{err}
 		}

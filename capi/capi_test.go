@@ -13,6 +13,7 @@ import (
 
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
 )
@@ -77,7 +78,7 @@ func TestStatus(t *testing.T) {
 		{inputError{errors.New("shape")}, statusInput},
 		{errors.New("disk full"), statusFailure},
 		{fmt.Errorf("writing m.json: %w", syscall.ENOSPC), statusFailure},
-		{fmt.Errorf("%w: %w", engine.ErrInput, syscall.EIO), statusFailure}, // the disk's, whatever wraps it
+		{fmt.Errorf("%w: %w", fault.ErrInput, syscall.EIO), statusFailure}, // the disk's, whatever wraps it
 	}
 	for _, c := range cases {
 		if got := status(c.err); got != c.want {

@@ -48,13 +48,17 @@
 // reference loops (package internal/f64). Argument errors panic with a "kernels:" or "cuda:" prefix; a device
 // error (a failed cuBLAS call, a failed launch, device memory exhausted) panics with an
 // *Error naming the call and the driver's or cuBLAS's message, never a silent wrong
-// result. Operations are serialised by a mutex, so the backend is safe for concurrent
-// use; one stream carries all work.
+// result; every *Error matches kernels.ErrDevice, which is how the engine tells a
+// device's failure from a programmer's error without knowing this package. Operations
+// are serialised by a mutex, so the backend is safe for concurrent use; one stream
+// carries all work.
 package cuda
 
 import (
 	"errors"
 	"fmt"
+
+	"github.com/aucopt/aucopt/kernels"
 )
 
 // ErrUnavailable is wrapped by every error New returns when no usable GPU backend can be
@@ -116,6 +120,9 @@ func (e *Error) Error() string { return "cuda: " + e.Call + ": " + e.Msg }
 
 // Unwrap returns the sentinel, if any.
 func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports that every *Error is a failure of the device: it matches kernels.ErrDevice.
+func (e *Error) Is(target error) bool { return target == kernels.ErrDevice }
 
 // oomError is the error of an allocation of bytes for what (e.g. "NewMat(400000, 2000)")
 // that did not fit in free of total bytes of device memory.

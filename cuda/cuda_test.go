@@ -197,8 +197,11 @@ func TestOutOfMemory(t *testing.T) {
 		t.Fatalf("NewMat(400000, 2000) on a 1 MB device panicked with %v (%T), want an error", r, r)
 	}
 	var e *Error
-	if !errors.As(err, &e) || !errors.Is(err, ErrOutOfMemory) {
-		t.Fatalf("error %q is not an *Error wrapping ErrOutOfMemory", err)
+	if !errors.As(err, &e) || !errors.Is(err, ErrOutOfMemory) || !errors.Is(err, kernels.ErrDevice) {
+		t.Fatalf("error %q is not an *Error wrapping ErrOutOfMemory and kernels.ErrDevice", err)
+	}
+	if launch := error(&Error{Call: "cuLaunchKernel", Msg: "too many resources"}); !errors.Is(launch, kernels.ErrDevice) || errors.Is(launch, ErrOutOfMemory) {
+		t.Errorf("a driver error %q must match kernels.ErrDevice and only that", launch)
 	}
 	for _, want := range []string{"cuda: NewMat(400000, 2000)", "out of device memory", "6.40 GB", "6400000000 bytes", "1.05 MB free of 1.05 MB"} {
 		if !strings.Contains(err.Error(), want) {

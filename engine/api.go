@@ -1,10 +1,10 @@
 package engine
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/model"
 )
 
@@ -78,17 +78,12 @@ func (p pendingSum) wait(res *TrainResult) {
 	res.TrainSHA256 = r.sum
 }
 
-// ErrInput is matched (errors.Is) by the errors Train, Grid and Predict return for a
-// caller's input that cannot work: unknown names, contradictory settings, a path that
-// is a directory. Unreadable or malformed files give their own errors (os and
-// data.ParseError), bad hyper-parameters wrap solver.ErrParam.
-var ErrInput = errors.New("bad input")
-
-// inputError marks err as caused by the caller's input; its message is err's.
+// inputError marks err as caused by the caller's input (fault.ErrInput); its message
+// is err's.
 type inputError struct{ err error }
 
 func (e inputError) Error() string   { return e.err.Error() }
-func (e inputError) Unwrap() []error { return []error{e.err, ErrInput} }
+func (e inputError) Unwrap() []error { return []error{e.err, fault.ErrInput} }
 
 func inputErrorf(format string, args ...any) error {
 	return inputError{fmt.Errorf(format, args...)}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
@@ -109,7 +110,7 @@ func checkBudgetHeld(t *testing.T, r *AutoResult, budget time.Duration) {
 func TestAutoBudget(t *testing.T) {
 	for _, budget := range []time.Duration{300 * time.Millisecond, time.Second} {
 		r, err := Auto(context.Background(), AutoConfig{TrainConfig: TrainConfig{Data: "german", Test: "german", Backend: fallback.New()}, Budget: budget})
-		if errors.Is(err, ErrInput) && strings.Contains(err.Error(), "too short") {
+		if errors.Is(err, fault.ErrInput) && strings.Contains(err.Error(), "too short") {
 			t.Logf("budget %s: %v (the machine is loaded)", budget, err)
 			continue
 		}
@@ -119,7 +120,7 @@ func TestAutoBudget(t *testing.T) {
 		checkBudgetHeld(t, r, budget)
 	}
 	_, err := Auto(context.Background(), AutoConfig{TrainConfig: TrainConfig{Data: "german", Backend: fallback.New()}, Budget: time.Nanosecond})
-	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "too short") {
+	if !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "too short") {
 		t.Errorf("budget 1ns: error %v, want an input error saying it is too short", err)
 	}
 }
@@ -136,7 +137,7 @@ func TestAutoBudgetA9a(t *testing.T) {
 	}
 	for _, budget := range []time.Duration{time.Second, 3 * time.Second} {
 		r, err := Auto(context.Background(), AutoConfig{TrainConfig: TrainConfig{Data: "a9a", NoFingerprint: true}, Budget: budget})
-		if errors.Is(err, ErrInput) && strings.Contains(err.Error(), "too short") {
+		if errors.Is(err, fault.ErrInput) && strings.Contains(err.Error(), "too short") {
 			t.Logf("budget %s: %v (the machine is loaded)", budget, err)
 			continue
 		}
@@ -305,8 +306,8 @@ func TestAutoBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		tt.cfg.Data = "german"
-		if _, err := Auto(context.Background(), tt.cfg); !errors.Is(err, ErrInput) {
-			t.Errorf("%s: error %v, want one wrapping ErrInput", tt.name, err)
+		if _, err := Auto(context.Background(), tt.cfg); !errors.Is(err, fault.ErrInput) {
+			t.Errorf("%s: error %v, want one wrapping fault.ErrInput", tt.name, err)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/fallback"
@@ -30,7 +31,7 @@ func TestTrainAverage(t *testing.T) {
 		t.Fatal(err)
 	}
 	spec, _ := solver.Lookup("spam-l2")
-	b, _ := Backend("generic")
+	b, _ := backends.Open("generic")
 	defer b.Close()
 	want := make([]float64, ds.Dim)
 	n := ds.Rows()

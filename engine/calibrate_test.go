@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/fallback"
@@ -92,7 +93,7 @@ func TestHoldOut(t *testing.T) {
 		}
 		cfg.Data = "a9a"
 		_, err := Train(context.Background(), cfg)
-		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tt.want) {
+		if !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: %v, want an input error with %q", tt.name, err, tt.want)
 		}
 	}

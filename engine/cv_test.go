@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
@@ -102,7 +103,7 @@ func handFold(t *testing.T, cfg CVConfig, f int) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Backend("generic")
+	b, err := backends.Open("generic")
 	if err != nil {
 		t.Fatal(err)
 	}

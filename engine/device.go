@@ -3,9 +3,9 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/aucopt/aucopt/cuda"
+	"github.com/aucopt/aucopt/engine/fault"
+	"github.com/aucopt/aucopt/kernels"
 )
 
 // recoverDevice turns a panic that a device backend raised for a failure of the device
@@ -28,8 +28,9 @@ func recoverDevice(err *error) {
 
 // DeviceFailure returns the value r that a panic carried as an error ("device
 // failure: …") when a device backend raised it for a failure of the device itself (out
-// of memory, a driver or cuBLAS error), and nil for any other value, which the caller
-// should raise again. Code outside the engine that runs backends (the benchmark
+// of memory, a driver or cuBLAS error: an error matching kernels.ErrDevice), and nil
+// for any other value, which the caller should raise again. The error matches
+// kernels.ErrDevice and is a failure of the run (fault.ErrRuntime), whatever wraps it. Code outside the engine that runs backends (the benchmark
 // harness) recovers with it:
 //
 //	defer func() {
@@ -44,9 +45,8 @@ func DeviceFailure(r any) error {
 	if !ok {
 		return nil
 	}
-	var ce *cuda.Error
-	if errors.As(e, &ce) || errors.Is(e, cuda.ErrOutOfMemory) || strings.HasPrefix(e.Error(), "cuda: ") {
-		return fmt.Errorf("device failure: %w", e)
+	if !errors.Is(e, kernels.ErrDevice) {
+		return nil
 	}
-	return nil
+	return fault.Runtime(fmt.Errorf("device failure: %w", e))
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/fallback"
 )
 
@@ -66,9 +67,9 @@ func TestMemoryGuard(t *testing.T) {
 	} {
 		t.Run(c.algo, func(t *testing.T) {
 			_, err := Train(context.Background(), TrainConfig{Algo: c.algo, Data: wide, Scale: data.ScaleNone, MaxMemory: limit, Backend: fallback.New()})
-			if !errors.Is(err, ErrMemory) || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), c.want) ||
+			if !errors.Is(err, ErrMemory) || !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), c.want) ||
 				strings.Contains(err.Error(), "use "+c.algo+",") || strings.Contains(err.Error(), "\n") {
-				t.Errorf("error %v, want ErrMemory and ErrInput saying %q", err, c.want)
+				t.Errorf("error %v, want ErrMemory and fault.ErrInput saying %q", err, c.want)
 			}
 		})
 	}

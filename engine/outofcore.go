@@ -17,10 +17,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/engine/stats"
-	"github.com/aucopt/aucopt/fallback"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -118,7 +118,10 @@ func StreamClassMoments(ctx context.Context, b kernels.Backend, path string, opt
 		return nil, info, fmt.Errorf("out-of-core: raw labels cannot be accumulated per class")
 	}
 	if data.IsTableFile(path, opts.Options) {
-		acc, release := accBackend(b)
+		acc, release, err := accBackend(b)
+		if err != nil {
+			return nil, info, err
+		}
 		defer release()
 		return streamTable(ctx, acc, path, opts, &info)
 	}
@@ -142,7 +145,10 @@ func StreamClassMoments(ctx context.Context, b kernels.Backend, path string, opt
 	// The accumulation runs on one-worker CPU backends (one per goroutine): tensors of
 	// a CPU backend's kind mix, and a single worker keeps each result independent of
 	// how the cores are shared.
-	acc, release := accBackend(b)
+	acc, release, err := accBackend(b)
+	if err != nil {
+		return nil, info, err
+	}
 	defer release()
 	h := sha256.New()
 	lab := labeler{path: path, opts: opts.Options, pos: pos}
@@ -170,22 +176,22 @@ func StreamClassMoments(ctx context.Context, b kernels.Backend, path string, opt
 	return total, info, nil
 }
 
-// accBackend returns a one-worker CPU backend for accumulation, and its release.
-func accBackend(b kernels.Backend) (kernels.Backend, func()) {
+// accBackend returns a one-worker CPU backend for accumulation, and its release: b's
+// own with one worker where b can split and is safe for concurrent use, else the best
+// host backend's (backends.Host).
+func accBackend(b kernels.Backend) (kernels.Backend, func(), error) {
 	if !concurrentSafe(b) {
 		b = nil
 	}
 	if s, ok := b.(kernels.Splitter); ok {
 		jb := s.WithWorkers(1)
-		return jb, func() { _ = jb.Close() }
+		return jb, func() { _ = jb.Close() }, nil
 	}
-	cpu := cpuBackend()
-	if s, ok := cpu.(kernels.Splitter); ok {
-		jb := s.WithWorkers(1)
-		_ = cpu.Close()
-		return jb, func() { _ = jb.Close() }
+	cpu, err := backends.Host(1)
+	if err != nil {
+		return nil, nil, err
 	}
-	return cpu, func() { _ = cpu.Close() }
+	return cpu, func() { _ = cpu.Close() }, nil
 }
 
 // streamSequential accumulates a compressed file (or cache) read by one data.Reader.
@@ -691,7 +697,12 @@ func CheckMomentsOnly(spec solver.Spec, params solver.Params, kind string) error
 	if kind != "" && kind != data.ScaleAuto && kind != data.ScaleNone && kind != data.ScaleMinMax {
 		return inputErrorf("out of core: --scale %s needs a pass over the data before training; use none, minmax or auto", kind)
 	}
-	learner, err := spec.NewBatch(fallback.NewWorkers(1), 1, params, 0) // one worker: no goroutines to release
+	b, err := backends.Host(1) // one worker: no goroutines to release
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	learner, err := spec.NewBatch(b, 1, params, 0)
 	if err != nil {
 		return err
 	}

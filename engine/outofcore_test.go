@@ -13,7 +13,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/stats"
 	"github.com/aucopt/aucopt/fallback"
 )
@@ -63,7 +65,7 @@ func encoded(t *testing.T, cm *stats.ClassMoments) []byte {
 
 func TestStreamClassMomentsBitIdenticalAcrossWorkers(t *testing.T) {
 	path := writeFile(t, "train.svm", synthText(3000, 40, []string{"+1", "-1"}, 1))
-	b, err := Backend("generic")
+	b, err := backends.Open("generic")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +172,7 @@ func TestStreamClassMomentsCompressedEqualsPlain(t *testing.T) {
 	w := gzip.NewWriter(&gz)
 	w.Write(text)
 	w.Close()
-	b, _ := Backend("generic")
+	b, _ := backends.Open("generic")
 	defer b.Close()
 	plain, pinfo, err := StreamClassMoments(context.Background(), b, writeFile(t, "a.svm", text), StreamOptions{ChunkBytes: 1 << 20})
 	if err != nil {
@@ -215,7 +217,7 @@ func TestStreamClassMomentsBadInput(t *testing.T) {
 			// file numbered from 0 (data.IndexAuto), which the chunks cannot.
 			one := data.Options{Indices: data.IndexOne}
 			_, refErr := data.ReadFile(path, one)
-			b, _ := Backend("generic")
+			b, _ := backends.Open("generic")
 			defer b.Close()
 			cm, _, err := StreamClassMoments(context.Background(), b, path, StreamOptions{Workers: 3, ChunkBytes: 512, Options: one})
 			if tc.is == errNoExamples {
@@ -319,7 +321,7 @@ func TestTrainOutOfCoreMemoryGuard(t *testing.T) {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			cfg := TrainConfig{Algo: "ls-auc", Data: path, OutOfCore: true, MaxMemory: 1 << 30, Seed: 1, Backend: fallback.New()}
 			_, err := Train(context.Background(), cfg)
-			if !errors.Is(err, ErrMemory) || !errors.Is(err, ErrInput) || !strings.HasPrefix(err.Error(), path+":301: ") ||
+			if !errors.Is(err, ErrMemory) || !errors.Is(err, fault.ErrInput) || !strings.HasPrefix(err.Error(), path+":301: ") ||
 				!strings.Contains(err.Error(), "2,000,000 features out of core") {
 				t.Fatalf("error %v; want ErrMemory naming %s:301 and 2,000,000 features", err, path)
 			}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
@@ -592,12 +593,12 @@ func OpenBackendFor(b kernels.Backend, w Workload) (kernels.Backend, func(), err
 	if b != nil {
 		return b, func() {}, nil
 	}
-	d, err := SelectBackend("")
+	d, err := backends.Select("")
+	if err == nil && d == nil {
+		d, err = AutoBackend(w)
+	}
 	if err != nil {
 		return nil, nil, err
-	}
-	if d == nil {
-		d = AutoBackend(w)
 	}
 	return d, func() { _ = d.Close() }, nil
 }

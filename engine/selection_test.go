@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/fallback"
 )
 
@@ -30,7 +31,7 @@ func TestGridSelectionSettings(t *testing.T) {
 			_, gerr := Grid(context.Background(), GridConfig{TrainConfig: base, Grid: "eta=0.1,0.2", Folds: tt.folds, Holdout: tt.holdout})
 			_, cerr := CV(context.Background(), CVConfig{TrainConfig: base, Grid: "eta=0.1,0.2", GridFolds: tt.folds, GridHoldout: tt.holdout})
 			for what, err := range map[string]error{"Grid": gerr, "CV": cerr} {
-				if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "fraction") {
+				if !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), tt.want) || strings.Contains(err.Error(), "fraction") {
 					t.Errorf("%s: error %v, want an input error naming %q", what, err, tt.want)
 				}
 			}

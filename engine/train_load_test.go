@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/fallback"
@@ -45,7 +46,7 @@ func TestTrainDenseFile(t *testing.T) {
 			// The path before: the sparse load, shuffled by Subset.
 			spec, _ := solver.Lookup(algo)
 			params := spec.Params()
-			b, err := BackendFromEnv("generic")
+			b, err := backends.Open("generic")
 			if err != nil {
 				t.Fatal(err)
 			}

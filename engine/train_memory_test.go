@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 )
 
 // memoryRows returns rows×dim dense values (a fifth of them zero), row-major, and ±1
@@ -130,7 +131,7 @@ func TestTrainMemoryRefused(t *testing.T) {
 	for _, c := range cases {
 		c.cfg.Dataset = d
 		_, err := Train(context.Background(), c.cfg)
-		if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), c.says) {
+		if !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("%+v: error %v, want an input error saying %q", c.cfg, err, c.says)
 		}
 	}

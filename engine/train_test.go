@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
@@ -376,7 +377,7 @@ func TestTrainBins(t *testing.T) {
 			return err
 		}, "--bins is for train"},
 	} {
-		if err := tt.run(); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tt.want) {
+		if err := tt.run(); !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want an input error with %q", tt.name, err, tt.want)
 		}
 	}
@@ -430,8 +431,8 @@ func TestNoFingerprint(t *testing.T) {
 		t.Errorf("grid without a fingerprint: %v, TrainSHA256 %q", err, g.TrainSHA256)
 	}
 	_, err = Train(context.Background(), TrainConfig{Algo: "spam-l2", Data: train, NoFingerprint: true, Checkpoint: filepath.Join(dir, "c.ckpt")})
-	if !errors.Is(err, ErrInput) {
-		t.Errorf("NoFingerprint with a checkpoint: %v, want ErrInput", err)
+	if !errors.Is(err, fault.ErrInput) {
+		t.Errorf("NoFingerprint with a checkpoint: %v, want fault.ErrInput", err)
 	}
 }
 

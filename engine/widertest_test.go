@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/model"
 )
 
@@ -75,7 +76,7 @@ func TestWiderTestRefused(t *testing.T) {
 		t.Run(r.name, func(t *testing.T) {
 			cfg := TrainConfig{Algo: "opauc", Data: train, Test: wide, Passes: 1}
 			_, err := r.run(cfg)
-			if !errors.Is(err, model.ErrFeatureSpace) || !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "--allow-extra-features") {
+			if !errors.Is(err, model.ErrFeatureSpace) || !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "--allow-extra-features") {
 				t.Fatalf("a wider test file: error %v, want one of another feature space naming --allow-extra-features", err)
 			}
 			cfg.AllowExtraFeatures = true

@@ -1,7 +1,17 @@
 package kernels
 
+import "errors"
+
 // Optional capabilities: small interfaces a Backend may also implement, so that callers
 // learn what a backend can do by asking it, never from its name.
+
+// ErrDevice is matched (errors.Is) by the errors of a device backend's failures of the
+// device itself: device memory exhausted, a failed driver or library call, a failed
+// launch. Operations have no error results, so a backend panics with such an error
+// (SafeDevicePanics); whoever runs a device backend recovers the panics whose
+// value matches ErrDevice and raises every other again (a programmer error). A backend's
+// own sentinels, such as cuda.ErrOutOfMemory, stay matched alongside.
+var ErrDevice = errors.New("device failure")
 
 // Describer is implemented by backends that can say more than their Name: the
 // instruction sets they use, or the device, driver and libraries they run on. The text

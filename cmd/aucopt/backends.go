@@ -9,6 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/aucopt/aucopt/backends"
+	"github.com/aucopt/aucopt/cuda"
 	"github.com/aucopt/aucopt/engine"
 )
 
@@ -20,20 +22,20 @@ const backendsExamples = `  aucopt backends
 
 func runBackends(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("backends", "backends [--backend NAME] [--json]", backendsExamples, stdout, stderr)
-	name := fs.String("backend", "", "the backend to resolve: auto, cuda, avx2 or generic (default $"+engine.EnvBackend+", else auto)")
+	name := fs.String("backend", "", "the backend to resolve: auto, cuda, avx2 or generic (default $"+backends.Env+", else auto)")
 	asJSON := fs.Bool("json", false, "print the report as JSON")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	statuses := engine.Backends()
-	cpu := engine.DetectCPU()
+	statuses := backends.Report(engine.AutoDeviceRule())
+	cpu := backends.DetectCPU()
 	requested := *name
 	if requested == "" {
-		requested = os.Getenv(engine.EnvBackend)
+		requested = os.Getenv(backends.Env)
 	}
 	// selected is the named backend, or for auto the one it picks for a workload that
 	// does not run on a device; device (auto only) the one for those that do.
-	b, selErr := engine.SelectBackend(*name)
+	b, selErr := backends.Select(*name)
 	selected, device, deviceFor := "", "", ""
 	if selErr == nil {
 		if b == nil {
@@ -51,18 +53,18 @@ func runBackends(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			b.Close()
 		}
 	}
-	libs := engine.CUDALibraries()
+	libs := cuda.Discover() // where the CUDA backend looks for its libraries
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		report := struct {
-			Backends  []engine.BackendStatus `json:"backends"`
-			CPU       engine.CPU             `json:"cpu"`
-			Requested string                 `json:"requested"`
-			Selected  string                 `json:"selected,omitempty"`
-			Device    string                 `json:"selected_on_device,omitempty"` // auto: the backend of device workloads
-			Error     string                 `json:"error,omitempty"`
-			CUDALibs  any                    `json:"cuda_libraries"`
+			Backends  []backends.Status `json:"backends"`
+			CPU       backends.CPU      `json:"cpu"`
+			Requested string            `json:"requested"`
+			Selected  string            `json:"selected,omitempty"`
+			Device    string            `json:"selected_on_device,omitempty"` // auto: the backend of device workloads
+			Error     string            `json:"error,omitempty"`
+			CUDALibs  any               `json:"cuda_libraries"`
 		}{statuses, cpu, requested, selected, device, "", libs}
 		if selErr != nil {
 			report.Error = selErr.Error()

@@ -10,8 +10,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/bench"
-	"github.com/aucopt/aucopt/engine"
 )
 
 const benchExamples = `  aucopt bench                        # every available backend, about 15-20 s on 2 cores
@@ -25,7 +25,7 @@ const benchExamples = `  aucopt bench                        # every available b
 func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench", "bench [--quick] [--backends LIST] [--algos LIST] [--json]", benchExamples, stdout, stderr)
 	quick := fs.Bool("quick", false, "smaller sizes (Syrk d=500 k=1024, 1000×100 data) and 10 ms per measurement")
-	backends := fs.StringSlice("backends", nil, "backends to compare, comma-separated (default: every available one; ratios are against generic)")
+	backendNames := fs.StringSlice("backends", nil, "backends to compare, comma-separated (default: every available one; ratios are against generic)")
 	algos := fs.StringSlice("algos", bench.DefaultAlgos, "algorithms to time on the synthetic data: one pass (online) or one fit (batch); unknown names are skipped with a note")
 	minTime := fs.Duration("min-time", 0, "repeat each measurement for this long and keep the best (default 100ms, 10ms with --quick)")
 	seed := fs.Uint64("seed", 1, "seed of the synthetic inputs")
@@ -42,12 +42,12 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if *rows < 0 || *dim < 0 || *passRows < 0 {
 			return inputErrorf("--rows, --dim and --pass-rows must be ≥ 0")
 		}
-		return runGPUBench(ctx, bench.GPUConfig{Backends: *backends, Rows: *rows, Dim: *dim, PassRows: *passRows, Seed: *seed}, *asJSON, *quiet, stdout, stderr)
+		return runGPUBench(ctx, bench.GPUConfig{Backends: *backendNames, Rows: *rows, Dim: *dim, PassRows: *passRows, Seed: *seed}, *asJSON, *quiet, stdout, stderr)
 	}
 	if *minTime < 0 {
 		return inputErrorf("--min-time %v: want a positive duration", *minTime)
 	}
-	cfg := bench.Config{Backends: *backends, Algos: *algos, Quick: *quick, MinTime: *minTime, Seed: *seed}
+	cfg := bench.Config{Backends: *backendNames, Algos: *algos, Quick: *quick, MinTime: *minTime, Seed: *seed}
 	if !*quiet {
 		cfg.Progress = func(op, size, backend string) {
 			fmt.Fprintf(stderr, "bench: %s %s on %s\n", op, size, backend)
@@ -66,7 +66,7 @@ func runBench(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep.Rows)
 	}
-	cpu := engine.DetectCPU()
+	cpu := backends.DetectCPU()
 	fmt.Fprintf(stdout, "aucopt %s bench on %s (%s, %d cores), %s; best of repeated calls\n",
 		version, cpu.Brand, cpu.Arch, cpu.Cores, runtime.Version())
 	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', tabwriter.AlignRight)
@@ -135,7 +135,7 @@ func runGPUBench(ctx context.Context, cfg bench.GPUConfig, asJSON, quiet bool, s
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	}
-	cpu := engine.DetectCPU()
+	cpu := backends.DetectCPU()
 	fmt.Fprintf(stdout, "aucopt %s GPU bench on %s (%s, %d cores), %s; data %s built in %.1fs\n",
 		version, cpu.Brand, cpu.Arch, cpu.Cores, runtime.Version(), rep.Data, rep.Build.Seconds())
 	for i, b := range rep.Backends {

@@ -8,13 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/bench"
-	"github.com/aucopt/aucopt/engine"
 )
 
 func TestBenchCommand(t *testing.T) {
 	var avail []string // generic first, then avx2 and cuda where available
-	for _, s := range engine.Backends() {
+	for _, s := range backends.Report("") {
 		if s.Available {
 			avail = append([]string{s.Name}, avail...)
 		}
@@ -91,7 +91,7 @@ func TestBenchGPUCommand(t *testing.T) {
 			t.Errorf("bench --gpu output lacks %q:\n%s", want, out.String())
 		}
 	}
-	for _, s := range engine.Backends() {
+	for _, s := range backends.Report("") {
 		if s.Name == "cuda" && s.Available {
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
@@ -79,7 +80,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	b, err := engine.SelectBackend(*backend) // nil for auto: chosen per workload
+	b, err := backends.Select(*backend) // nil for auto: chosen per workload
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	flag "github.com/spf13/pflag"
 )
 
@@ -247,7 +248,7 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	start := time.Now()
 	st, err := data.Convert(in, out, data.Options{Positive: positive, Dim: *dim, Raw: *raw, Table: table, Indices: indices, Context: ctx})
 	if err != nil {
-		return userError{err}
+		return fault.Input(err)
 	}
 	format := data.OutputFormat(out)
 	if (format == data.FormatCSV || format == data.FormatTSV || format == data.FormatParquet) && (data.TableFormat(in) != "" || data.IsParquet(in)) {

@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/experiment"
 )
@@ -82,7 +82,7 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !(*holdout > 0 && *holdout < 1) {
 		return inputErrorf("--holdout %g: want a share in (0, 1)", *holdout)
 	}
-	b, err := engine.SelectBackend(*backend) // nil for auto: chosen per workload
+	b, err := backends.Select(*backend) // nil for auto: chosen per workload
 	if err != nil {
 		return err
 	}

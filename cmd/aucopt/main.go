@@ -18,8 +18,9 @@ import (
 	"slices"
 	"strings"
 
+	_ "github.com/aucopt/aucopt/backends/all" // generic, avx2 and cuda
 	"github.com/aucopt/aucopt/engine"
-	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/internal/sigctx"
 	"github.com/aucopt/aucopt/internal/suggest"
 	flag "github.com/spf13/pflag"
@@ -59,7 +60,7 @@ func main() {
 }
 
 // errUsage marks an error as a usage error (exit status 2); the message was printed.
-var errUsage = errors.New("usage")
+var errUsage = fault.NewInput("usage")
 
 // Exit statuses: 0 success (and --help); 1 the computation failed (it diverged, a
 // solver or device failed); 2 the user's input is at fault (flags, files, models,
@@ -73,29 +74,19 @@ const (
 	exitInterrupted = 130 // Ctrl-C: 128 + SIGINT, as shells report it
 )
 
-// userError marks an error as caused by the user's input (exit status 2).
-type userError struct{ err error }
-
-func (e userError) Error() string { return e.err.Error() }
-func (e userError) Unwrap() error { return e.err }
-
 // inputErrorf returns an error of the user's input (exit status 2).
 func inputErrorf(format string, args ...any) error {
-	return userError{fmt.Errorf(format, args...)}
+	return fault.Input(fmt.Errorf(format, args...))
 }
 
-// exitStatus classifies a command's error by the exit-status rule: the user's input
-// (a userError, a usage error, or an error engine.InputFault knows to be the input's:
-// bad flags or parameters, unknown names, missing, unreadable or malformed files and
-// models, a model of another feature space, data with one class, output paths that
-// cannot be written) is 2; divergence, a failed disk (engine.DiskFailure) and anything
-// not known to come from the input are failures of the computation (1).
+// exitStatus classifies a command's error by the exit-status rule, which package fault
+// holds for every front end: the user's input (fault.IsInput: bad flags or parameters,
+// unknown names, missing, unreadable or malformed files and models, a model of another
+// feature space, data with one class, output paths that cannot be written) is 2;
+// divergence, a failed device or disk and anything not known to come from the input
+// are failures of the computation (1).
 func exitStatus(err error) int {
-	var ue userError
-	switch {
-	case errors.Is(err, solver.ErrDiverged), engine.DiskFailure(err):
-		return exitFailure
-	case errors.As(err, &ue), errors.Is(err, errUsage), engine.InputFault(err):
+	if fault.IsInput(err) {
 		return exitInput
 	}
 	return exitFailure

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
@@ -126,7 +127,7 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return err
 	}
-	b, err := engine.SelectBackend(*backend) // nil for auto: chosen per workload
+	b, err := backends.Select(*backend) // nil for auto: chosen per workload
 	if err != nil {
 		return err
 	}

@@ -11,8 +11,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/internal/suggest"
@@ -89,7 +91,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	spec, err := solver.Lookup(*algo)
 	if err != nil {
-		return userError{err}
+		return fault.Input(err)
 	}
 	if *helpParams {
 		printParams(stdout, spec)
@@ -129,7 +131,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkNotInput("--checkpoint", *ckpt, *dataArg, *test); err != nil {
 		return err
 	}
-	b, err := engine.SelectBackend(*backend) // nil for auto: chosen per workload
+	b, err := backends.Select(*backend) // nil for auto: chosen per workload
 	if err != nil {
 		return err
 	}

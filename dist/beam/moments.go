@@ -16,10 +16,10 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/textio"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/register"
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/engine/stats"
-	"github.com/aucopt/aucopt/fallback"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -31,16 +31,18 @@ func init() {
 	beam.RegisterCoder(reflect.TypeOf((*Acc)(nil)), encodeAcc, decodeAcc)
 }
 
-// accBackend is the backend of every Moments in a pipeline: the AVX2 one where the CPU
-// has it, else the pure-Go one, with one worker (no goroutines to start or release;
-// their tensors are host slices either way, so accumulators decoded anywhere merge).
+// accBackend is the backend of every Moments in a pipeline: the best host backend
+// (backends.Host: avx2 where the CPU has it, else generic) with one worker (no
+// goroutines to start or release; their tensors are host slices either way, so
+// accumulators decoded anywhere merge). A program that links no backend (see package
+// backends) cannot run a pipeline: that is its build's fault, not an input's, and the
+// panic's value, backends.ErrNone, names the import to add.
 func accBackend() kernels.Backend {
-	if b, err := engine.Backend("avx2"); err == nil {
-		if s, ok := b.(kernels.Splitter); ok {
-			return s.WithWorkers(1) // b's own pool never started: nothing to close
-		}
+	b, err := backends.Host(1)
+	if err != nil {
+		panic(err)
 	}
-	return fallback.NewWorkers(1)
+	return b
 }
 
 // Acc is the moments pipeline's accumulator: aucopt's ClassMoments (the Moments of each

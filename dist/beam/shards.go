@@ -16,6 +16,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/filesystem"
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -209,8 +210,8 @@ func readJSONLines[T any](ctx context.Context, path string) ([]T, error) {
 // pipelineError shortens a failed pipeline's error to what the failing DoFn said (a
 // runner wraps it in a dump of the execution plan), e.g. the *data.ParseError naming
 // the shard's file and line. A runner passes on only the DoFn's message: one that
-// markInput marked as the input's fault becomes an error wrapping engine.ErrInput
-// (engine.InputFault), its mark removed.
+// markInput marked as the input's fault becomes an error wrapping fault.ErrInput
+// (fault.IsInput), its mark removed.
 func pipelineError(what string, err error) error {
 	msg := err.Error()
 	i := strings.LastIndex(msg, " failed:\n")
@@ -236,21 +237,21 @@ func pipelineError(what string, err error) error {
 const inputMark = "[aucopt input] "
 
 // markInput marks err, the error of a DoFn, as the input's fault when it is one
-// (engine.InputFault: a malformed shard, one that cannot be opened, a model of
+// (fault.IsInput: a malformed shard, one that cannot be opened, a model of
 // another feature space): the runner turns errors into their messages.
 func markInput(err error) error {
-	if err != nil && engine.InputFault(err) {
+	if err != nil && fault.IsInput(err) {
 		return fmt.Errorf("%s%w", inputMark, err)
 	}
 	return err
 }
 
-// inputError marks err as caused by the caller's input (engine.ErrInput); its
+// inputError marks err as caused by the caller's input (fault.ErrInput); its
 // message is err's.
 type inputError struct{ err error }
 
 func (e inputError) Error() string   { return e.err.Error() }
-func (e inputError) Unwrap() []error { return []error{e.err, engine.ErrInput} }
+func (e inputError) Unwrap() []error { return []error{e.err, fault.ErrInput} }
 
 func inputErrorf(format string, args ...any) error {
 	return inputError{fmt.Errorf(format, args...)}

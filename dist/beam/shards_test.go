@@ -9,6 +9,7 @@ import (
 
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 )
 
 // TestBadShards: a malformed line fails with its file and line; labels that make no
@@ -43,8 +44,8 @@ func TestBadShards(t *testing.T) {
 			strings.Contains(err.Error(), "\n") || strings.Contains(err.Error(), inputMark) {
 			t.Fatalf("error %v, want one naming %s", err, want)
 		}
-		if !engine.InputFault(err) { // the runner passed on only the message (issue 43: exit 1)
-			t.Errorf("error %v: not the input's fault (engine.InputFault)", err)
+		if !fault.IsInput(err) { // the runner passed on only the message (issue 43: exit 1)
+			t.Errorf("error %v: not the input's fault (fault.IsInput)", err)
 		}
 	})
 	t.Run("malformed line, grid and eval", func(t *testing.T) {
@@ -59,7 +60,7 @@ func TestBadShards(t *testing.T) {
 		_, gridErr := Grid(ctx, GridConfig{Data: glob, Algo: "ls-auc", Grid: "lambda=1e-4,1e-1", Folds: 2, Seed: 1})
 		_, evalErr := Eval(ctx, EvalConfig{Model: m.Model(), Data: glob})
 		for what, err := range map[string]error{"grid": gridErr, "eval": evalErr} {
-			if err == nil || !strings.Contains(err.Error(), bad+":401:") || !engine.InputFault(err) || strings.Contains(err.Error(), inputMark) {
+			if err == nil || !strings.Contains(err.Error(), bad+":401:") || !fault.IsInput(err) || strings.Contains(err.Error(), inputMark) {
 				t.Errorf("%s: error %v, want the input's fault naming %s:401", what, err, bad)
 			}
 		}
@@ -110,7 +111,7 @@ func TestBadShards(t *testing.T) {
 	})
 	t.Run("nothing matches", func(t *testing.T) {
 		_, err := TrainMoments(ctx, MomentsConfig{Data: filepath.Join(t.TempDir(), "*.svm"), Algo: "ls-auc"})
-		if err == nil || !strings.Contains(err.Error(), "no file matches") || !engine.InputFault(err) {
+		if err == nil || !strings.Contains(err.Error(), "no file matches") || !fault.IsInput(err) {
 			t.Fatalf("error %v, want 'no file matches', the input's fault", err)
 		}
 	})

@@ -15,12 +15,14 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/aucopt/aucopt/engine/fault"
 )
 
 // ErrNotRegular is wrapped by the error of WriteAtomic for a path that exists and is
 // neither a regular file nor a device or pipe it can write through: a directory, a
 // socket, a block device, a symbolic link to one, a dangling symbolic link.
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = fault.NewInput("not a regular file")
 
 // tempMarker is the part of a temporary file's name that says who made it and for which
 // target: ".<target>" + tempMarker + "<pid>-<random>", in the target's directory.

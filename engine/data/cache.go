@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash"
 	"hash/crc32"
@@ -13,6 +12,8 @@ import (
 	"math"
 	"os"
 	"unsafe"
+
+	"github.com/aucopt/aucopt/engine/fault"
 )
 
 // The binary cache format, little-endian:
@@ -91,7 +92,7 @@ func layoutOf(v uint32, nameLen, rows, nnz uint64, dense bool) cacheLayout {
 }
 
 // ErrCache is wrapped by every error about a malformed cache file.
-var ErrCache = errors.New("bad cache file")
+var ErrCache = fault.NewInput("bad cache file")
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 

@@ -3,6 +3,8 @@ package data
 import (
 	"errors"
 	"fmt"
+
+	"github.com/aucopt/aucopt/engine/fault"
 )
 
 // ParseError is a malformed line of a data file.
@@ -55,10 +57,13 @@ var (
 var (
 	// ErrCorrupt: a compressed file is truncated or corrupt (its decompressor failed or
 	// the stream ended early); an I/O error of the system is not wrapped with it.
-	ErrCorrupt = errors.New("corrupt or truncated file")
+	ErrCorrupt = fault.NewInput("corrupt or truncated file")
 	// ErrEmpty: a data file holds no examples.
-	ErrEmpty = errors.New("no examples")
+	ErrEmpty = fault.NewInput("no examples")
 	// ErrChanged: a file shrank while it was read through a mapping (its pages past the
 	// new end fault).
 	ErrChanged = errors.New("file changed while it was read")
 )
+
+// Is reports that every ParseError is the input's fault (fault.ErrInput).
+func (e *ParseError) Is(target error) bool { return target == fault.ErrInput }

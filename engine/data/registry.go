@@ -5,7 +5,6 @@ import (
 	"embed"
 	"errors"
 	"fmt"
-	"github.com/aucopt/aucopt/internal/suggest"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -13,6 +12,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/aucopt/aucopt/engine/fault"
+	"github.com/aucopt/aucopt/internal/suggest"
 )
 
 // EnvData names the directory searched first for dataset files.
@@ -70,7 +72,7 @@ var embeddedFiles = map[string]string{
 }
 
 // ErrUnknownDataset is wrapped by Lookup's error for a name not in Sources.
-var ErrUnknownDataset = errors.New("unknown dataset")
+var ErrUnknownDataset = fault.NewInput("unknown dataset")
 
 // Lookup returns the Source called name (or one of its aliases).
 func Lookup(name string) (Source, error) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	_ "github.com/aucopt/aucopt/backends/all" // the default selection, as the commands have it
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/fallback"

@@ -5,14 +5,16 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/aucopt/aucopt/engine/fault"
 )
 
 // Errors returned by AUC and ROC.
 var (
 	// ErrOneClass: a class has no example, so AUC is undefined.
-	ErrOneClass = errors.New("metric: AUC undefined: one class has no example")
+	ErrOneClass = fault.NewInput("metric: AUC undefined: one class has no example")
 	// ErrLabel: a label other than +1 or -1.
-	ErrLabel = errors.New("metric: label must be +1 or -1")
+	ErrLabel = fault.NewInput("metric: label must be +1 or -1")
 	// ErrNaN: a score is NaN, so it cannot be ranked.
 	ErrNaN = errors.New("metric: NaN score")
 )

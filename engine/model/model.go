@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/solver"
 )
 
@@ -24,10 +25,10 @@ var (
 	// ErrModel is wrapped by every error Read and Decode return for a file that is not a
 	// model this package can apply (not JSON, another format version, a missing or
 	// inconsistent field). An unreadable file gives the os error instead.
-	ErrModel = errors.New("bad model file")
+	ErrModel = fault.NewInput("bad model file")
 	// ErrFeatureSpace is wrapped by Transform's and Score's error for data with another
 	// number of features than the model: most likely data of another feature space.
-	ErrFeatureSpace = errors.New("data and model feature spaces differ")
+	ErrFeatureSpace = fault.NewInput("data and model feature spaces differ")
 	// ErrChecksum is wrapped (with ErrModel) by the error for a model file whose
 	// checksum does not match its content: edited by hand or corrupted.
 	ErrChecksum = errors.New("checksum mismatch")

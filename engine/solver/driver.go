@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 )
 
 // Source provides the examples of each pass of a run.
@@ -133,7 +134,7 @@ type Result struct {
 }
 
 // ErrOneClass: the training data held only one class, so there is nothing to rank.
-var ErrOneClass = errors.New("training data has only one class")
+var ErrOneClass = fault.NewInput("training data has only one class")
 
 // Setting is one named value that determines a run, recorded in its checkpoint.
 type Setting struct {

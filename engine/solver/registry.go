@@ -1,10 +1,11 @@
 package solver
 
 import (
-	"errors"
 	"fmt"
-	"github.com/aucopt/aucopt/internal/suggest"
 	"strings"
+
+	"github.com/aucopt/aucopt/engine/fault"
+	"github.com/aucopt/aucopt/internal/suggest"
 
 	"github.com/aucopt/aucopt/kernels"
 )
@@ -123,7 +124,7 @@ func adapt[P, S any](name string, newFn func(kernels.Backend, int, P, uint64) (S
 }
 
 // ErrUnknownAlgorithm is wrapped by Lookup's error for a name no algorithm has.
-var ErrUnknownAlgorithm = errors.New("unknown algorithm")
+var ErrUnknownAlgorithm = fault.NewInput("unknown algorithm")
 
 // Lookup returns the Spec called name, or an error wrapping ErrUnknownAlgorithm that
 // lists the known names.

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/gob"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -61,9 +61,9 @@ var (
 var (
 	// ErrParam is wrapped by every error about a hyper-parameter: an unknown key, an
 	// unparseable value or one out of its range.
-	ErrParam = errors.New("bad parameter")
+	ErrParam = fault.NewInput("bad parameter")
 	// ErrDiverged: the weights became NaN or infinite.
-	ErrDiverged = errors.New("diverged")
+	ErrDiverged = fault.NewRuntime("diverged")
 )
 
 // encodeState is every learner's checkpoint codec: gob of its state struct (a type

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log"
 
+	_ "github.com/aucopt/aucopt/backends/all" // the compute backends: a program links them
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/model"

@@ -26,9 +26,11 @@ import (
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam"
+	_ "github.com/aucopt/aucopt/backends/all" // the compute backends the workers run
 	aucbeam "github.com/aucopt/aucopt/dist/beam"
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/internal/sigctx"
 )
@@ -45,8 +47,8 @@ type usageError struct{ error }
 func main() { os.Exit(realMain()) }
 
 // realMain runs the command line and returns the exit status, by aucopt's rule: 0
-// success, 1 the computation or the disk failed (engine.DiskFailure), 2 the input is
-// at fault (a usage error or engine.InputFault: flags, a glob that matches nothing, a
+// success, 1 the computation or the disk failed, 2 the input
+// is at fault (a usage error or fault.IsInput: flags, a glob that matches nothing, a
 // malformed shard, an output that would overwrite an input), 130 Ctrl-C, 143 SIGTERM;
 // an error is one line "aucopt-beam: …".
 func realMain() int {
@@ -106,10 +108,7 @@ func realMain() int {
 	case sig.Signal != nil:
 		fmt.Fprintf(os.Stderr, "aucopt-beam: %s (%s)\n", sig.Verb(), msg)
 		return sig.Status()
-	case engine.DiskFailure(err):
-		fmt.Fprintln(os.Stderr, "aucopt-beam:", msg)
-		return 1
-	case errors.As(err, new(usageError)) || engine.InputFault(err):
+	case errors.As(err, new(usageError)) || fault.IsInput(err):
 		fmt.Fprintln(os.Stderr, "aucopt-beam:", msg)
 		return 2
 	}
