@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
 )
@@ -523,7 +524,7 @@ func (s *autoSearch) single(ref *AutoEntry, why string) (*GridResult, error) {
 		return nil, err
 	}
 	if ref.Stopped {
-		return nil, inputErrorf("auto: a budget of %s is too short for %s: the reference %s at one point did not finish within it; give a longer --budget",
+		return nil, fault.Settingf("auto: a budget of %s is too short for %s: the reference %s at one point did not finish within it; give a longer {Budget}",
 			time.Duration(s.cfg.budgetSeconds()*float64(time.Second)), s.cfg.dataName(), ref.Algo)
 	}
 	if s.grids[0] == nil {
@@ -549,7 +550,7 @@ func (s *autoSearch) run() error {
 		return err
 	}
 	if ref.Skipped != "" {
-		return inputErrorf("auto: a budget of %s is too short for %s: the reference %s's trial on %d rows did not finish within half of it (its grid estimated over %.3g s); give a longer --budget",
+		return fault.Settingf("auto: a budget of %s is too short for %s: the reference %s's trial on %d rows did not finish within half of it (its grid estimated over %.3g s); give a longer {Budget}",
 			time.Duration(budget*float64(time.Second)), s.cfg.dataName(), ref.Algo, ref.TrialRows, ref.Estimate)
 	}
 	switch left := s.left(); {
@@ -703,7 +704,7 @@ func (s *autoSearch) sample() []int {
 func (s *autoSearch) noWinner(budget time.Duration) error {
 	for _, e := range s.entries {
 		if e.Stopped {
-			return inputErrorf("auto: a budget of %s is too short for %s: no candidate finished within it (%s %s); give a longer --budget", budget, s.cfg.dataName(), e.Name(), e.Failed)
+			return fault.Settingf("auto: a budget of %s is too short for %s: no candidate finished within it (%s %s); give a longer {Budget}", budget, s.cfg.dataName(), e.Name(), e.Failed)
 		}
 	}
 	return fmt.Errorf("auto: every candidate failed (first: %s %s)", s.entries[0].Algo, s.entries[0].Failed)
@@ -717,15 +718,15 @@ func checkAuto(cfg AutoConfig) error {
 	case len(cfg.Params) > 0:
 		return inputErrorf("auto chooses the hyper-parameters: -p %s does not apply", strings.Join(cfg.Params, " -p "))
 	case cfg.Checkpoint != "":
-		return inputErrorf("auto runs grid searches: --checkpoint does not apply")
+		return fault.Settingf("auto runs grid searches: {Checkpoint} does not apply")
 	case cfg.OutOfCore:
-		return inputErrorf("auto holds the data in memory: --out-of-core does not apply")
+		return fault.Settingf("auto holds the data in memory: {OutOfCore} does not apply")
 	case cfg.Average > 1:
-		return inputErrorf("auto: --average does not apply")
+		return fault.Settingf("auto: {Average} does not apply")
 	case cfg.Passes > 1:
-		return inputErrorf("auto: the one-pass candidates run one pass; --passes %d does not apply", cfg.Passes)
+		return fault.Settingf("auto: the one-pass candidates run one pass; {Passes} %d does not apply", cfg.Passes)
 	case cfg.Bins != 0:
-		return inputErrorf("auto chooses whether to bin the features: --bins does not apply")
+		return fault.Settingf("auto chooses whether to bin the features: {Bins} does not apply")
 	case cfg.Budget < 0:
 		return inputErrorf("auto: budget %s, want a positive duration", cfg.Budget)
 	}

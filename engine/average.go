@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/kernels"
 )
@@ -22,14 +23,14 @@ import (
 // its own order; the result does not depend on how many run at once.
 func fitAveraged(ctx context.Context, spec solver.Spec, b kernels.Backend, params solver.Params, train *data.Dataset, cfg TrainConfig, dim, k int) ([]float64, error) {
 	if spec.IsBatch() {
-		return nil, inputErrorf("--average: %s is a batch algorithm; averaging is for the one-pass (online) ones", spec.Name)
+		return nil, fault.Settingf("{Average}: %s is a batch algorithm; averaging is for the one-pass (online) ones", spec.Name)
 	}
 	if cfg.Checkpoint != "" {
-		return nil, inputErrorf("--average and --checkpoint do not go together")
+		return nil, fault.Settingf("{Average} and {Checkpoint} do not go together")
 	}
 	n := train.Rows()
 	if k > n {
-		return nil, inputErrorf("--average %d: more shards than the %d training rows", k, n)
+		return nil, fault.Settingf("{Average} %d: more shards than the %d training rows", k, n)
 	}
 	order := make([]int, n)
 	for i := range order {

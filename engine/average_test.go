@@ -60,7 +60,7 @@ func TestTrainAverage(t *testing.T) {
 		want string
 	}{
 		{"batch", TrainConfig{Algo: "ls-auc", Data: path, Average: 2}, "batch algorithm"},
-		{"checkpoint", TrainConfig{Algo: "spam-l2", Data: path, Average: 2, Checkpoint: t.TempDir() + "/c"}, "--checkpoint"},
+		{"checkpoint", TrainConfig{Algo: "spam-l2", Data: path, Average: 2, Checkpoint: t.TempDir() + "/c"}, "Average and Checkpoint"},
 		{"too many shards", TrainConfig{Algo: "spam-l2", Data: path, Average: 5000}, "more shards"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

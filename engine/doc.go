@@ -7,13 +7,14 @@
 //     reads back;
 //   - Predict scores data with a model, applying its training scaling exactly;
 //   - Evaluate and metric measure scores against labels;
-//   - Backend and BackendFromEnv pick the compute backend (auto, cuda, avx2, generic).
+//   - package backends picks the compute backend (auto, cuda, avx2, generic), which a
+//     configuration carries; AutoBackend is automatic selection's choice per workload.
 //
 // # One path from data to score
 //
 // Every run, from the command line or the library, takes the same path:
 //
-//	CLI (cmd/aucopt)            flags → a config; --backend → kernels.Backend (BackendFromEnv)
+//	CLI (cmd/aucopt)            flags → a config; --backend → kernels.Backend (backends.Select)
 //	  → config → Task           Train: one point; Grid: the grid's points; CV: one task per
 //	                            fold (RunJobs); experiment: one task per split and algorithm
 //	  → pipeline: Run           scale (data.Scaling) → select (Selection: hold-out or k folds;
@@ -34,6 +35,21 @@
 // Configurations carry a kernels.Backend value, the caller's to close; nil means the
 // default selection ($AUCOPT_BACKEND, else auto), opened and closed by the run.
 //
-// engine is the only package that imports the backend implementations (fallback, asm,
-// cuda); everything below it is written against kernels.Backend.
+// # Backends are linked by the program
+//
+// The engine imports no backend implementation (fallback, asm, cuda), directly or not:
+// it selects through package backends, where the implementations register themselves.
+// A program that trains links them, usually all at once:
+//
+//	import _ "github.com/aucopt/aucopt/backends/all"
+//
+// Without it the default selection fails with backends.ErrNone, whose message names
+// that import. Everything below the engine is written against kernels.Backend.
+//
+// # Errors
+//
+// Errors of the caller's input match fault.ErrInput and failures of the run
+// fault.ErrRuntime (package engine/fault, whose IsInput is the commands' exit-status
+// rule). Errors name settings by their Go names (TrainConfig's fields: "OutOfCore
+// reads a data file"); a command renders them as its flags (fault.Render).
 package engine

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/solver"
 )
 
@@ -66,7 +67,7 @@ func ParseGrid(spec solver.Spec, s string) (solver.Grid, error) {
 	s = strings.TrimSpace(s)
 	if s == "" || s == GridPaper {
 		if len(spec.Grid.Keys) == 0 {
-			return solver.Grid{}, fmt.Errorf("%s has no paper grid: give one, e.g. --grid 'key=1,2,3'", spec.Name)
+			return solver.Grid{}, fault.Settingf("%s has no paper grid: give one, e.g. {Grid} 'key=1,2,3'", spec.Name)
 		}
 		return spec.Grid, nil
 	}
@@ -140,7 +141,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 		return nil, err
 	}
 	if cfg.Checkpoint != "" {
-		return nil, inputErrorf("--grid does not take --checkpoint")
+		return nil, fault.Settingf("{Grid} does not take {Checkpoint}")
 	}
 	if err := checkHoldOut(cfg.TrainConfig); err != nil {
 		return nil, err

@@ -128,7 +128,7 @@ func TestGridErrors(t *testing.T) {
 		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german"}, Grid: "nope=1"}, "unknown key"},
 		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german"}, Grid: "eta=-1"}, "eta"},
 		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german"}, Grid: "eta=1e300,1e299"}, "all 2 points failed"},
-		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german", Checkpoint: "x"}, Grid: "eta=1"}, "checkpoint"},
+		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german", Checkpoint: "x"}, Grid: "eta=1"}, "Grid does not take Checkpoint"},
 		{GridConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german"}, Grid: "eta=1", Holdout: 1.5}, "held-out share"},
 	} {
 		_, err := Grid(context.Background(), tc.cfg)

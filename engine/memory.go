@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/solver"
 )
 
@@ -17,7 +18,7 @@ var ErrMemory = errors.New("not enough memory")
 // MemoryLimit is the memory a run may use, in bytes, and where that number comes from.
 type MemoryLimit struct {
 	Bytes  float64 // +Inf when unknown
-	Source string  // "cgroup v2 memory.max", "physical memory available", "--max-memory", …
+	Source string  // "cgroup v2 memory.max", "physical memory available", "the memory limit given" (MaxMemory), …
 }
 
 // AvailableMemory returns the memory a run may use: the least of the cgroup's limit
@@ -38,7 +39,7 @@ func AvailableMemory() MemoryLimit {
 // else AvailableMemory.
 func memoryLimit(maxBytes int64) MemoryLimit {
 	if maxBytes > 0 {
-		return MemoryLimit{Bytes: float64(maxBytes), Source: "--max-memory"}
+		return MemoryLimit{Bytes: float64(maxBytes), Source: maxMemorySource}
 	}
 	return AvailableMemory()
 }
@@ -116,15 +117,23 @@ func checkMemory(spec solver.Spec, need float64, what string, dim, rows int, lim
 	default:
 		advice = "use " + strings.Join(fit[:len(fit)-1], ", ") + " or " + fit[len(fit)-1]
 	}
-	return inputError{memoryError(fmt.Sprintf("%s needs %s %s, more than the %s of %s; %s",
-		spec.Name, FormatBytes(need), what, FormatBytes(limit.Bytes), limit.Source, advice))}
+	source := strings.ReplaceAll(limit.Source, "%", "%%")
+	if limit.Source == maxMemorySource {
+		source = "{MaxMemory}" // the setting, which a command names by its flag
+	}
+	return memoryError{fault.Settingf("%s needs %s %s, more than the %s of "+source+"; %s",
+		spec.Name, FormatBytes(need), what, FormatBytes(limit.Bytes), advice)}
 }
 
-// memoryError is checkMemory's message; it wraps ErrMemory without repeating its text.
-type memoryError string
+// maxMemorySource is the Source of the limit the caller set (MaxMemory).
+const maxMemorySource = "the memory limit given"
 
-func (e memoryError) Error() string { return string(e) }
-func (e memoryError) Unwrap() error { return ErrMemory }
+// memoryError is checkMemory's error, the input's fault; it wraps ErrMemory without
+// repeating its text.
+type memoryError struct{ err error }
+
+func (e memoryError) Error() string   { return e.err.Error() }
+func (e memoryError) Unwrap() []error { return []error{e.err, ErrMemory} }
 
 // featuresOf describes the data a state size was computed for.
 func featuresOf(dim int) string { return "for " + groupDigits(dim) + " features" }

@@ -58,7 +58,7 @@ func TestMemoryGuard(t *testing.T) {
 		algo string
 		want string
 	}{
-		{"opauc", "opauc needs 64 TB for 2,000,001 features, more than the 8.6 GB of --max-memory; use opaucr, opauc-f, "},
+		{"opauc", "opauc needs 64 TB for 2,000,001 features, more than the 8.6 GB of MaxMemory; use opaucr, opauc-f, "},
 		{"adaoam", "adaoam needs 64 TB for 2,000,001 features"},
 		{"mba-l2", "mba-l2 needs 128 TB"},
 		{"mba-el", "mba-el needs 128 TB"},

@@ -19,6 +19,7 @@ import (
 
 	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/engine/stats"
 	"github.com/aucopt/aucopt/kernels"
@@ -573,8 +574,8 @@ func (s *LabelSet) Check(positive string) error {
 				before[i] = p.Label
 			}
 			return &data.ParseError{Path: l.File, Line: l.Line, Token: strconv.FormatFloat(l.Label, 'g', -1, 64),
-				Err: fmt.Errorf("%w: %v does not make a binary problem with the labels seen before (%v); "+
-					"name the positive class (--positive) or group the classes", data.ErrLabel, l.Label, before)}
+				Err: fault.Settingf("%w: %v does not make a binary problem with the labels seen before (%v); "+
+					"name the positive class ({Positive}) or group the classes", data.ErrLabel, l.Label, before)}
 		}
 	}
 	return nil
@@ -620,13 +621,13 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 		return nil, err
 	}
 	if ff, err := data.DetectFile(cfg.Data); err != nil || ff.Stream {
-		return nil, inputErrorf("--out-of-core reads a data file; %q is not one", cfg.Data)
+		return nil, fault.Settingf("{OutOfCore} reads a data file; %q is not one", cfg.Data)
 	}
 	if cfg.Shuffle {
-		return nil, inputErrorf("--out-of-core reads the file in its order; --shuffle does not apply (the moments do not depend on the order)")
+		return nil, fault.Settingf("{OutOfCore} reads the file in its order; {Shuffle} does not apply (the moments do not depend on the order)")
 	}
 	if cfg.Checkpoint != "" {
-		return nil, inputErrorf("--out-of-core fits from one pass of class moments; --checkpoint does not apply")
+		return nil, fault.Settingf("{OutOfCore} fits from one pass of class moments; {Checkpoint} does not apply")
 	}
 	in := cfg.readOptions()
 	b, release, err := OpenBackend(cfg.Backend)
@@ -692,10 +693,10 @@ func momentsFitBytes(spec solver.Spec, params solver.Params, dim, rows int) floa
 // wrapping ErrInput, says what to change.
 func CheckMomentsOnly(spec solver.Spec, params solver.Params, kind string) error {
 	if !spec.IsBatch() {
-		return inputErrorf("out of core: %s is an online algorithm; it streams its file from disk already (--shuffle=false --scale none)", spec.Name)
+		return fault.Settingf("out of core: %s is an online algorithm; it streams its file from disk already ({Shuffle}=false {Scale} none)", spec.Name)
 	}
 	if kind != "" && kind != data.ScaleAuto && kind != data.ScaleNone && kind != data.ScaleMinMax {
-		return inputErrorf("out of core: --scale %s needs a pass over the data before training; use none, minmax or auto", kind)
+		return fault.Settingf("out of core: {Scale} %s needs a pass over the data before training; use none, minmax or auto", kind)
 	}
 	b, err := backends.Host(1) // one worker: no goroutines to release
 	if err != nil {

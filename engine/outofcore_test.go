@@ -282,10 +282,10 @@ func TestTrainOutOfCoreSettingsThatCannotApply(t *testing.T) {
 	}{
 		{"online algorithm", TrainConfig{Algo: "spam-l2", Data: path}, "online algorithm"},
 		{"sampled pairs", TrainConfig{Algo: "mba-l2", Data: path}, "pairs=all"},
-		{"row scaling", TrainConfig{Algo: "ls-auc", Data: path, Scale: data.ScaleNorm}, "--scale norm"},
-		{"shuffle", TrainConfig{Algo: "ls-auc", Data: path, Shuffle: true}, "--shuffle"},
+		{"row scaling", TrainConfig{Algo: "ls-auc", Data: path, Scale: data.ScaleNorm}, "Scale norm"},
+		{"shuffle", TrainConfig{Algo: "ls-auc", Data: path, Shuffle: true}, "Shuffle does not apply"},
 		{"dataset name", TrainConfig{Algo: "ls-auc", Data: "a9a"}, "not one"},
-		{"checkpoint", TrainConfig{Algo: "ls-auc", Data: path, Checkpoint: path + ".ckpt"}, "--checkpoint"},
+		{"checkpoint", TrainConfig{Algo: "ls-auc", Data: path, Checkpoint: path + ".ckpt"}, "Checkpoint is for online ones"},
 		{"table options on LIBSVM text", TrainConfig{Algo: "ls-auc", Data: path, Table: &data.TableOptions{Label: "y"}}, "not a table"},
 		{"B with all pairs", TrainConfig{Algo: "mba-l2", Data: path, Params: []string{"pairs=all", "B=10"}}, "pairs=all"},
 	} {

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/solver"
 )
 
@@ -82,7 +83,7 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 		return nil, fmt.Errorf("trace %s: checkpoints are not supported (a trace restarts from the beginning)", spec.Name)
 	}
 	if cfg.Bins != 0 {
-		return nil, inputErrorf("trace %s: --bins is for train, grid and cv (a trace scores the features as read)", spec.Name)
+		return nil, fault.Settingf("trace %s: {Bins} is for train, grid and cv (a trace scores the features as read)", spec.Name)
 	}
 	if cfg.Every < 0 {
 		return nil, fmt.Errorf("trace %s: every %d: want a positive number of examples (0 for the default)", spec.Name, cfg.Every)

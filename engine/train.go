@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/kernels"
@@ -248,10 +249,10 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	res := &TrainResult{Algo: spec.Name, Params: params.Values(), Data: cfg.dataName(), Passes: max(cfg.Passes, 1), TestAUC: math.NaN(), Seed: cfg.Seed}
 	if spec.IsBatch() {
 		if cfg.Checkpoint != "" {
-			return nil, inputErrorf("%s is a batch algorithm: --checkpoint is for online ones", spec.Name)
+			return nil, fault.Settingf("%s is a batch algorithm: {Checkpoint} is for online ones", spec.Name)
 		}
 		if cfg.Passes > 1 {
-			return nil, inputErrorf("%s is a batch algorithm: it sees the whole training set, so --passes does not apply", spec.Name)
+			return nil, fault.Settingf("%s is a batch algorithm: it sees the whole training set, so {Passes} does not apply", spec.Name)
 		}
 		res.Passes = 0
 	}
@@ -263,7 +264,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	}
 	if cfg.OutOfCore {
 		if cfg.Bins != 0 {
-			return nil, inputErrorf("--out-of-core fits from class moments of the features as read; --bins does not apply")
+			return nil, fault.Settingf("{OutOfCore} fits from class moments of the features as read; {Bins} does not apply")
 		}
 		return trainOutOfCore(ctx, spec, params, cfg, res)
 	}
@@ -788,8 +789,8 @@ func checkWiderTest(res *TrainResult, test *data.Dataset, allow bool) error {
 
 // widerTestError is the error of test data with more features than the training's.
 func widerTestError(test *data.Dataset, features int) error {
-	return inputError{fmt.Errorf("test data %s: %w: it has %d features, the training data %d (if it is the same feature space, --allow-extra-features gives the extra ones weight 0)",
-		test.Name, model.ErrFeatureSpace, test.Dim, features)}
+	return fault.Settingf("test data %s: %w: it has %d features, the training data %d (if it is the same feature space, {AllowExtraFeatures} gives the extra ones weight 0)",
+		test.Name, model.ErrFeatureSpace, test.Dim, features)
 }
 
 // Score returns w·x for every row of d; features beyond len(w) count 0.
@@ -869,7 +870,7 @@ func (cfg TrainConfig) checkDataset() error {
 	case cfg.Checkpoint != "":
 		return inputErrorf("%s: a checkpoint records the training file's fingerprint; a dataset in memory has none", cfg.Dataset.Name)
 	case cfg.OutOfCore:
-		return inputErrorf("%s: --out-of-core streams a file; the dataset is in memory already", cfg.Dataset.Name)
+		return fault.Settingf("%s: {OutOfCore} streams a file; the dataset is in memory already", cfg.Dataset.Name)
 	case cfg.Positive != "" || !cfg.Table.IsZero() || cfg.Indices != data.IndexAuto:
 		return inputErrorf("%s: the positive label, the index base and the table options apply to files; a dataset in memory has its labels mapped already (data.NewDenseRows)", cfg.Dataset.Name)
 	}
@@ -964,7 +965,7 @@ func loadWithDigest(ctx context.Context, name string, seed uint64, layout data.L
 		return nil, nil, nil, fmt.Errorf("%s is neither a file nor a known dataset: %w", name, err)
 	}
 	if in.Positive != "" || !in.Table.IsZero() || in.Indices != data.IndexAuto {
-		return nil, nil, nil, inputErrorf("%s is a dataset name: --positive, --zero-based and the table options apply to data files", name)
+		return nil, nil, nil, fault.Settingf("%s is a dataset name: {Positive}, {Indices} and the table options apply to data files", name)
 	}
 	sp, err := data.Load(name, data.LoadOptions{Seed: seed, Layout: data.LayoutSparse, Context: ctx})
 	if err != nil {
@@ -1077,7 +1078,7 @@ func checkStreams(train, test string) error {
 	a, err1 := data.StatInput(train)
 	b, err2 := data.StatInput(test)
 	if err1 == nil && err2 == nil && os.SameFile(a, b) {
-		return inputErrorf("--data %s and --test %s are the same stream, which can be read only once", train, test)
+		return fault.Settingf("{Data} %s and {Test} %s are the same stream, which can be read only once", train, test)
 	}
 	return nil
 }

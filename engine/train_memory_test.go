@@ -125,7 +125,7 @@ func TestTrainMemoryRefused(t *testing.T) {
 	}{
 		{TrainConfig{Algo: "ls-auc", Data: "a9a"}, "given twice"},
 		{TrainConfig{Algo: "opauc", Checkpoint: filepath.Join(t.TempDir(), "c")}, "checkpoint"},
-		{TrainConfig{Algo: "ls-auc", OutOfCore: true}, "out-of-core"},
+		{TrainConfig{Algo: "ls-auc", OutOfCore: true}, "OutOfCore streams a file"},
 		{TrainConfig{Algo: "ls-auc", Positive: "1"}, "positive label"},
 	}
 	for _, c := range cases {

@@ -367,15 +367,15 @@ func TestTrainBins(t *testing.T) {
 		{"out of core", func() error {
 			_, err := Train(context.Background(), TrainConfig{Algo: "ls-auc", Data: testFile, Bins: 4, OutOfCore: true})
 			return err
-		}, "--bins does not apply"},
+		}, "Bins does not apply"},
 		{"auto", func() error {
 			_, err := Auto(context.Background(), AutoConfig{TrainConfig: TrainConfig{Data: "german", Bins: 4}})
 			return err
-		}, "--bins does not apply"},
+		}, "Bins does not apply"},
 		{"trace", func() error {
 			_, err := Trace(context.Background(), TraceConfig{TrainConfig: TrainConfig{Algo: "olr", Data: "german", Test: testFile, Bins: 4}})
 			return err
-		}, "--bins is for train"},
+		}, "Bins is for train"},
 	} {
 		if err := tt.run(); !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want an input error with %q", tt.name, err, tt.want)

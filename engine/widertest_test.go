@@ -76,8 +76,8 @@ func TestWiderTestRefused(t *testing.T) {
 		t.Run(r.name, func(t *testing.T) {
 			cfg := TrainConfig{Algo: "opauc", Data: train, Test: wide, Passes: 1}
 			_, err := r.run(cfg)
-			if !errors.Is(err, model.ErrFeatureSpace) || !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "--allow-extra-features") {
-				t.Fatalf("a wider test file: error %v, want one of another feature space naming --allow-extra-features", err)
+			if !errors.Is(err, model.ErrFeatureSpace) || !errors.Is(err, fault.ErrInput) || !strings.Contains(err.Error(), "AllowExtraFeatures gives") {
+				t.Fatalf("a wider test file: error %v, want one of another feature space naming AllowExtraFeatures", err)
 			}
 			cfg.AllowExtraFeatures = true
 			notes, err := r.run(cfg)

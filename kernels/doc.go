@@ -74,6 +74,8 @@
 // functions, so its panics read as every other backend's), states its Concurrency, and
 // where it has one, its Detail and WithWorkers. Its test calls kerneltest.Run (while it
 // is half built, the per-operation tests of the groups it has) and a fuzz target with
-// kerneltest.Differential against fallback. The engine's selector (engine/backend.go)
-// gives it a name; nothing else in the engine may mention it.
+// kerneltest.Differential against fallback. It registers itself with package backends
+// from an init function (name, priority for automatic selection, whether it is a device
+// backend, its Open) and is linked by backends/all; nothing in the engine mentions it.
+// A device backend's failures of the device match ErrDevice.
 package kernels

@@ -140,7 +140,7 @@ func TestDefaultFallback(t *testing.T) {
 		algo  string
 	}{{[]string{"--test-split", "0.2"}, "ls-auc"}, {[]string{"--shuffle=false", "--scale", "none"}, "spam-l2"}, {[]string{"--passes", "2", "--test-split", "0.2"}, "spam-l2"}} {
 		out := runOK(t, append(slices.Clone(base), tt.extra...)...)
-		if !strings.HasPrefix(out, tt.algo+" on ") || !strings.Contains(out, "note: the default algorithm opauc needs 4.3 GB for 16,384 features, more than the 64 MB of --max-memory: trained "+tt.algo+" instead") {
+		if !strings.HasPrefix(out, tt.algo+" on ") || !strings.Contains(out, "note: the default algorithm opauc needs 4.3 GB for 16,384 features, more than the 64 MB of the memory limit given: trained "+tt.algo+" instead") {
 			t.Errorf("%v: want %s with a note:\n%s", tt.extra, tt.algo, out)
 		}
 	}

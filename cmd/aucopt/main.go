@@ -21,6 +21,7 @@ import (
 	_ "github.com/aucopt/aucopt/backends/all" // generic, avx2 and cuda
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/fault"
+	"github.com/aucopt/aucopt/internal/cliflag"
 	"github.com/aucopt/aucopt/internal/sigctx"
 	"github.com/aucopt/aucopt/internal/suggest"
 	flag "github.com/spf13/pflag"
@@ -151,13 +152,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 			case errors.Is(err, errUsage):
 				return exitInput // the message was printed
 			case errors.Is(err, context.Canceled) && errors.As(context.Cause(ctx), &sig):
-				fmt.Fprintf(stderr, "aucopt %s: %s (%s)\n", c.name, sig.Verb(), oneLine(err.Error()))
+				fmt.Fprintf(stderr, "aucopt %s: %s (%s)\n", c.name, sig.Verb(), message(err))
 				return sig.Status()
 			case errors.Is(err, context.Canceled):
-				fmt.Fprintf(stderr, "aucopt %s: interrupted (%s)\n", c.name, oneLine(err.Error()))
+				fmt.Fprintf(stderr, "aucopt %s: interrupted (%s)\n", c.name, message(err))
 				return exitInterrupted
 			default:
-				fmt.Fprintf(stderr, "aucopt %s: %s\n", c.name, oneLine(err.Error()))
+				fmt.Fprintf(stderr, "aucopt %s: %s\n", c.name, message(err))
 				return exitStatus(err)
 			}
 		}
@@ -173,6 +174,12 @@ func commandNames() []string {
 		names[i] = c.name
 	}
 	return names
+}
+
+// message is err's message in one line, the library's settings named by the flags
+// that set them (cliflag.Message).
+func message(err error) string {
+	return oneLine(cliflag.Message(err))
 }
 
 // oneLine joins a multi-line message into one line.

@@ -80,7 +80,7 @@ func reliabilityCases(t *testing.T, e *e2e, germanFile string) []badCase {
 		t.Fatalf("the bad-input corpus testdata/bad: %d files, %v", len(ents), err)
 	}
 	cases = append(cases, badCase{"label 3 suggests a flag that exists", []string{"train", "--data", filepath.Join(dir, "label-3.svm")},
-		[]string{"label-3.svm:3:1", "--positive LABEL with train"}})
+		[]string{"label-3.svm:3:1", "name the positive class (--positive LABEL)"}})
 	for _, ent := range ents {
 		p := filepath.Join(dir, ent.Name())
 		cases = append(cases,

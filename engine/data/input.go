@@ -10,6 +10,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/aucopt/aucopt/engine/fault"
 )
 
 // StdinName is the data name that stands for standard input.
@@ -105,7 +107,7 @@ func readBytes(ctx context.Context, b []byte, path string, opts Options, rc Read
 			sep = '\t'
 		}
 		if opts.Dim > 0 {
-			return nil, nil, fmt.Errorf("%s: a table's dimension follows from its columns and --hash-bits: --dim does not apply", path)
+			return nil, nil, fault.Settingf("%s: a table's dimension follows from its columns and {HashBits}: {Dim} does not apply", path)
 		}
 		var kinds []colKind
 		var why []string

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/kernels"
 	"github.com/ulikunitz/xz"
 )
@@ -74,7 +75,7 @@ func ParseIndexBase(s string) (IndexBase, error) {
 	case "false":
 		return IndexOne, nil
 	}
-	return IndexAuto, fmt.Errorf("--zero-based %q: want true, false or auto", s)
+	return IndexAuto, fault.Settingf("{Indices} %q: want true, false or auto", s)
 }
 
 // CheckLines is the number of lines between two checks of Options.Context.
@@ -461,9 +462,9 @@ func (r *Reader) parse(line []byte) (ok bool, err error) {
 		if digits > 0 && digits <= 10 && idx == 0 && r.zb == 0 {
 			if r.opts.Indices == IndexAuto {
 				return false, r.errorf(start+1, line[start:pos], "%w: 0, and the rows before were read as numbered from 1; "+
-					"a file numbered from 0 (scikit-learn's default) is read whole with --zero-based auto, or say --zero-based true", ErrIndex)
+					"a file numbered from 0 (scikit-learn's default) is read whole with {Indices} auto, or say {Indices} true", ErrIndex)
 			}
-			return false, r.errorf(start+1, line[start:pos], "%w: 0 in a file numbered from 1 (--zero-based false)", ErrIndex)
+			return false, r.errorf(start+1, line[start:pos], "%w: 0 in a file numbered from 1 ({Indices} false)", ErrIndex)
 		}
 		idx += r.zb // 1-based from here on
 		if digits == 0 || digits > 10 || idx < 1 || idx > math.MaxInt32 {
@@ -494,7 +495,7 @@ func (r *Reader) errorf(col int, tok []byte, format string, args ...any) *ParseE
 	if len(tok) > maxToken {
 		t = string(tok[:maxToken]) + "…"
 	}
-	return &ParseError{Path: r.path, Line: r.line, Column: col, Token: t, Err: fmt.Errorf(format, args...)}
+	return &ParseError{Path: r.path, Line: r.line, Column: col, Token: t, Err: fault.Settingf(format, args...)}
 }
 
 // pow10 holds the powers of ten that are exact in float64.
@@ -651,8 +652,8 @@ func (r *Reader) mapLabel(v float64) (int8, error) {
 		}
 		if !fits {
 			m.seen = m.seen[:len(m.seen)-1]
-			return 0, fmt.Errorf("%w: %v does not make a binary problem with the labels seen before (%v); "+
-				"name the positive class (Options.Positive; on the command line, --positive LABEL with train, cv, plot or convert) "+
+			return 0, fault.Settingf("%w: %v does not make a binary problem with the labels seen before (%v); "+
+				"name the positive class ({Positive} LABEL) "+
 				"or group the classes", ErrLabel, v, m.seen)
 		}
 	}

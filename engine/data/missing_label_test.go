@@ -21,7 +21,7 @@ func TestMissingLabelHint(t *testing.T) {
 	for _, missing := range []string{MissingError, MissingZero} {
 		_, _, err := ReadTableFile(p, Options{Table: &TableOptions{Missing: missing}})
 		if !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "t.csv:3:1") ||
-			!strings.Contains(err.Error(), "--missing skip") || strings.Contains(err.Error(), "zero or") {
+			!strings.Contains(err.Error(), "Missing skip") || strings.Contains(err.Error(), "zero or") {
 			t.Errorf("--missing %s, an empty label: %v; want it at t.csv:3:1 suggesting --missing skip, not zero", missing, err)
 		}
 	}
@@ -29,7 +29,7 @@ func TestMissingLabelHint(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err := ReadTableFile(p, Options{Table: &TableOptions{Missing: MissingError}})
-	if !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "--missing zero or skip") {
+	if !errors.Is(err, ErrMissing) || !strings.Contains(err.Error(), "Missing zero or skip") {
 		t.Errorf("an empty feature cell: %v; want the hint --missing zero or skip", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
 )
@@ -66,7 +67,7 @@ func openParquet(f *os.File, path string, o Options) (*parquetSource, error) {
 		return nil, nil
 	}
 	if o.Dim > 0 {
-		return nil, fmt.Errorf("%s: a table's dimension follows from its columns and --hash-bits: --dim does not apply", path)
+		return nil, fault.Settingf("%s: a table's dimension follows from its columns and {HashBits}: {Dim} does not apply", path)
 	}
 	s, err := rawParquet(f, path)
 	if err != nil {

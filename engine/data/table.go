@@ -14,6 +14,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/twmb/murmur3"
 )
 
@@ -209,7 +210,7 @@ func resolveSchema(path string, header []string, kinds []colKind, typeName func(
 		topt = &TableOptions{}
 	}
 	colErr := func(format string, args ...any) error {
-		return &ParseError{Path: path, Line: 1, Err: fmt.Errorf("%w: %s", ErrColumn, fmt.Sprintf(format, args...))}
+		return &ParseError{Path: path, Line: 1, Err: fmt.Errorf("%w: %w", ErrColumn, fault.Settingf(format, args...))}
 	}
 	index := make(map[string]int, len(header))
 	for i, h := range header {
@@ -245,7 +246,7 @@ func resolveSchema(path string, header []string, kinds []colKind, typeName func(
 	}
 	li, ok := index[s.Label]
 	if !ok {
-		return nil, colErr("no label column %q (the file has %s; name it with --label)", s.Label, quoteList(header))
+		return nil, colErr("no label column %q (the file has %s; name it with {Label})", s.Label, quoteList(header))
 	}
 	if kinds[li] == kindOther {
 		return nil, &ParseError{Path: path, Line: 1, Column: li + 1, Err: fmt.Errorf("%w: label column %q is %s", ErrColumnType, s.Label, typeName(li))}
@@ -270,7 +271,7 @@ func resolveSchema(path string, header []string, kinds []colKind, typeName func(
 	}
 	for _, c := range topt.Categorical {
 		if !slices.Contains(features, c) || slices.Contains(topt.Ignore, c) {
-			return nil, colErr("--categorical %q is not among the feature columns", c)
+			return nil, colErr("{Categorical} %q is not among the feature columns", c)
 		}
 	}
 	for _, h := range header {
@@ -280,7 +281,7 @@ func resolveSchema(path string, header []string, kinds []colKind, typeName func(
 		case !slices.Contains(features, h) || slices.Contains(topt.Ignore, h):
 			s.Ignored = append(s.Ignored, h)
 		case kinds[i] == kindOther:
-			return nil, &ParseError{Path: path, Line: 1, Column: i + 1, Err: fmt.Errorf("%w: column %q is %s (want numbers, booleans or strings; --ignore it)", ErrColumnType, h, typeName(i))}
+			return nil, &ParseError{Path: path, Line: 1, Column: i + 1, Err: fault.Settingf("%w: column %q is %s (want numbers, booleans or strings; {Ignore} it)", ErrColumnType, h, typeName(i))}
 		case kinds[i] == kindString || slices.Contains(topt.Categorical, h):
 			s.Categorical = append(s.Categorical, h)
 		default:
@@ -446,7 +447,7 @@ func (b *rowBuilder) cellError(line, col int, tok []byte, format string, args ..
 		t = string(tok[:maxToken]) + "…"
 	}
 	return &ParseError{Path: b.path, Line: line, Column: col, Token: t,
-		Err: fmt.Errorf("column %q: %w", b.header[col-1], fmt.Errorf(format, args...))}
+		Err: fmt.Errorf("column %q: %w", b.header[col-1], fault.Settingf(format, args...))}
 }
 
 // label maps a label cell to the example's Y and Label.
@@ -479,7 +480,7 @@ func (b *rowBuilder) label(line, col int, cell []byte, num float64, isNum bool) 
 		return nil
 	}
 	if !isNum {
-		return b.cellError(line, col, cell, "%w: not a number; name the positive class with --positive", ErrLabel)
+		return b.cellError(line, col, cell, "%w: not a number; name the positive class with {Positive}", ErrLabel)
 	}
 	if !slices.Contains(b.seen, num) {
 		fits := false
@@ -491,7 +492,7 @@ func (b *rowBuilder) label(line, col int, cell []byte, num float64, isNum bool) 
 			fits = fits || all
 		}
 		if !fits {
-			return b.cellError(line, col, cell, "%w: %v does not make a binary problem with the labels seen before (%v); name the positive class with --positive", ErrLabel, num, b.seen)
+			return b.cellError(line, col, cell, "%w: %v does not make a binary problem with the labels seen before (%v); name the positive class with {Positive}", ErrLabel, num, b.seen)
 		}
 		b.seen = append(b.seen, num)
 	}
@@ -559,9 +560,9 @@ func (b *rowBuilder) missing(line, col int) (skip bool, err error) {
 		return false, nil
 	}
 	if b.role[col-1] == roleLabel { // zero cannot stand for a label
-		return false, b.cellError(line, col, nil, "%w: the label is empty (--missing skip leaves such rows out; zero applies to feature cells only)", ErrMissing)
+		return false, b.cellError(line, col, nil, "%w: the label is empty ({Missing} skip leaves such rows out; zero applies to feature cells only)", ErrMissing)
 	}
-	return false, b.cellError(line, col, nil, "%w (--missing zero or skip to accept it)", ErrMissing)
+	return false, b.cellError(line, col, nil, "%w ({Missing} zero or skip to accept it)", ErrMissing)
 }
 
 // cell adds the present cell of file column col (1-based, not ignored) on line, for
@@ -576,7 +577,7 @@ func (b *rowBuilder) cell(line, col int, text []byte, num float64, isNum bool) e
 		if !isNum {
 			v, err := parseFloat(text)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return b.cellError(line, col, text, "%w: not a finite number in a numeric column (mark it --categorical if it holds categories)", ErrValue)
+				return b.cellError(line, col, text, "%w: not a finite number in a numeric column (mark it {Categorical} if it holds categories)", ErrValue)
 			}
 			num = v
 		}
@@ -786,11 +787,11 @@ func openTable(rd *Reader, path string, opts Options) (bool, error) {
 			return false, nil
 		}
 		if format == "" {
-			return false, fmt.Errorf("%s: table options (--label, --columns, …) given, but the file is not a table: name CSV files .csv, TSV files .tsv, Parquet files .parquet", path)
+			return false, fault.Settingf("%s: table options ({Label}, {Columns}, …) given, but the file is not a table: name CSV files .csv, TSV files .tsv, Parquet files .parquet", path)
 		}
 	}
 	if opts.Dim > 0 {
-		return false, fmt.Errorf("%s: a table's dimension follows from its columns and --hash-bits: --dim does not apply", path)
+		return false, fault.Settingf("%s: a table's dimension follows from its columns and {HashBits}: {Dim} does not apply", path)
 	}
 	sep := byte(',')
 	if format == "tsv" {

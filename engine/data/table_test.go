@@ -225,7 +225,7 @@ func TestBadTables(t *testing.T) {
 		msg              string
 	}{
 		{"unknown label", "a.csv", "label,x\n1,2\n0,3\n7,1\n", nil, ErrLabel, 4, 1, "7 does not make a binary problem"},
-		{"text label", "b.csv", "label,x\nyes,2\n", nil, ErrLabel, 2, 1, "--positive"},
+		{"text label", "b.csv", "label,x\nyes,2\n", nil, ErrLabel, 2, 1, "name the positive class with Positive"},
 		{"no label column", "c.csv", "y,x\n1,2\n", nil, ErrColumn, 1, 0, `no label column "label"`},
 		{"named label absent", "c2.csv", "y,x\n1,2\n", &TableOptions{Label: "click"}, ErrColumn, 1, 0, `no label column "click"`},
 		{"ragged row", "d.csv", "label,x,z\n1,2,3\n0,3\n", nil, ErrRagged, 3, 3, "2 fields, the header has 3"},

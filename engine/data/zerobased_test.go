@@ -107,8 +107,8 @@ func TestZeroBased(t *testing.T) {
 				}
 				r.Close()
 			}
-			if !errors.As(err, &pe) || pe.Line != zeroRow+1 || !errors.Is(err, ErrIndex) || !strings.Contains(err.Error(), "--zero-based") {
-				t.Errorf("base %d: index 0 in row %d: error %v, want a ParseError at line %d naming --zero-based", base, zeroRow+1, err, zeroRow+1)
+			if !errors.As(err, &pe) || pe.Line != zeroRow+1 || !errors.Is(err, ErrIndex) || !strings.Contains(err.Error(), "Indices") {
+				t.Errorf("base %d: index 0 in row %d: error %v, want a ParseError at line %d naming Indices", base, zeroRow+1, err, zeroRow+1)
 			}
 		}
 	}

@@ -32,6 +32,7 @@ import (
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/model"
+	"github.com/aucopt/aucopt/internal/cliflag"
 	"github.com/aucopt/aucopt/internal/sigctx"
 )
 
@@ -103,7 +104,7 @@ func realMain() int {
 	if err == nil {
 		return 0
 	}
-	msg := strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; "), "\t", "")
+	msg := strings.ReplaceAll(strings.ReplaceAll(strings.TrimSpace(cliflag.Message(err)), "\n", "; "), "\t", "")
 	switch {
 	case sig.Signal != nil:
 		fmt.Fprintf(os.Stderr, "aucopt-beam: %s (%s)\n", sig.Verb(), msg)
