@@ -30,8 +30,8 @@ func recoverDevice(err *error) {
 // failure: …") when a device backend raised it for a failure of the device itself (out
 // of memory, a driver or cuBLAS error: an error matching kernels.ErrDevice), and nil
 // for any other value, which the caller should raise again. The error matches
-// kernels.ErrDevice and is a failure of the run (fault.ErrRuntime), whatever wraps it. Code outside the engine that runs backends (the benchmark
-// harness) recovers with it:
+// kernels.ErrDevice and is a failure of the run (fault.ErrRuntime), whatever wraps it.
+// Code outside the engine that runs backends (the benchmark harness) recovers with it:
 //
 //	defer func() {
 //		if r := recover(); r != nil {

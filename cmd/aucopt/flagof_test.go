@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -39,23 +38,13 @@ func TestFlagOf(t *testing.T) {
 			t.Errorf("setting %s: no command has the flag %s", s, f)
 		}
 	}
-	for _, c := range []struct{ setting, flag string }{
-		{"OutOfCore", "--out-of-core"}, {"AllowExtraFeatures", "--allow-extra-features"}, {"Indices", "--zero-based"}, {"Data", "--data"},
-	} {
-		if got := cliflag.Of(c.setting); got != c.flag {
-			t.Errorf("cliflag.Of(%q) = %q, want %q", c.setting, got, c.flag)
-		}
-	}
 }
 
-// TestMessage: a command's error names the flags where the library named its settings.
+// TestMessage: the command prints an error in one line, its settings named by flags.
 func TestMessage(t *testing.T) {
 	err := fmt.Errorf("train x.svm: %w", fault.Settingf("{OutOfCore} reads the file in its order; {Shuffle} does not apply\n(the moments)"))
 	if got, want := message(err), "train x.svm: --out-of-core reads the file in its order; --shuffle does not apply; (the moments)"; got != want {
 		t.Errorf("message = %q, want %q", got, want)
-	}
-	if got := message(errors.New("{Data} is only text here")); got != "{Data} is only text here" {
-		t.Errorf("message of a plain error = %q, changed", got)
 	}
 }
 
