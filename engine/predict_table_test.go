@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/fallback"
 )
 
@@ -79,7 +80,7 @@ func TestPredictTableOptions(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := Predict(m, tt.file, tt.opts)
 			if tt.msg != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.msg) || !InputFault(err) {
+				if err == nil || !strings.Contains(err.Error(), tt.msg) || !fault.IsInput(err) {
 					t.Fatalf("error %v, want an input error saying %q", err, tt.msg)
 				}
 				return
@@ -120,7 +121,7 @@ func TestPredictLibSVMOptions(t *testing.T) {
 	}
 	for _, o := range []PredictOptions{{ID: "id"}, {Ignore: []string{"x"}}, {Missing: data.MissingZero}, {AllowExtraColumns: true}} {
 		_, err := Predict(m, svm, o)
-		if err == nil || !InputFault(err) || !strings.Contains(err.Error(), "trained on LIBSVM data") || strings.Contains(err.Error(), "--") {
+		if err == nil || !fault.IsInput(err) || !strings.Contains(err.Error(), "trained on LIBSVM data") || strings.Contains(err.Error(), "--") {
 			t.Errorf("%+v: error %v, want an input error without flag names", o, err)
 		}
 	}
