@@ -9,10 +9,8 @@ import (
 	"fmt"
 	"hash"
 	"io"
-	"math"
 	"os"
 	"runtime"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -122,13 +120,9 @@ func StreamClassMoments(ctx context.Context, b kernels.Backend, path string, opt
 		defer release()
 		return streamTable(ctx, acc, path, opts, &info)
 	}
-	var pos float64
-	if p := opts.Options.Positive; p != "" {
-		v, err := strconv.ParseFloat(p, 64)
-		if err != nil || math.IsNaN(v) {
-			return nil, info, inputErrorf("positive label %q is not a number", p)
-		}
-		pos = v
+	rule, err := data.NewLabelRule(opts.Options.Positive)
+	if err != nil {
+		return nil, info, inputError{err}
 	}
 	ff, err := data.DetectFile(path)
 	if err != nil {
@@ -145,7 +139,7 @@ func StreamClassMoments(ctx context.Context, b kernels.Backend, path string, opt
 	acc, release := accBackend(b)
 	defer release()
 	h := sha256.New()
-	lab := labeler{path: path, opts: opts.Options, pos: pos}
+	lab := labeler{path: path, rule: rule}
 	var total *stats.ClassMoments
 	if ff.Compression != "" || ff.Format.Name == data.FormatCache {
 		guard := &dimGuard{guard: opts.Guard, live: 1}
@@ -198,7 +192,7 @@ func streamSequential(ctx context.Context, b kernels.Backend, r io.Reader, path 
 		return nil, err
 	}
 	total := stats.NewClassMoments(b, ropts.Dim)
-	var seen LabelSet
+	var seen data.LabelSet
 	for {
 		if info.Rows%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -288,7 +282,7 @@ type chunk struct {
 	firstLine int    // the file's line number of the chunk's first line
 	lines     int    // newlines in the chunk
 	cm        *stats.ClassMoments
-	seen      LabelSet
+	seen      data.LabelSet
 	rows      int64
 	err       error // the chunk's first parse error, with the file's line number
 }
@@ -393,7 +387,7 @@ func streamChunks(ctx context.Context, b kernels.Backend, f io.Reader, h hash.Ha
 	}()
 
 	total := stats.NewClassMoments(b, opts.Options.Dim)
-	var seen LabelSet
+	var seen data.LabelSet
 	pending := map[int]*chunk{}
 	next := 0
 	var err error
@@ -500,111 +494,17 @@ func parseChunk(ctx context.Context, b kernels.Backend, c *chunk, path string, o
 	}
 }
 
-// LabelSet notes the first occurrence of each distinct label of a shard of labelled
-// rows, up to the three that decide whether the labels make a binary problem: merged
-// over shards in file order, it lets a sharded reader report the same first bad label
-// line as one reader of the whole file.
-type LabelSet struct {
-	Labels []LabelAt // in order of first occurrence, at most 3
-}
-
-// LabelAt is where a label first occurred.
-type LabelAt struct {
-	Label float64
-	File  string
-	Line  int
-}
-
-// Note records label at file:line if it is new (calls come in file order); it returns
-// true when this is a third distinct label, after which a binary problem is impossible
-// and further rows of the shard need not be read.
-func (s *LabelSet) Note(label float64, file string, line int) bool {
-	for _, l := range s.Labels {
-		if l.Label == label {
-			return false
-		}
-	}
-	s.Labels = append(s.Labels, LabelAt{Label: label, File: file, Line: line})
-	return len(s.Labels) >= 3
-}
-
-// Merge adds o's labels, which come after s's in file order.
-func (s *LabelSet) Merge(o LabelSet) {
-	for _, l := range o.Labels {
-		if len(s.Labels) >= 3 {
-			return
-		}
-		s.Note(l.Label, l.File, l.Line)
-	}
-}
-
-// binaryConventions are the LIBSVM collection's binary label sets, positive first (as
-// data.Reader maps them).
-var binaryConventions = [][2]float64{{1, -1}, {1, 0}, {1, 2}}
-
-// Check returns the error data.Reader gives at the first label (in file order) that
-// makes no binary problem with the labels before it, as a *data.ParseError naming its
-// file and line; nil when the labels fit one of the binary conventions. positive, when
-// not "", is the positive label of a one-vs-rest problem: every label fits.
-func (s *LabelSet) Check(positive string) error {
-	if positive != "" {
-		return nil
-	}
-	for k, l := range s.Labels {
-		fits := false
-		for _, c := range binaryConventions {
-			all := true
-			for _, p := range s.Labels[:k+1] {
-				if p.Label != c[0] && p.Label != c[1] {
-					all = false
-				}
-			}
-			fits = fits || all
-		}
-		if !fits {
-			before := make([]float64, k)
-			for i, p := range s.Labels[:k] {
-				before[i] = p.Label
-			}
-			return &data.ParseError{Path: l.File, Line: l.Line, Token: strconv.FormatFloat(l.Label, 'g', -1, 64),
-				Err: fmt.Errorf("%w: %v does not make a binary problem with the labels seen before (%v); "+
-					"name the positive class (--positive) or group the classes", data.ErrLabel, l.Label, before)}
-		}
-	}
-	return nil
-}
-
-// BinaryLabel maps a label as read to ±1 by data.Reader's rules: the positive label
-// when given, else 1 is positive and any other label (of a valid binary file) negative.
-func BinaryLabel(label float64, positive float64, hasPositive bool) int8 {
-	if hasPositive {
-		if label == positive {
-			return 1
-		}
-		return -1
-	}
-	if label == 1 {
-		return 1
-	}
-	return -1
-}
-
-// labeler applies the reader's label rules to a streamed file.
+// labeler applies the label rules (data.LabelRule) to a streamed file.
 type labeler struct {
 	path string
-	opts data.Options
-	pos  float64
+	rule data.LabelRule
 }
 
-func (l *labeler) y(label float64) int8 { return BinaryLabel(label, l.pos, l.opts.Positive != "") }
+func (l *labeler) y(label float64) int8 { return l.rule.Y(label) }
 
 // check notes label (at line) in the whole file's seen set and checks it.
-func (l *labeler) check(seen *LabelSet, label float64, line int) error {
-	if len(seen.Labels) >= 3 {
-		return seen.Check(l.opts.Positive)
-	}
-	seen.Note(label, l.path, line)
-	return seen.Check(l.opts.Positive)
+func (l *labeler) check(seen *data.LabelSet, label float64, line int) error {
+	return seen.Add(l.rule, label, l.path, line)
 }
 
 // trainOutOfCore is Train for TrainConfig.OutOfCore: the class moments streamed from

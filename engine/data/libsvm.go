@@ -95,7 +95,7 @@ type Reader struct {
 	br     *bufio.Reader
 	closer io.Closer
 	opts   Options
-	pos    float64 // the positive label when opts.Positive is set
+	rule   LabelRule // maps labels to ±1 (labels.go)
 	labels labelMap
 	line   int
 	maxIdx int // largest 1-based index seen
@@ -159,11 +159,13 @@ func newReader(r io.Reader, path string, opts Options, reopen func() (*os.File, 
 		rd.zb = 1
 	}
 	if opts.Positive != "" && opts.Table.IsZero() && TableFormat(path) == "" { // tables: table.go
-		v, err := strconv.ParseFloat(opts.Positive, 64)
-		if err != nil || math.IsNaN(v) {
-			return nil, fmt.Errorf("positive label %q is not a number", opts.Positive)
+		rule, err := NewLabelRule(opts.Positive)
+		if err != nil {
+			return nil, err
 		}
-		rd.pos = v
+		rd.rule = rule
+	} else if opts.Positive != "" {
+		rd.rule = LabelRule{positive: opts.Positive, pos: math.NaN()} // a table's rows are labelled by table.go
 	}
 	_, serr := statOf(r) // before the buffer moves the file's offset
 	br := bufio.NewReaderSize(r, 1<<16)
@@ -607,57 +609,4 @@ func scanDecimal(line []byte, p int) (v float64, end int, ok bool) {
 		v = -v
 	}
 	return v, p, true
-}
-
-// labelMap maps file labels to ±1 by the LIBSVM collection's binary conventions, and
-// notices a label that fits none of them.
-type labelMap struct {
-	seen []float64
-}
-
-// conventions are the binary label sets, positive first.
-var conventions = [][2]float64{{1, -1}, {1, 0}, {1, 2}}
-
-func (r *Reader) mapLabel(v float64) (int8, error) {
-	if r.opts.Positive != "" {
-		if v == r.pos {
-			return 1, nil
-		}
-		return -1, nil
-	}
-	m := &r.labels
-	known := false
-	for _, s := range m.seen {
-		if s == v {
-			known = true
-			break
-		}
-	}
-	if !known {
-		m.seen = append(m.seen, v)
-		fits := false
-		for _, c := range conventions {
-			all := true
-			for _, s := range m.seen {
-				if s != c[0] && s != c[1] {
-					all = false
-					break
-				}
-			}
-			if all {
-				fits = true
-				break
-			}
-		}
-		if !fits {
-			m.seen = m.seen[:len(m.seen)-1]
-			return 0, fmt.Errorf("%w: %v does not make a binary problem with the labels seen before (%v); "+
-				"name the positive class (Options.Positive; on the command line, --positive LABEL with train, cv, plot or convert) "+
-				"or group the classes", ErrLabel, v, m.seen)
-		}
-	}
-	if v == 1 {
-		return 1, nil
-	}
-	return -1, nil
 }

@@ -482,23 +482,12 @@ func (b *rowBuilder) label(line, col int, cell []byte, num float64, isNum bool) 
 		return b.cellError(line, col, cell, "%w: not a number; name the positive class with --positive", ErrLabel)
 	}
 	if !slices.Contains(b.seen, num) {
-		fits := false
-		for _, c := range conventions {
-			all := num == c[0] || num == c[1]
-			for _, s := range b.seen {
-				all = all && (s == c[0] || s == c[1])
-			}
-			fits = fits || all
-		}
-		if !fits {
-			return b.cellError(line, col, cell, "%w: %v does not make a binary problem with the labels seen before (%v); name the positive class with --positive", ErrLabel, num, b.seen)
+		if !BinaryLabels(append(b.seen[:len(b.seen):len(b.seen)], num)) {
+			return b.cellError(line, col, cell, "%w", labelError(num, b.seen, "name the positive class with --positive"))
 		}
 		b.seen = append(b.seen, num)
 	}
-	ex.Label, ex.Y = num, -1
-	if num == 1 {
-		ex.Y = 1
-	}
+	ex.Label, ex.Y = num, LabelRule{}.Y(num)
 	return nil
 }
 
