@@ -15,6 +15,11 @@ import (
 	"unsafe"
 )
 
+// The binary cache, told by its magic bytes only.
+func init() {
+	RegisterFormat(Format{Name: FormatCache, Magic: []byte(cacheMagic)})
+}
+
 // The binary cache format, little-endian:
 //
 //	magic    [8]byte "AUCOPTDS"

@@ -12,6 +12,13 @@ import (
 	"strings"
 )
 
+// CSV and TSV tables, told by their names (or on a stream by a header line:
+// streamTable).
+func init() {
+	RegisterFormat(Format{Name: FormatCSV, Extensions: []string{".csv"}, Table: true})
+	RegisterFormat(Format{Name: FormatTSV, Extensions: []string{".tsv", ".tab"}, Table: true})
+}
+
 // csvSource streams the rows of a CSV or TSV table (RFC 4180 quoting; the first record
 // is the header). The kinds of its columns come from the whole file (csvKinds), read
 // before: a column is numeric unless more than 1 % of its values are not numbers, and

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -51,5 +52,56 @@ func TestDetect(t *testing.T) {
 	}
 	if _, err := DetectFile(filepath.Join(dir, "none")); err == nil {
 		t.Error("DetectFile of a missing file: no error")
+	}
+}
+
+// TestRegistry: the registered formats are told apart (no extension or magic bytes
+// claimed twice, one default), the magic ones first; a format registered later is
+// told by its name and its magic bytes, and compressed by any compression.
+func TestRegistry(t *testing.T) {
+	all := Formats()
+	exts := map[string]string{}
+	defaults := 0
+	for i, f := range all {
+		if i > 0 && f.Magic != nil && all[i-1].Magic == nil {
+			t.Errorf("%s, told by magic bytes, comes after %s, told by none", f.Name, all[i-1].Name)
+		}
+		for _, e := range f.Extensions {
+			if o, ok := exts[e]; ok {
+				t.Errorf("extension %s: %s and %s", e, o, f.Name)
+			}
+			exts[e] = f.Name
+		}
+		for _, g := range all[i+1:] {
+			if f.Magic != nil && g.Magic != nil && (bytes.HasPrefix(f.Magic, g.Magic) || bytes.HasPrefix(g.Magic, f.Magic)) {
+				t.Errorf("magic bytes of %s and %s overlap", f.Name, g.Name)
+			}
+		}
+		if f.Default {
+			defaults++
+		}
+		if f.Compression != (f.decompress != nil) {
+			t.Errorf("%s: a compression without a decompressor, or a decompressor without a compression", f.Name)
+		}
+	}
+	if defaults != 1 {
+		t.Errorf("%d default formats, want 1", defaults)
+	}
+	for _, name := range []string{FormatLibSVM, FormatCSV, FormatTSV, FormatParquet, FormatCache, "gzip", "bzip2", "xz"} {
+		if _, ok := FormatNamed(name); !ok {
+			t.Errorf("%s is not registered", name)
+		}
+	}
+	RegisterFormat(Format{Name: "test", Extensions: []string{".tst"}, Magic: []byte("TST\x00")})
+	defer unregisterFormat("test")
+	for _, c := range []struct{ name, head, want string }{
+		{"a.tst", "", "test"},
+		{"A.TST.GZ", "", "test"},
+		{"a.svm", "TST\x00rest", "test"},
+		{"a.svm", "", FormatLibSVM},
+	} {
+		if got := Detect(c.name, []byte(c.head)).Name; got != c.want {
+			t.Errorf("Detect(%q, %q) = %s, want %s", c.name, c.head, got, c.want)
+		}
 	}
 }

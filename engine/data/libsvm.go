@@ -3,8 +3,6 @@ package data
 import (
 	"bufio"
 	"bytes"
-	"compress/bzip2"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -17,8 +15,11 @@ import (
 	"unsafe"
 
 	"github.com/aucopt/aucopt/kernels"
-	"github.com/ulikunitz/xz"
 )
+
+func init() {
+	RegisterFormat(Format{Name: FormatLibSVM, Extensions: []string{".svm", ".libsvm", ".svmlight", ".txt"}, Chunked: true, Default: true})
+}
 
 // MaxLineBytes is the longest line a Reader accepts (a news20 row is about 10 KB; a
 // longer line is taken for a corrupt or non-LIBSVM file).
@@ -139,13 +140,6 @@ func Open(path string, opts Options) (*Reader, error) {
 	return r, nil
 }
 
-// magic numbers of the compressed formats.
-var (
-	magicGzip  = []byte{0x1f, 0x8b}
-	magicBzip2 = []byte("BZh")
-	magicXz    = []byte{0xfd, '7', 'z', 'X', 'Z', 0x00}
-)
-
 // NewReader reads examples from r, decompressing gzip, bzip2 or xz by their magic
 // bytes. path names the source in errors.
 func NewReader(r io.Reader, path string, opts Options) (*Reader, error) {
@@ -219,34 +213,6 @@ func statOf(r io.Reader) (os.FileInfo, error) {
 		return nil, errors.New("not a regular file read from its start")
 	}
 	return st, nil
-}
-
-// decompressor returns the decompressing reader of br's gzip, bzip2 or xz stream,
-// recognised by its magic bytes, or nil for an uncompressed one.
-func decompressor(br *bufio.Reader, path string) (io.Reader, error) {
-	head, _ := br.Peek(len(magicXz))
-	switch {
-	case bytes.HasPrefix(head, magicGzip):
-		z, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: gzip: %w: %w", path, ErrCorrupt, err)
-		}
-		return z, nil
-	case bytes.HasPrefix(head, magicBzip2):
-		return bzip2.NewReader(br), nil
-	case bytes.HasPrefix(head, magicXz):
-		z, err := xz.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: xz: %w: %w", path, ErrCorrupt, err)
-		}
-		return z, nil
-	}
-	return nil, nil
-}
-
-// isCompressed reports whether head starts a gzip, bzip2 or xz stream.
-func isCompressed(head []byte) bool {
-	return bytes.HasPrefix(head, magicGzip) || bytes.HasPrefix(head, magicBzip2) || bytes.HasPrefix(head, magicXz)
 }
 
 // Close closes the underlying file when the Reader came from Open.

@@ -12,6 +12,11 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 )
 
+// Parquet tables, told by magic bytes or name, read by offsets from a file.
+func init() {
+	RegisterFormat(Format{Name: FormatParquet, Extensions: []string{".parquet", ".pq"}, Magic: parquetMagic, Table: true, FileOnly: true})
+}
+
 // parquetMagic starts (and ends) every Parquet file.
 var parquetMagic = []byte("PAR1")
 

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -165,21 +164,13 @@ func checkMissing(m string) error {
 	return fmt.Errorf("missing-value policy %q: want %s, %s or %s", m, MissingError, MissingZero, MissingSkip)
 }
 
-// TableFormat returns "csv", "tsv" or "parquet" for a file name that names a table by its
-// extension (a compression extension .gz, .bz2, .xz after csv or tsv allowed), else "".
-// Parquet files are also recognised by their magic bytes whatever their name.
+// TableFormat returns the name of the table format (FormatCSV, FormatTSV,
+// FormatParquet) a file name names by its extension (a compression's extension after
+// it allowed), else "". Parquet files are also recognised by their magic bytes
+// whatever their name (IsTableFile).
 func TableFormat(path string) string {
-	p := strings.ToLower(path)
-	for _, z := range []string{".gz", ".bz2", ".xz"} {
-		p = strings.TrimSuffix(p, z)
-	}
-	switch filepath.Ext(p) {
-	case ".csv":
-		return "csv"
-	case ".tsv", ".tab":
-		return "tsv"
-	case ".parquet", ".pq":
-		return "parquet"
+	if f := byName(path); f.Table {
+		return f.Name
 	}
 	return ""
 }
