@@ -22,7 +22,7 @@ import (
 type TrainConfig struct {
 	Algo    string   // registered algorithm name (solver.Names)
 	Params  []string // key=value hyper-parameters over the algorithm's defaults
-	Data    string   // training data: a registry name (data.Sources) or a file
+	Data    string   // training data: a registry name (data.KnownDatasets) or a file
 	Test    string   // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
 	Passes  int      // passes over the training data (0: the learner's default, solver.Spec.DefaultPasses)
 	Shuffle bool     // visit the training rows in a seeded random order each pass

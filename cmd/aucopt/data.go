@@ -51,7 +51,7 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	names := fs.Args()
 	if len(names) == 0 {
-		for _, s := range data.Sources {
+		for _, s := range data.KnownDatasets {
 			names = append(names, s.Name)
 		}
 	}
@@ -154,7 +154,7 @@ func runFetch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError(fs, "give --dir DIR or set $"+data.EnvData+": the directory to fetch into")
 	}
 	if *all {
-		for _, s := range data.Sources {
+		for _, s := range data.KnownDatasets {
 			names = append(names, s.Name)
 		}
 	}
