@@ -152,7 +152,7 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 	if err := CheckMomentsOnly(spec, params, cfg.Scale); err != nil {
 		return nil, err
 	}
-	if ff, err := data.DetectFile(cfg.Data); err != nil || ff.Stream {
+	if ff, err := data.DetectFile(cfg.Data); err != nil || !ff.Passes() {
 		return nil, inputErrorf("--out-of-core reads a data file; %q is not one", cfg.Data)
 	}
 	if cfg.Shuffle {

@@ -1048,24 +1048,12 @@ func (res *TrainResult) asTrained(test *data.Dataset) *data.Dataset {
 	return test
 }
 
-// Text files that a streamable run loads instead, parsed on all cores: up to
-// smallTextBytes of plain LIBSVM text, or smallCompressedBytes of a compressed file.
-// Streamed, a pass would parse the file again, on one core, after a scan for its
-// dimension; held, it costs memory of the order of the text's size. Training on the
+// smallText reports whether path is text small enough that a run able to stream it
+// loads it instead, parsed on all cores (data.FileFormat.LoadWhole). Training on the
 // rows in memory, in file order and unscaled, sees the same examples as the stream.
-const (
-	smallTextBytes       = 64 << 20
-	smallCompressedBytes = 8 << 20
-)
-
-// smallText reports whether path is a LIBSVM text file (not a table, not a binary
-// cache) small enough to load rather than stream (smallTextBytes).
 func smallText(path string) bool {
 	ff, err := data.DetectFile(path)
-	if err != nil || ff.Stream || ff.Format.Name != data.FormatLibSVM || ff.Size > smallTextBytes {
-		return false
-	}
-	return ff.Compression == "" || ff.Size <= smallCompressedBytes
+	return err == nil && ff.LoadWhole()
 }
 
 // checkStreams refuses training and test data that name the same stream (standard
@@ -1089,6 +1077,6 @@ func streamable(cfg TrainConfig) bool {
 	if cfg.Dataset != nil || cfg.Shuffle || cfg.Scale != data.ScaleNone || cfg.Bins != 0 {
 		return false
 	}
-	st, err := data.StatInput(cfg.Data)
-	return err == nil && st.Mode().IsRegular()
+	ff, err := data.DetectFile(cfg.Data)
+	return err == nil && ff.Passes()
 }

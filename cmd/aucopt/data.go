@@ -250,7 +250,7 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return userError{err}
 	}
 	format := data.OutputFormat(out)
-	if (format == data.FormatCSV || format == data.FormatTSV || format == data.FormatParquet) && (data.TableFormat(in) != "" || data.IsParquet(in)) {
+	if (format == data.FormatCSV || format == data.FormatTSV || format == data.FormatParquet) && data.IsTableFile(in, data.Options{}) {
 		fmt.Fprintf(stdout, "%s → %s (%s): %d rows, %d columns, %d values in %v\n", in, out, format, st.Rows, st.Features, st.Values,
 			time.Since(start).Round(time.Millisecond))
 		return nil
@@ -296,15 +296,15 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	case *rowGroup < 1:
 		return inputErrorf("--row-group %d: want at least 1", *rowGroup)
 	}
-	format := data.TableFormat(*out)
-	if format == "" {
+	of, compression := data.OutputOf(*out)
+	if !of.Table {
 		return inputErrorf("--out %s: name a .csv, .tsv or .parquet file", *out)
 	}
 	if err := checkOutput("--out", *out); err != nil {
 		return err
 	}
-	gz := strings.HasSuffix(strings.ToLower(*out), ".gz")
-	if format == data.FormatParquet && gz || !gz && data.OutputFormat(*out) != format {
+	format, gz := of.Name, compression == "gzip"
+	if compression != "" && (!gz || of.FileOnly) {
 		return inputErrorf("--out %s: compression is written for .csv.gz and .tsv.gz only", *out)
 	}
 	start := time.Now()

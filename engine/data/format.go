@@ -3,10 +3,12 @@ package data
 import (
 	"bytes"
 	"io"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 )
 
 // Format is one data format aucopt reads, registered by the file that reads it
@@ -129,30 +131,38 @@ func byName(name string) Format {
 	return defaultFormat(all)
 }
 
-// FileFormat is what DetectFile learns of a data file without reading its content.
+// FileFormat is what DetectFile learns of a data file without reading its rows: the
+// decisions a caller makes about an input (stream it by passes, load it, accumulate it
+// out of core, read it as a table) are asked of it, never made from a name or bytes.
 type FileFormat struct {
 	Format      Format // the content's format (a compressed file's content's, by name)
 	Compression string // "gzip", "bzip2", "xz" or ""
-	Stream      bool   // IsStream: read once, whole; its format is told when it is read
-	Size        int64  // bytes as stored; 0 for a stream
+	// Stream: not a regular file (standard input, a pipe, a FIFO, a device): read once,
+	// whole, in order; its format is told when it is read.
+	Stream bool
+	Size   int64 // bytes as stored; 0 for a stream
 }
 
 // DetectFile tells the format of the data file name (a file, or standard input as
-// StdinName) by its first bytes, read in place (a stream's are not read: it is read
-// once, by its reader, and is reported as Stream), and its name.
+// StdinName) by its first bytes, read in place, and its name. Anything but a regular
+// file is reported as Stream without being opened (a FIFO's open would block; a
+// stream is read once, by its reader); a directory is an error (EISDIR).
 func DetectFile(name string) (FileFormat, error) {
+	st, err := StatInput(name)
+	if err != nil {
+		return FileFormat{}, err
+	}
+	if st.IsDir() {
+		return FileFormat{}, &fs.PathError{Op: "read", Path: name, Err: syscall.EISDIR}
+	}
+	if !st.Mode().IsRegular() {
+		return FileFormat{Format: byName(name), Stream: true}, nil
+	}
 	f, err := openInput(name)
 	if err != nil {
 		return FileFormat{}, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return FileFormat{}, err
-	}
-	if !st.Mode().IsRegular() {
-		return FileFormat{Format: byName(name), Stream: true}, nil
-	}
 	head := make([]byte, 16)
 	n, err := f.ReadAt(head, 0)
 	if err != nil && err != io.EOF {
@@ -163,6 +173,50 @@ func DetectFile(name string) (FileFormat, error) {
 		ff.Compression, ff.Format = ff.Format.Name, byName(name)
 	}
 	return ff, nil
+}
+
+// Text files that a run able to stream them loads instead, parsed on all cores (Chunked
+// text up to smallTextBytes, or up to smallCompressedBytes compressed): streamed, a
+// pass would parse the file again, on one core, after a scan for its dimension; held,
+// it costs memory of the order of the text's size.
+const (
+	smallTextBytes       = 64 << 20
+	smallCompressedBytes = 8 << 20
+)
+
+// LoadWhole reports whether the file is text small enough that a run able to stream
+// it by passes loads it instead (smallTextBytes): plain LIBSVM text (not a table, not
+// a binary cache), not a stream.
+func (ff FileFormat) LoadWhole() bool {
+	if ff.Stream || !ff.Format.Chunked || ff.Size > smallTextBytes {
+		return false
+	}
+	return ff.Compression == "" || ff.Size <= smallCompressedBytes
+}
+
+// Passes reports whether the input can be read again and again from the start (a
+// regular file): a run may stream it by passes, scan it first, accumulate it out of
+// core.
+func (ff FileFormat) Passes() bool { return !ff.Stream }
+
+// Table reports whether the input is read as a table with opts: a table format, or
+// table options given (which make any text a table); a stream may be one still, told
+// by its first line when it is read.
+func (ff FileFormat) Table(opts Options) bool { return ff.Format.Table || !opts.Table.IsZero() }
+
+// OutputOf tells what a file name asks a writer for: the format its extension names
+// after any compression's (byName: LIBSVM text when none does), and the compression its
+// last extension names ("gzip", …; "" for none).
+func OutputOf(name string) (format Format, compression string) {
+	p := strings.ToLower(name)
+	for _, f := range Formats() {
+		for _, ext := range f.Extensions {
+			if f.Compression && strings.HasSuffix(p, ext) {
+				compression = f.Name
+			}
+		}
+	}
+	return byName(name), compression
 }
 
 // unregisterFormat removes the format called name (tests that register one).

@@ -2,8 +2,10 @@ package data
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -102,6 +104,68 @@ func TestRegistry(t *testing.T) {
 	} {
 		if got := Detect(c.name, []byte(c.head)).Name; got != c.want {
 			t.Errorf("Detect(%q, %q) = %s, want %s", c.name, c.head, got, c.want)
+		}
+	}
+}
+
+// TestFileFormatDecisions: what callers ask of an input instead of testing its name or
+// bytes: whether to load it rather than stream it, whether it can be read again,
+// whether it is a table; a directory is an error.
+func TestFileFormatDecisions(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	gzHead := []byte("\x1f\x8b\x08\x00")
+	for _, c := range []struct {
+		path                string
+		load, passes, table bool
+	}{
+		{write("a.svm", []byte("1 1:1\n")), true, true, false},
+		{write("a.svm.gz", gzHead), true, true, false},
+		{write("a.csv", []byte("label,x\n1,2\n")), false, true, true},
+		{write("a.cache", []byte(cacheMagic)), false, true, false},
+		{write("a.bin", []byte("PAR1....")), false, true, true},
+	} {
+		ff, err := DetectFile(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ff.LoadWhole() != c.load || ff.Passes() != c.passes || ff.Table(Options{}) != c.table {
+			t.Errorf("%s: load %v passes %v table %v; want %v %v %v", filepath.Base(c.path), ff.LoadWhole(), ff.Passes(), ff.Table(Options{}), c.load, c.passes, c.table)
+		}
+	}
+	big := FileFormat{Format: Format{Name: FormatLibSVM, Chunked: true}, Size: smallTextBytes + 1}
+	bigZ := FileFormat{Format: big.Format, Compression: "gzip", Size: smallCompressedBytes + 1}
+	if big.LoadWhole() || bigZ.LoadWhole() {
+		t.Error("a large text file is loaded rather than streamed")
+	}
+	if ff := (FileFormat{Format: big.Format}); !ff.Table(Options{Table: &TableOptions{Label: "y"}}) {
+		t.Error("table options do not make a table")
+	}
+	p, done := throughPipe(t, nil)
+	ff, err := DetectFile(p)
+	done()
+	if err != nil || ff.Passes() || ff.LoadWhole() {
+		t.Errorf("a pipe: %+v, %v; want a stream read once", ff, err)
+	}
+	if _, err := DetectFile(dir); !errors.Is(err, syscall.EISDIR) {
+		t.Errorf("a directory: %v, want EISDIR", err)
+	}
+	for _, c := range []struct{ name, format, compression string }{
+		{"x.csv", FormatCSV, ""},
+		{"X.TSV.GZ", FormatTSV, "gzip"},
+		{"x.parquet", FormatParquet, ""},
+		{"x.csv.bz2", FormatCSV, "bzip2"},
+		{"x.bin", FormatLibSVM, ""},
+	} {
+		f, comp := OutputOf(c.name)
+		if f.Name != c.format || comp != c.compression {
+			t.Errorf("OutputOf(%q) = %s, %q; want %s, %q", c.name, f.Name, comp, c.format, c.compression)
 		}
 	}
 }
