@@ -111,7 +111,10 @@ type Reader struct {
 	reopen func() (*os.File, error)
 }
 
-// Open opens path for reading, decompressing gzip, bzip2 or xz by their magic bytes.
+// Open opens the data file path (a file, or standard input as StdinName) for reading
+// its rows in order, one at a time (a Source): its format told from the registered
+// formats (a Parquet file by offsets; a compression or a binary cache by magic bytes;
+// a table by name or table options; else LIBSVM text).
 func Open(path string, opts Options) (*Reader, error) {
 	f, err := openInput(path)
 	if err != nil {

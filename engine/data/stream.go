@@ -109,7 +109,7 @@ func StreamRows[A any](ctx context.Context, path string, opts Options, sc Stream
 	defer f.Close()
 	h := sha256.New()
 	var total A
-	if ff.Compression != "" || ff.Format.Name == FormatCache {
+	if ff.Compression != "" || !ff.Format.Chunked { // compressed, a cache: in order
 		total, err = streamOrdered(ctx, io.TeeReader(f, h), path, opts, rule, acc, &info)
 		info.Bytes = ff.Size
 	} else {
