@@ -268,9 +268,9 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		return trainOutOfCore(ctx, spec, params, cfg, res)
 	}
 	inMemory := spec.IsBatch() || cfg.Average > 1 || cfg.TestSplit != 0 || cfg.Calibrate != ""
-	// A small text file that would stream is loaded instead (smallText), with the
-	// stream's hyper-parameters: the static defaults, not the data-scaled ones.
-	loadedStream := !inMemory && streamable(cfg) && smallText(cfg.Data)
+	// A small text file or a pipe that would stream is loaded instead (loadsStream),
+	// with the stream's hyper-parameters: the static defaults, not the data-scaled ones.
+	loadedStream := !inMemory && loadsStream(cfg)
 	inMemory = inMemory || loadedStream
 	var sum pendingSum // a streamed file's fingerprint comes from prepare's scan
 	if inMemory || !streamable(cfg) {
@@ -1048,14 +1048,6 @@ func (res *TrainResult) asTrained(test *data.Dataset) *data.Dataset {
 	return test
 }
 
-// smallText reports whether path is text small enough that a run able to stream it
-// loads it instead, parsed on all cores (data.FileFormat.LoadWhole). Training on the
-// rows in memory, in file order and unscaled, sees the same examples as the stream.
-func smallText(path string) bool {
-	ff, err := data.DetectFile(path)
-	return err == nil && ff.LoadWhole()
-}
-
 // checkStreams refuses training and test data that name the same stream (standard
 // input twice, say): a stream is read once.
 func checkStreams(train, test string) error {
@@ -1070,13 +1062,32 @@ func checkStreams(train, test string) error {
 	return nil
 }
 
-// streamable reports whether the run can stream its training file from disk instead of
-// loading it: a file (not a dataset name), read in its own order (no shuffling), with no
-// scaling to fit. One pass then holds one row in memory at a time.
-func streamable(cfg TrainConfig) bool {
+// streamInput returns the format of the run's training input when the run reads it as
+// rows in order, as a stream: a file or standard input (not a dataset name, not a
+// Dataset), read in its own order (no shuffling), with no scaling or bins to fit.
+func streamInput(cfg TrainConfig) (data.FileFormat, bool) {
 	if cfg.Dataset != nil || cfg.Shuffle || cfg.Scale != data.ScaleNone || cfg.Bins != 0 {
-		return false
+		return data.FileFormat{}, false
 	}
 	ff, err := data.DetectFile(cfg.Data)
-	return err == nil && ff.Passes()
+	return ff, err == nil
+}
+
+// streamable reports whether the run can stream its training file from disk instead of
+// loading it (streamInput, of a file that can be read by passes). One pass then holds
+// one row in memory at a time.
+func streamable(cfg TrainConfig) bool {
+	ff, ok := streamInput(cfg)
+	return ok && ff.Passes()
+}
+
+// loadsStream reports whether a run that reads its input as a stream (streamInput)
+// loads it instead, with the stream's hyper-parameters (the static defaults, not the
+// data-scaled ones), so that it trains as the stream would: text small enough to parse
+// on all cores (data.FileFormat.LoadWhole), or standard input or a pipe, which is read
+// once. Training on the rows in memory, in file order and unscaled, sees the same
+// examples as the stream.
+func loadsStream(cfg TrainConfig) bool {
+	ff, ok := streamInput(cfg)
+	return ok && (ff.LoadWhole() || !ff.Passes())
 }
