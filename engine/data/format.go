@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -34,6 +35,12 @@ type Format struct {
 
 	// decompress returns the reader of a compressed stream's content (Compression).
 	decompress func(io.Reader) (io.Reader, error)
+	// rows opens a table's rows from its text, rd.br (decompressed), for the Reader rd
+	// (Table formats read as text: CSV, TSV). LIBSVM text and the cache are the
+	// Reader's own.
+	rows func(rd *Reader, path string, opts Options) (tableSource, error)
+	// fileRows opens the rows of a FileOnly format from its file, by offsets.
+	fileRows func(f *os.File, path string, opts Options) (tableSource, error)
 }
 
 // registry holds the registered formats. RegisterFormat writes it from the init

@@ -2,6 +2,8 @@ package data
 
 import (
 	"bytes"
+	"compress/gzip"
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -166,6 +168,40 @@ func TestFileFormatDecisions(t *testing.T) {
 		f, comp := OutputOf(c.name)
 		if f.Name != c.format || comp != c.compression {
 			t.Errorf("OutputOf(%q) = %s, %q; want %s, %q", c.name, f.Name, comp, c.format, c.compression)
+		}
+	}
+}
+
+// TestRegisteredFormatIsRead: a format registered with a rows function is read by
+// Open and ReadFileContext by its name, plain or compressed, with nothing else
+// changed: a semicolon-separated table.
+func TestRegisteredFormatIsRead(t *testing.T) {
+	RegisterFormat(Format{Name: "ssv", Extensions: []string{".ssv"}, Table: true, rows: csvRows(';')})
+	defer unregisterFormat("ssv")
+	dir := t.TempDir()
+	text := "label;a;b\n1;0.5;2\n0;1.5;3\n"
+	p := filepath.Join(dir, "x.ssv")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var z bytes.Buffer
+	w := gzip.NewWriter(&z)
+	w.Write([]byte(text))
+	w.Close()
+	pz := filepath.Join(dir, "x.ssv.gz")
+	if err := os.WriteFile(pz, z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{p, pz} {
+		d, err := ReadFileContext(context.Background(), path, Options{}, ReadConfig{})
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if d.Rows() != 2 || d.Dim != 2 || d.Y[0] != 1 || d.Y[1] != -1 || d.Row(1).Val[0] != 1.5 {
+			t.Errorf("%s: %d rows of %d features, labels %v, row 2 %v", path, d.Rows(), d.Dim, d.Y, d.Row(1))
+		}
+		if !IsTableFile(path, Options{}) {
+			t.Errorf("%s is not a table", path)
 		}
 	}
 }

@@ -120,8 +120,8 @@ func Open(path string, opts Options) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Tables (table.go): a Parquet file is read by offsets, not as a stream.
-	if t, err := openParquet(f, path, opts); t != nil || err != nil {
+	// A format read by offsets (Parquet), by its magic bytes or its name.
+	if t, err := openFileRows(f, path, opts); t != nil || err != nil {
 		if err != nil {
 			f.Close()
 			return nil, err
@@ -141,6 +141,20 @@ func Open(path string, opts Options) (*Reader, error) {
 	}
 	r.closer = f
 	return r, nil
+}
+
+// openFileRows opens the rows of f when its format is read by offsets (a FileOnly
+// format with fileRows, told by its magic bytes or path's name); nil otherwise.
+func openFileRows(f *os.File, path string, opts Options) (tableSource, error) {
+	head := make([]byte, 16)
+	n, _ := f.ReadAt(head, 0)
+	named := byName(path)
+	for _, ft := range Formats() {
+		if ft.fileRows != nil && (ft.Magic != nil && bytes.HasPrefix(head[:n], ft.Magic) || named.Name == ft.Name) {
+			return ft.fileRows(f, path, opts)
+		}
+	}
+	return nil, nil
 }
 
 // NewReader reads examples from r, decompressing gzip, bzip2 or xz by their magic

@@ -1,12 +1,9 @@
 package data
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -758,48 +755,28 @@ func readTableContext(ctx context.Context, path string, opts Options, notes *[]s
 	return d, r.Schema(), nil
 }
 
-// openTable returns the table source of a text table (CSV or TSV by path) or nil.
+// openTable opens the rows of a text table for rd (a format with rows, by path's name),
+// reporting whether it is one. Table options make a file whose name names no such
+// format a table only when the name names a table (a Parquet name on a stream: read
+// as CSV); otherwise they are an error.
 func openTable(rd *Reader, path string, opts Options) (bool, error) {
-	format := TableFormat(path)
-	if format == "" || format == "parquet" {
+	f := byName(path)
+	if f.rows == nil {
 		if opts.Table.IsZero() {
 			return false, nil
 		}
-		if format == "" {
+		if !f.Table {
 			return false, fmt.Errorf("%s: table options (--label, --columns, …) given, but the file is not a table: name CSV files .csv, TSV files .tsv, Parquet files .parquet", path)
+		}
+		var ok bool
+		if f, ok = FormatNamed(FormatCSV); !ok || f.rows == nil {
+			return false, fmt.Errorf("%s: no CSV reader registered", path)
 		}
 	}
 	if opts.Dim > 0 {
 		return false, fmt.Errorf("%s: a table's dimension follows from its columns and --hash-bits: --dim does not apply", path)
 	}
-	sep := byte(',')
-	if format == "tsv" {
-		sep = '\t'
-	}
-	var kinds []colKind
-	var why []string
-	if opts.Table == nil || opts.Table.Schema == nil {
-		ctx := opts.Context
-		if ctx == nil {
-			ctx = context.Background()
-		}
-		var err error
-		if rd.reopen != nil {
-			kinds, why, err = csvKindsOf(ctx, rd.reopen, path, sep)
-		} else {
-			// A stream cannot be read twice for its columns' kinds: it is held.
-			var b []byte
-			if b, err = io.ReadAll(rd.br); err != nil {
-				return false, rd.ioError(err)
-			}
-			rd.br = bufio.NewReaderSize(bytes.NewReader(b), 1<<16)
-			kinds, why, err = csvKinds(ctx, bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path, sep)
-		}
-		if err != nil {
-			return false, err
-		}
-	}
-	t, err := newCSVSource(rd.br, path, sep, opts, kinds, why)
+	t, err := f.rows(rd, path, opts)
 	if err != nil {
 		return false, err
 	}
