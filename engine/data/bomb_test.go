@@ -5,9 +5,12 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"io"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ulikunitz/xz"
 )
 
 // TestCompressedStreamBomb: a small compressed stream on a pipe that decompresses to
@@ -21,18 +24,28 @@ func TestCompressedStreamBomb(t *testing.T) {
 	const size = 32 << 20
 	tests := []struct {
 		name  string
+		xz    bool
 		head  string
 		fill  byte
 		check func(error) bool
 	}{
-		{"blank lines", "", '\n', func(err error) bool { return errors.Is(err, ErrEmpty) }},
-		{"one long line", "", '0', func(err error) bool { return errors.Is(err, ErrLineTooLong) && strings.Contains(err.Error(), ":1:") }},
-		{"table of blank lines", "label,x\n", '\n', func(err error) bool { return errors.Is(err, ErrEmpty) }},
+		{"xz, one long line", true, "", '0', func(err error) bool { return errors.Is(err, ErrLineTooLong) }},
+		{"blank lines", false, "", '\n', func(err error) bool { return errors.Is(err, ErrEmpty) }},
+		{"one long line", false, "", '0', func(err error) bool { return errors.Is(err, ErrLineTooLong) && strings.Contains(err.Error(), ":1:") }},
+		{"table of blank lines", false, "label,x\n", '\n', func(err error) bool { return errors.Is(err, ErrEmpty) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var z bytes.Buffer
-			w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+			var w io.WriteCloser
+			if tt.xz {
+				var err error
+				if w, err = xz.NewWriter(&z); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				w, _ = gzip.NewWriterLevel(&z, gzip.BestCompression)
+			}
 			w.Write([]byte(tt.head))
 			block := bytes.Repeat([]byte{tt.fill}, 1<<20)
 			for range size >> 20 {
@@ -52,7 +65,7 @@ func TestCompressedStreamBomb(t *testing.T) {
 			if err == nil || !tt.check(err) {
 				t.Fatalf("error %v", err)
 			}
-			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > size/4 {
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > size/2 { // the decompressors' windows (xz: 8 MiB), not the stream
 				t.Errorf("allocated %d MiB reading a stream that decompresses to %d MiB: held whole", alloc>>20, size>>20)
 			}
 		})
