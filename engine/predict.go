@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"math"
 	"strconv"
+	"syscall"
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
@@ -265,13 +266,13 @@ func loadModelData(ctx context.Context, m *model.Model, name string, opts Predic
 		train, test, _, err := loadWith(ctx, name, m.Seed, data.LayoutSparse, in)
 		return train, test, err
 	}
-	st, err := data.StatInput(name)
+	ff, err := data.DetectFile(name)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, nil, inputErrorf("%s: no such file", name)
-	case err != nil:
+	case err != nil && !errors.Is(err, syscall.EISDIR):
 		return nil, nil, inputErrorf("%s: %w", name, err)
-	case st.IsDir() || !data.IsStream(name) && !data.IsTableFile(name, data.Options{}): // a stream is told by its content
+	case err != nil || !ff.Stream && !ff.Table(data.Options{}): // a directory, or a file not a table (a stream is told by its content)
 		return nil, nil, inputErrorf("%s: the model was trained on a table (label %q): give a CSV, TSV or Parquet file with its columns", name, m.Table.Label)
 	}
 	if opts.Missing != "" {

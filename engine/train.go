@@ -23,7 +23,7 @@ import (
 type TrainConfig struct {
 	Algo    string   // registered algorithm name (solver.Names)
 	Params  []string // key=value hyper-parameters over the algorithm's defaults
-	Data    string   // training data: a registry name (data.Sources) or a file
+	Data    string   // training data: a registry name (data.KnownDatasets) or a file
 	Test    string   // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
 	Passes  int      // passes over the training data (0: the learner's default, solver.Spec.DefaultPasses)
 	Shuffle bool     // visit the training rows in a seeded random order each pass
@@ -269,9 +269,9 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		return trainOutOfCore(ctx, spec, params, cfg, res)
 	}
 	inMemory := spec.IsBatch() || cfg.Average > 1 || cfg.TestSplit != 0 || cfg.Calibrate != ""
-	// A small text file that would stream is loaded instead (smallText), with the
-	// stream's hyper-parameters: the static defaults, not the data-scaled ones.
-	loadedStream := !inMemory && streamable(cfg) && smallText(cfg.Data)
+	// A small text file or a pipe that would stream is loaded instead (loadsStream),
+	// with the stream's hyper-parameters: the static defaults, not the data-scaled ones.
+	loadedStream := !inMemory && loadsStream(cfg)
 	inMemory = inMemory || loadedStream
 	var sum pendingSum // a streamed file's fingerprint comes from prepare's scan
 	if inMemory || !streamable(cfg) {
@@ -1049,26 +1049,6 @@ func (res *TrainResult) asTrained(test *data.Dataset) *data.Dataset {
 	return test
 }
 
-// Text files that a streamable run loads instead, parsed on all cores: up to
-// smallTextBytes of plain LIBSVM text, or smallCompressedBytes of a compressed file.
-// Streamed, a pass would parse the file again, on one core, after a scan for its
-// dimension; held, it costs memory of the order of the text's size. Training on the
-// rows in memory, in file order and unscaled, sees the same examples as the stream.
-const (
-	smallTextBytes       = 64 << 20
-	smallCompressedBytes = 8 << 20
-)
-
-// smallText reports whether path is a LIBSVM text file (not a table, not a binary
-// cache) small enough to load rather than stream (smallTextBytes).
-func smallText(path string) bool {
-	ff, err := data.DetectFile(path)
-	if err != nil || ff.Stream || ff.Format.Name != data.FormatLibSVM || ff.Size > smallTextBytes {
-		return false
-	}
-	return ff.Compression == "" || ff.Size <= smallCompressedBytes
-}
-
 // checkStreams refuses training and test data that name the same stream (standard
 // input twice, say): a stream is read once.
 func checkStreams(train, test string) error {
@@ -1083,13 +1063,32 @@ func checkStreams(train, test string) error {
 	return nil
 }
 
-// streamable reports whether the run can stream its training file from disk instead of
-// loading it: a file (not a dataset name), read in its own order (no shuffling), with no
-// scaling to fit. One pass then holds one row in memory at a time.
-func streamable(cfg TrainConfig) bool {
+// streamInput returns the format of the run's training input when the run reads it as
+// rows in order, as a stream: a file or standard input (not a dataset name, not a
+// Dataset), read in its own order (no shuffling), with no scaling or bins to fit.
+func streamInput(cfg TrainConfig) (data.FileFormat, bool) {
 	if cfg.Dataset != nil || cfg.Shuffle || cfg.Scale != data.ScaleNone || cfg.Bins != 0 {
-		return false
+		return data.FileFormat{}, false
 	}
-	st, err := data.StatInput(cfg.Data)
-	return err == nil && st.Mode().IsRegular()
+	ff, err := data.DetectFile(cfg.Data)
+	return ff, err == nil
+}
+
+// streamable reports whether the run can stream its training file from disk instead of
+// loading it (streamInput, of a file that can be read by passes). One pass then holds
+// one row in memory at a time.
+func streamable(cfg TrainConfig) bool {
+	ff, ok := streamInput(cfg)
+	return ok && ff.Passes()
+}
+
+// loadsStream reports whether a run that reads its input as a stream (streamInput)
+// loads it instead, with the stream's hyper-parameters (the static defaults, not the
+// data-scaled ones), so that it trains as the stream would: text small enough to parse
+// on all cores (data.FileFormat.LoadWhole), or standard input or a pipe, which is read
+// once. Training on the rows in memory, in file order and unscaled, sees the same
+// examples as the stream.
+func loadsStream(cfg TrainConfig) bool {
+	ff, ok := streamInput(cfg)
+	return ok && (ff.LoadWhole() || !ff.Passes())
 }

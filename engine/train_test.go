@@ -192,7 +192,7 @@ func TestDefaultPassesResolved(t *testing.T) {
 }
 
 // TestSmallTextLoaded: a small text file that would stream is loaded instead
-// (smallText), and trains exactly as the stream does: the same weights as the same rows
+// (loadsStream), and trains exactly as the stream does: the same weights as the same rows
 // streamed from a binary cache, with the stream's static defaults (OPAUC's step is
 // data-scaled in memory otherwise) and the stream length FSAUC sizes its stages by.
 func TestSmallTextLoaded(t *testing.T) {
@@ -209,8 +209,8 @@ func TestSmallTextLoaded(t *testing.T) {
 	if err := data.SaveCache(cache, sp.Train); err != nil {
 		t.Fatal(err)
 	}
-	if !smallText(text) || smallText(cache) {
-		t.Fatalf("smallText: text %v, cache %v; want true, false", smallText(text), smallText(cache))
+	if loads := func(f string) bool { return loadsStream(TrainConfig{Data: f, Scale: data.ScaleNone}) }; !loads(text) || loads(cache) {
+		t.Fatalf("loadsStream: text %v, cache %v; want true, false", loads(text), loads(cache))
 	}
 	for _, algo := range []string{"opauc", "fsauc", "spam-l2", "oam-seq"} {
 		run := func(file string) *TrainResult {

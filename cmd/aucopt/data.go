@@ -52,7 +52,7 @@ func runDatasets(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	names := fs.Args()
 	if len(names) == 0 {
-		for _, s := range data.Sources {
+		for _, s := range data.KnownDatasets {
 			names = append(names, s.Name)
 		}
 	}
@@ -155,7 +155,7 @@ func runFetch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usageError(fs, "give --dir DIR or set $"+data.EnvData+": the directory to fetch into")
 	}
 	if *all {
-		for _, s := range data.Sources {
+		for _, s := range data.KnownDatasets {
 			names = append(names, s.Name)
 		}
 	}
@@ -251,7 +251,7 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return fault.Input(err)
 	}
 	format := data.OutputFormat(out)
-	if (format == data.FormatCSV || format == data.FormatTSV || format == data.FormatParquet) && (data.TableFormat(in) != "" || data.IsParquet(in)) {
+	if (format == data.FormatCSV || format == data.FormatTSV || format == data.FormatParquet) && data.IsTableFile(in, data.Options{}) {
 		fmt.Fprintf(stdout, "%s → %s (%s): %d rows, %d columns, %d values in %v\n", in, out, format, st.Rows, st.Features, st.Values,
 			time.Since(start).Round(time.Millisecond))
 		return nil
@@ -297,15 +297,15 @@ func runGen(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	case *rowGroup < 1:
 		return inputErrorf("--row-group %d: want at least 1", *rowGroup)
 	}
-	format := data.TableFormat(*out)
-	if format == "" {
+	of, compression := data.OutputOf(*out)
+	if !of.Table {
 		return inputErrorf("--out %s: name a .csv, .tsv or .parquet file", *out)
 	}
 	if err := checkOutput("--out", *out); err != nil {
 		return err
 	}
-	gz := strings.HasSuffix(strings.ToLower(*out), ".gz")
-	if format == data.FormatParquet && gz || !gz && data.OutputFormat(*out) != format {
+	format, gz := of.Name, compression == "gzip"
+	if compression != "" && (!gz || of.FileOnly) {
 		return inputErrorf("--out %s: compression is written for .csv.gz and .tsv.gz only", *out)
 	}
 	start := time.Now()

@@ -2,6 +2,7 @@ package main_test
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -234,4 +235,27 @@ func zeroBasedE2E(t *testing.T, e *e2e) {
 		t.Errorf("--zero-based with a dataset name: exit %d, %q; want 2 naming the flag", st, errOut)
 	}
 	e.ok("train", "--algo", "olr", "--data", pz, "--test", "german", "--allow-extra-features")
+}
+
+// TestStdinBombE2E: a small gzip stream on standard input that decompresses to 32 MiB
+// of one line, or of blank lines, is parsed as it is decompressed (never held whole)
+// and refused as the same file would be: exit 2, one line naming the input.
+func TestStdinBombE2E(t *testing.T) {
+	e := newE2E(t)
+	for _, c := range []struct {
+		fill byte
+		want string
+	}{{'0', "over 1048576 bytes"}, {'\n', "no examples"}} {
+		var z bytes.Buffer
+		w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+		block := bytes.Repeat([]byte{c.fill}, 1<<20)
+		for range 32 {
+			w.Write(block)
+		}
+		w.Close()
+		_, errOut, st := e.withStdin(z.Bytes(), "train", "--algo", "ls-auc", "--data", "-")
+		if st != 2 || !strings.Contains(errOut, c.want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("a bomb of %q: exit %d, %q; want 2 and one line saying %q", c.fill, st, errOut, c.want)
+		}
+	}
 }

@@ -69,7 +69,7 @@ func (f *scoreFn) process(ctx context.Context, rf fileio.ReadableFile, emit func
 	if err != nil {
 		return err
 	}
-	rule, err := newLabelRule(f.Positive)
+	rule, err := data.NewLabelRule(f.Positive)
 	if err != nil {
 		return err
 	}
@@ -162,7 +162,7 @@ func Eval(ctx context.Context, cfg EvalConfig) (*EvalResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := newLabelRule(cfg.Positive); err != nil {
+	if _, err := data.NewLabelRule(cfg.Positive); err != nil {
 		return nil, err
 	}
 	dir, cleanup, err := tempDir(cfg.TempDir)

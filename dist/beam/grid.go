@@ -212,7 +212,7 @@ func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 	if spec.IsBatch() && cfg.Passes > 1 {
 		return nil, fmt.Errorf("%s is a batch algorithm: passes do not apply", spec.Name)
 	}
-	if _, err := newLabelRule(cfg.Positive); err != nil {
+	if _, err := data.NewLabelRule(cfg.Positive); err != nil {
 		return nil, err
 	}
 	points := g.Points()

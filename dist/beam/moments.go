@@ -18,6 +18,7 @@ import (
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/x/beamx"
 	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/engine/stats"
 	"github.com/aucopt/aucopt/kernels"
@@ -126,7 +127,7 @@ func (f *momentsFn) ProcessElement(ctx context.Context, rf fileio.ReadableFile, 
 }
 
 func (f *momentsFn) process(ctx context.Context, rf fileio.ReadableFile, emit func(*Acc)) error {
-	rule, err := newLabelRule(f.Positive)
+	rule, err := data.NewLabelRule(f.Positive)
 	if err != nil {
 		return err
 	}
@@ -195,7 +196,7 @@ func TrainMoments(ctx context.Context, cfg MomentsConfig) (*engine.TrainResult, 
 	if err := params.SetAll(cfg.Params); err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
 	}
-	if _, err := newLabelRule(cfg.Positive); err != nil {
+	if _, err := data.NewLabelRule(cfg.Positive); err != nil {
 		return nil, err
 	}
 	// Fail before running the pipeline when the learner cannot use moments.

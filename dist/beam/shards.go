@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	iofs "io/fs"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/apache/beam/sdks/v2/go/pkg/beam/io/fileio"
@@ -21,12 +19,12 @@ import (
 )
 
 // FileLabels summarises one shard file: its path, its rows and where each of its
-// distinct labels first occurred (engine.LabelSet), so that the labels of all shards
+// distinct labels first occurred (data.LabelSet), so that the labels of all shards
 // can be checked in file order as one reader of their concatenation would.
 type FileLabels struct {
 	File   string
 	Rows   int64
-	Labels []engine.LabelAt
+	Labels []data.LabelAt
 	Dim    int `json:",omitempty"` // the shard's largest feature index (eval)
 }
 
@@ -48,10 +46,10 @@ func checkLabels(files []FileLabels, positive, glob string) error {
 		}
 		return 0
 	})
-	var all engine.LabelSet
+	var all data.LabelSet
 	var rows int64
 	for _, f := range files {
-		all.Merge(engine.LabelSet{Labels: f.Labels})
+		all.Merge(data.LabelSet{Labels: f.Labels})
 		rows += f.Rows
 	}
 	if err := all.Check(positive); err != nil {
@@ -63,37 +61,17 @@ func checkLabels(files []FileLabels, positive, glob string) error {
 	return nil
 }
 
-// labelRule maps labels to ±1 as data.Reader does.
-type labelRule struct {
-	positive string
-	pos      float64
-}
-
-func newLabelRule(positive string) (labelRule, error) {
-	r := labelRule{positive: positive}
-	if positive != "" {
-		v, err := strconv.ParseFloat(positive, 64)
-		if err != nil || math.IsNaN(v) {
-			return r, fmt.Errorf("positive label %q is not a number", positive)
-		}
-		r.pos = v
-	}
-	return r, nil
-}
-
-func (r labelRule) y(label float64) int8 { return engine.BinaryLabel(label, r.pos, r.positive != "") }
-
 // readShard streams one shard (text, compressed or an aucopt cache) and calls add for
 // each row with its ±1 label. A malformed line is a *data.ParseError naming path and
 // line. It stops at a third distinct label (no binary problem is possible then; the
 // check over all shards reports the exact line).
-func readShard(ctx context.Context, r io.Reader, path string, rule labelRule, add func(y int8, label float64, x kernels.Sparse)) (FileLabels, error) {
+func readShard(ctx context.Context, r io.Reader, path string, rule data.LabelRule, add func(y int8, label float64, x kernels.Sparse)) (FileLabels, error) {
 	fl := FileLabels{File: path}
 	rd, err := data.NewReader(r, path, data.Options{Raw: true})
 	if err != nil {
 		return fl, err
 	}
-	var seen engine.LabelSet
+	var seen data.LabelSet
 	for {
 		if fl.Rows%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -112,7 +90,7 @@ func readShard(ctx context.Context, r io.Reader, path string, rule labelRule, ad
 			if seen.Note(ex.Label, path, ex.Line) {
 				break
 			}
-			y = rule.y(ex.Label)
+			y = rule.Y(ex.Label)
 		}
 		add(y, ex.Label, ex.X)
 		fl.Rows++
@@ -134,7 +112,7 @@ func openShard(ctx context.Context, f fileio.ReadableFile) (io.ReadCloser, error
 // readDataset reads the shards, in the order of their names, into one in-memory
 // dataset, as data.ReadFile reads their concatenation.
 func readDataset(ctx context.Context, files []fileio.ReadableFile, positive, glob string) (*data.Dataset, error) {
-	rule, err := newLabelRule(positive)
+	rule, err := data.NewLabelRule(positive)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,11 @@ import (
 	"github.com/aucopt/aucopt/engine/fault"
 )
 
+// The binary cache, told by its magic bytes only.
+func init() {
+	RegisterFormat(Format{Name: FormatCache, Magic: []byte(cacheMagic)})
+}
+
 // The binary cache format, little-endian:
 //
 //	magic    [8]byte "AUCOPTDS"

@@ -12,6 +12,45 @@ import (
 	"strings"
 )
 
+// CSV and TSV tables, told by their names (or on a stream by a header line:
+// streamTable).
+func init() {
+	RegisterFormat(Format{Name: FormatCSV, Extensions: []string{".csv"}, Table: true, rows: csvRows(',')})
+	RegisterFormat(Format{Name: FormatTSV, Extensions: []string{".tsv", ".tab"}, Table: true, rows: csvRows('\t')})
+}
+
+// csvRows returns the function that opens the rows of a table whose cells sep
+// separates, for a Reader: the kinds of its columns from the whole file first (read
+// anew, or a stream held for it), unless a schema says them.
+func csvRows(sep byte) func(rd *Reader, path string, opts Options) (tableSource, error) {
+	return func(rd *Reader, path string, opts Options) (tableSource, error) {
+		var kinds []colKind
+		var why []string
+		if opts.Table == nil || opts.Table.Schema == nil {
+			ctx := opts.Context
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			var err error
+			if rd.reopen != nil {
+				kinds, why, err = csvKindsOf(ctx, rd.reopen, path, sep)
+			} else {
+				// A stream cannot be read twice for its columns' kinds: it is held.
+				var b []byte
+				if b, err = io.ReadAll(rd.br); err != nil {
+					return nil, rd.ioError(err)
+				}
+				rd.br = bufio.NewReaderSize(bytes.NewReader(b), 1<<16)
+				kinds, why, err = csvKinds(ctx, bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path, sep)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		return newCSVSource(rd.br, path, sep, opts, kinds, why)
+	}
+}
+
 // csvSource streams the rows of a CSV or TSV table (RFC 4180 quoting; the first record
 // is the header). The kinds of its columns come from the whole file (csvKinds), read
 // before: a column is numeric unless more than 1 % of its values are not numbers, and

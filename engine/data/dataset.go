@@ -218,8 +218,8 @@ func ReadAll(r *Reader) (*Dataset, error) { return readAllContext(context.Backgr
 // growing by repeated copies (a 10⁷-row hashed click table: 2.6 GB of values).
 func readAllContext(ctx context.Context, r *Reader) (*Dataset, error) {
 	var b csrBuilder
-	if h, ok := r.table.(sizeHinter); ok {
-		b.reserve(h.sizeHint())
+	if rows, values, ok := r.SizeHint(); ok {
+		b.reserve(rows, values)
 	}
 	for n := 0; ; n++ {
 		if n%4096 == 0 {

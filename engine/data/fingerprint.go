@@ -99,7 +99,7 @@ func storedDigest(f *os.File, size int64) (sum string, ok bool) {
 }
 
 // SourceSHA256 returns the SHA-256 of the training file of the registered dataset name
-// (Source.Train), found where Load finds it: the data directory, else the embedded copy.
+// (KnownDataset.Train), found where Load finds it: the data directory, else the embedded copy.
 func SourceSHA256(name string) (string, error) {
 	src, err := Lookup(name)
 	if err != nil {

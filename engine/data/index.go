@@ -12,7 +12,7 @@ import (
 	"sync"
 )
 
-// datasetsTSV records, for every file of Sources, the facts that listing and fetching
+// datasetsTSV records, for every file of KnownDatasets, the facts that listing and fetching
 // need without reading the file: its stored size and SHA-256, its row count, largest
 // feature index and label counts (of the whole file and, for a dataset whose training
 // rows come first, of those rows), and where to download it (the public file the stored
@@ -24,12 +24,12 @@ var datasetsTSV string
 
 // fileFacts is one line of datasets.tsv.
 type fileFacts struct {
-	File         string          // the registry's file name (Source.Train or .Test)
+	File         string          // the registry's file name (KnownDataset.Train or .Test)
 	Size         int64           // bytes of the stored copy
 	SHA256       string          // of the stored copy
 	Rows, Dim    int             // rows and largest feature index
 	Labels       map[float64]int // label counts of the whole file
-	TrainLabels  map[float64]int // label counts of the first TrainRows rows, nil unless the Source has TrainRows
+	TrainLabels  map[float64]int // label counts of the first TrainRows rows, nil unless the KnownDataset has TrainRows
 	URL          string          // where the public original is, "" when the stored copy was converted here
 	FetchSHA256  string          // SHA-256 of the file at URL
 	FetchSize    int64           // bytes of the file at URL
@@ -104,11 +104,11 @@ func formatCounts(m map[float64]int) string {
 	return b.String()
 }
 
-// formatIndex writes facts as datasets.tsv, in the order of Sources.
+// formatIndex writes facts as datasets.tsv, in the order of KnownDatasets.
 func formatIndex(facts map[string]fileFacts) string {
 	var b strings.Builder
 	b.WriteString(strings.Join(indexColumns, "\t") + "\n")
-	for _, src := range Sources {
+	for _, src := range KnownDatasets {
 		for _, file := range src.files() {
 			f := facts[file]
 			train, size := "-", "-"
@@ -126,7 +126,7 @@ func formatIndex(facts map[string]fileFacts) string {
 }
 
 // files lists the source's files, training file first.
-func (s Source) files() []string {
+func (s KnownDataset) files() []string {
 	if s.Test == "" {
 		return []string{s.Train}
 	}
@@ -135,11 +135,11 @@ func (s Source) files() []string {
 
 // Info is what `aucopt datasets` shows of a registered dataset.
 type Info struct {
-	Source    Source
-	Rows      int // training rows
-	TestRows  int // test rows, 0 without a split
-	Features  int
-	Positives int // training rows labelled positive (multi-class: after the grouping of LoadOptions.Seed)
+	KnownDataset KnownDataset
+	Rows         int // training rows
+	TestRows     int // test rows, 0 without a split
+	Features     int
+	Positives    int // training rows labelled positive (multi-class: after the grouping of LoadOptions.Seed)
 	// Where is the directory the files are in, or "embedded".
 	Where string
 	// Indexed reports whether the figures come from the recorded index (the files are
@@ -160,7 +160,7 @@ func Describe(name string, opts LoadOptions) (Info, error) {
 	if err != nil {
 		return Info{}, err
 	}
-	info := Info{Source: src}
+	info := Info{KnownDataset: src}
 	_, where, err := locate(src)
 	if err != nil {
 		return info, err

@@ -45,7 +45,7 @@ func manifestSources(t *testing.T) map[string][3]string {
 }
 
 // measureFile computes a file's line of datasets.tsv from the stored copy in dir.
-func measureFile(t *testing.T, src Source, file string, origin [3]string) fileFacts {
+func measureFile(t *testing.T, src KnownDataset, file string, origin [3]string) fileFacts {
 	path := filepath.Join(sharedData, file)
 	raw, err := os.ReadFile(path)
 	if err != nil {
@@ -105,7 +105,7 @@ func TestIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	measured := map[string]fileFacts{}
-	for _, src := range Sources {
+	for _, src := range KnownDatasets {
 		for _, file := range src.files() {
 			origin, ok := origins[file]
 			if !ok {
@@ -136,7 +136,7 @@ func TestIndexParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, src := range Sources {
+	for _, src := range KnownDatasets {
 		for _, file := range src.files() {
 			f, ok := idx[file]
 			switch {

@@ -89,46 +89,15 @@ func readBytes(ctx context.Context, b []byte, path string, opts Options, rc Read
 		}
 		return d, nil, nil
 	case isCompressed(b):
-		dec, err := decompressor(bufio.NewReader(bytes.NewReader(b)), path)
-		if err != nil {
-			return nil, nil, err
-		}
-		plain, err := io.ReadAll(&ctxReader{ctx, dec})
-		if err != nil {
-			return nil, nil, (&Reader{path: path}).ioError(err)
-		}
-		return readBytes(ctx, plain, path, opts, rc)
+		return readCompressedBytes(ctx, b, path, opts, rc)
 	case bytes.HasPrefix(b, parquetMagic):
-		return nil, nil, fmt.Errorf("%s: a Parquet file is read by offsets: give it as a file, not as a stream", path)
+		return nil, nil, parquetStreamError(path)
 	}
 	if format := streamTable(b, path, opts); format != "" {
-		sep := byte(',')
-		if format == FormatTSV {
-			sep = '\t'
-		}
-		if opts.Dim > 0 {
-			return nil, nil, fault.Settingf("%s: a table's dimension follows from its columns and {HashBits}: {Dim} does not apply", path)
-		}
-		var kinds []colKind
-		var why []string
-		if opts.Table == nil || opts.Table.Schema == nil {
-			if kinds, why, err = csvKinds(ctx, bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path, sep); err != nil {
-				return nil, nil, err
-			}
-		}
-		t, err := newCSVSource(bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path, sep, opts, kinds, why)
-		if err != nil {
+		open := func() (*bufio.Reader, error) { return bufio.NewReaderSize(bytes.NewReader(b), 1<<16), nil }
+		if d, sch, err = readStreamTable(ctx, open, format, path, opts, rc); err != nil {
 			return nil, nil, err
 		}
-		if rc.Notes != nil {
-			*rc.Notes = append(*rc.Notes, t.notes...)
-		}
-		r := &Reader{path: path, opts: opts, table: t, maxIdx: t.schema().Dim()}
-		r.opts.Dim = r.maxIdx
-		if d, err = readAllContext(ctx, r); err != nil {
-			return nil, nil, err
-		}
-		d, sch = d.WithLayout(rc.Layout), t.schema()
 	} else if d, err = readChunks(ctx, bytes.NewReader(b), nil, b, int64(len(b)), path, opts, rc); err != nil {
 		return nil, nil, err
 	}
@@ -136,6 +105,102 @@ func readBytes(ctx context.Context, b []byte, path string, opts Options, rc Read
 		return nil, nil, fmt.Errorf("%s: %w", path, ErrEmpty)
 	}
 	return d, sch, nil
+}
+
+// parquetStreamError is the error for a Parquet file given as a stream.
+func parquetStreamError(path string) error {
+	return fmt.Errorf("%s: a Parquet file is read by offsets: give it as a file, not as a stream", path)
+}
+
+// readStreamTable reads a CSV or TSV table (format) whose text open gives, anew for
+// each pass: the kinds of its columns from the whole text first, unless a schema says
+// them, then its rows.
+func readStreamTable(ctx context.Context, open func() (*bufio.Reader, error), format, path string, opts Options, rc ReadConfig) (*Dataset, *Schema, error) {
+	sep := byte(',')
+	if format == FormatTSV {
+		sep = '\t'
+	}
+	if opts.Dim > 0 {
+		return nil, nil, fault.Settingf("%s: a table's dimension follows from its columns and {HashBits}: {Dim} does not apply", path)
+	}
+	var kinds []colKind
+	var why []string
+	if opts.Table == nil || opts.Table.Schema == nil {
+		br, err := open()
+		if err != nil {
+			return nil, nil, err
+		}
+		if kinds, why, err = csvKinds(ctx, br, path, sep); err != nil {
+			return nil, nil, err
+		}
+	}
+	br, err := open()
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := newCSVSource(br, path, sep, opts, kinds, why)
+	if err != nil {
+		return nil, nil, err
+	}
+	if rc.Notes != nil {
+		*rc.Notes = append(*rc.Notes, t.notes...)
+	}
+	r := &Reader{path: path, opts: opts, table: t, maxIdx: t.schema().Dim()}
+	r.opts.Dim = r.maxIdx
+	d, err := readAllContext(ctx, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	if d.Rows() == 0 {
+		return nil, nil, fmt.Errorf("%s: %w", path, ErrEmpty)
+	}
+	return d.WithLayout(rc.Layout), t.schema(), nil
+}
+
+// readCompressedBytes parses a compressed stream's bytes b (read whole: a stream is read
+// once) as a compressed file is parsed: its content decompressed as it is parsed, never
+// held whole, so that a small stream that decompresses to far more (a compression bomb)
+// takes no more memory than the rows it holds, as from a file. A table is decompressed
+// twice (its column kinds, then its rows); a cache (the data itself) and a stream
+// compressed twice are decompressed once into memory and read so.
+func readCompressedBytes(ctx context.Context, b []byte, path string, opts Options, rc ReadConfig) (*Dataset, *Schema, error) {
+	open := func() (*bufio.Reader, error) {
+		dec, err := decompressor(bufio.NewReader(bytes.NewReader(b)), path)
+		if err != nil {
+			return nil, err
+		}
+		return bufio.NewReaderSize(&ctxReader{ctx, dec}, 1<<16), nil
+	}
+	br, err := open()
+	if err != nil {
+		return nil, nil, err
+	}
+	// The content's first bytes (decompressed from memory: this does not wait), for
+	// its magic bytes and its first line (streamTable).
+	head, err := br.Peek(br.Size())
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return nil, nil, (&Reader{path: path}).ioError(err)
+	}
+	switch {
+	case isCompressed(head) || IsCache(head) || bytes.HasPrefix(head, parquetMagic):
+		// Compressed twice, or a cache (which is the data itself): read whole.
+		inner, err := io.ReadAll(br)
+		if err != nil {
+			return nil, nil, (&Reader{path: path}).ioError(err)
+		}
+		return readBytes(ctx, inner, path, opts, rc)
+	}
+	if format := streamTable(head, path, opts); format != "" {
+		return readStreamTable(ctx, open, format, path, opts, rc)
+	}
+	d, err := readStream(ctx, br, path, opts, rc)
+	if err != nil {
+		return nil, nil, err
+	}
+	if d.Rows() == 0 {
+		return nil, nil, fmt.Errorf("%s: %w", path, ErrEmpty)
+	}
+	return d.WithLayout(rc.Layout), nil, nil
 }
 
 // ReadInput reads the data file name (a file, or standard input as StdinName) whole,

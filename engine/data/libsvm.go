@@ -3,8 +3,6 @@ package data
 import (
 	"bufio"
 	"bytes"
-	"compress/bzip2"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -18,8 +16,11 @@ import (
 
 	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/kernels"
-	"github.com/ulikunitz/xz"
 )
+
+func init() {
+	RegisterFormat(Format{Name: FormatLibSVM, Extensions: []string{".svm", ".libsvm", ".svmlight", ".txt"}, Chunked: true, Default: true})
+}
 
 // MaxLineBytes is the longest line a Reader accepts (a news20 row is about 10 KB; a
 // longer line is taken for a corrupt or non-LIBSVM file).
@@ -96,7 +97,7 @@ type Reader struct {
 	br     *bufio.Reader
 	closer io.Closer
 	opts   Options
-	pos    float64 // the positive label when opts.Positive is set
+	rule   LabelRule // maps labels to ±1 (labels.go)
 	labels labelMap
 	line   int
 	maxIdx int // largest 1-based index seen
@@ -111,14 +112,17 @@ type Reader struct {
 	reopen func() (*os.File, error)
 }
 
-// Open opens path for reading, decompressing gzip, bzip2 or xz by their magic bytes.
+// Open opens the data file path (a file, or standard input as StdinName) for reading
+// its rows in order, one at a time (a Source): its format told from the registered
+// formats (a Parquet file by offsets; a compression or a binary cache by magic bytes;
+// a table by name or table options; else LIBSVM text).
 func Open(path string, opts Options) (*Reader, error) {
 	f, err := openInput(path)
 	if err != nil {
 		return nil, err
 	}
-	// Tables (table.go): a Parquet file is read by offsets, not as a stream.
-	if t, err := openParquet(f, path, opts); t != nil || err != nil {
+	// A format read by offsets (Parquet), by its magic bytes or its name.
+	if t, err := openFileRows(f, path, opts); t != nil || err != nil {
 		if err != nil {
 			f.Close()
 			return nil, err
@@ -140,12 +144,19 @@ func Open(path string, opts Options) (*Reader, error) {
 	return r, nil
 }
 
-// magic numbers of the compressed formats.
-var (
-	magicGzip  = []byte{0x1f, 0x8b}
-	magicBzip2 = []byte("BZh")
-	magicXz    = []byte{0xfd, '7', 'z', 'X', 'Z', 0x00}
-)
+// openFileRows opens the rows of f when its format is read by offsets (a FileOnly
+// format with fileRows, told by its magic bytes or path's name); nil otherwise.
+func openFileRows(f *os.File, path string, opts Options) (tableSource, error) {
+	head := make([]byte, 16)
+	n, _ := f.ReadAt(head, 0)
+	named := byName(path)
+	for _, ft := range Formats() {
+		if ft.fileRows != nil && (ft.Magic != nil && bytes.HasPrefix(head[:n], ft.Magic) || named.Name == ft.Name) {
+			return ft.fileRows(f, path, opts)
+		}
+	}
+	return nil, nil
+}
 
 // NewReader reads examples from r, decompressing gzip, bzip2 or xz by their magic
 // bytes. path names the source in errors.
@@ -160,11 +171,13 @@ func newReader(r io.Reader, path string, opts Options, reopen func() (*os.File, 
 		rd.zb = 1
 	}
 	if opts.Positive != "" && opts.Table.IsZero() && TableFormat(path) == "" { // tables: table.go
-		v, err := strconv.ParseFloat(opts.Positive, 64)
-		if err != nil || math.IsNaN(v) {
-			return nil, fmt.Errorf("positive label %q is not a number", opts.Positive)
+		rule, err := NewLabelRule(opts.Positive)
+		if err != nil {
+			return nil, err
 		}
-		rd.pos = v
+		rd.rule = rule
+	} else if opts.Positive != "" {
+		rd.rule = LabelRule{positive: opts.Positive, pos: math.NaN()} // a table's rows are labelled by table.go
 	}
 	_, serr := statOf(r) // before the buffer moves the file's offset
 	br := bufio.NewReaderSize(r, 1<<16)
@@ -218,34 +231,6 @@ func statOf(r io.Reader) (os.FileInfo, error) {
 		return nil, errors.New("not a regular file read from its start")
 	}
 	return st, nil
-}
-
-// decompressor returns the decompressing reader of br's gzip, bzip2 or xz stream,
-// recognised by its magic bytes, or nil for an uncompressed one.
-func decompressor(br *bufio.Reader, path string) (io.Reader, error) {
-	head, _ := br.Peek(len(magicXz))
-	switch {
-	case bytes.HasPrefix(head, magicGzip):
-		z, err := gzip.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: gzip: %w: %w", path, ErrCorrupt, err)
-		}
-		return z, nil
-	case bytes.HasPrefix(head, magicBzip2):
-		return bzip2.NewReader(br), nil
-	case bytes.HasPrefix(head, magicXz):
-		z, err := xz.NewReader(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s: xz: %w: %w", path, ErrCorrupt, err)
-		}
-		return z, nil
-	}
-	return nil, nil
-}
-
-// isCompressed reports whether head starts a gzip, bzip2 or xz stream.
-func isCompressed(head []byte) bool {
-	return bytes.HasPrefix(head, magicGzip) || bytes.HasPrefix(head, magicBzip2) || bytes.HasPrefix(head, magicXz)
 }
 
 // Close closes the underlying file when the Reader came from Open.
@@ -608,57 +593,4 @@ func scanDecimal(line []byte, p int) (v float64, end int, ok bool) {
 		v = -v
 	}
 	return v, p, true
-}
-
-// labelMap maps file labels to ±1 by the LIBSVM collection's binary conventions, and
-// notices a label that fits none of them.
-type labelMap struct {
-	seen []float64
-}
-
-// conventions are the binary label sets, positive first.
-var conventions = [][2]float64{{1, -1}, {1, 0}, {1, 2}}
-
-func (r *Reader) mapLabel(v float64) (int8, error) {
-	if r.opts.Positive != "" {
-		if v == r.pos {
-			return 1, nil
-		}
-		return -1, nil
-	}
-	m := &r.labels
-	known := false
-	for _, s := range m.seen {
-		if s == v {
-			known = true
-			break
-		}
-	}
-	if !known {
-		m.seen = append(m.seen, v)
-		fits := false
-		for _, c := range conventions {
-			all := true
-			for _, s := range m.seen {
-				if s != c[0] && s != c[1] {
-					all = false
-					break
-				}
-			}
-			if all {
-				fits = true
-				break
-			}
-		}
-		if !fits {
-			m.seen = m.seen[:len(m.seen)-1]
-			return 0, fault.Settingf("%w: %v does not make a binary problem with the labels seen before (%v); "+
-				"name the positive class ({Positive} LABEL) "+
-				"or group the classes", ErrLabel, v, m.seen)
-		}
-	}
-	if v == 1 {
-		return 1, nil
-	}
-	return -1, nil
 }

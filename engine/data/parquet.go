@@ -13,6 +13,18 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 )
 
+// Parquet tables, told by magic bytes or name, read by offsets from a file.
+func init() {
+	RegisterFormat(Format{Name: FormatParquet, Extensions: []string{".parquet", ".pq"}, Magic: parquetMagic, Table: true, FileOnly: true,
+		fileRows: func(f *os.File, path string, o Options) (tableSource, error) {
+			s, err := openParquet(f, path, o)
+			if err != nil {
+				return nil, err
+			}
+			return s, nil
+		}})
+}
+
 // parquetMagic starts (and ends) every Parquet file.
 var parquetMagic = []byte("PAR1")
 
@@ -57,15 +69,9 @@ func isParquetFile(path string) bool {
 	return err == nil && bytes.Equal(head, parquetMagic)
 }
 
-// openParquet opens f as a Parquet table when it starts with the Parquet magic bytes
-// or is named as one (.parquet, .pq: rawParquet then says what it is not); nil, nil
-// otherwise.
+// openParquet opens f as a Parquet table (Open calls it for a file that starts with
+// the Parquet magic bytes or is named as one: rawParquet then says what it is not).
 func openParquet(f *os.File, path string, o Options) (*parquetSource, error) {
-	head := make([]byte, len(parquetMagic))
-	n, _ := f.ReadAt(head, 0)
-	if !bytes.Equal(head[:n], parquetMagic) && TableFormat(path) != FormatParquet {
-		return nil, nil
-	}
 	if o.Dim > 0 {
 		return nil, fault.Settingf("%s: a table's dimension follows from its columns and {HashBits}: {Dim} does not apply", path)
 	}

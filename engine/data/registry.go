@@ -26,8 +26,8 @@ const EnvData = "AUCOPT_DATA"
 //go:embed embedded/*.xz
 var embedded embed.FS
 
-// Source is a known dataset: its files, relative to the data directory, and its split.
-type Source struct {
+// KnownDataset is a known dataset: its files, relative to the data directory, and its split.
+type KnownDataset struct {
 	Name      string   // registry name
 	Aliases   []string // other accepted names
 	Train     string   // training file (or the only file)
@@ -39,10 +39,10 @@ type Source struct {
 }
 
 // HasSplit reports whether the dataset comes with a train/test split.
-func (s Source) HasSplit() bool { return s.Test != "" || s.TrainRows > 0 }
+func (s KnownDataset) HasSplit() bool { return s.Test != "" || s.TrainRows > 0 }
 
-// Sources lists the known datasets, in the order `aucopt datasets` shows them.
-var Sources = []Source{
+// KnownDatasets lists the known datasets, in the order `aucopt datasets` shows them.
+var KnownDatasets = []KnownDataset{
 	{Name: "a9a", Train: "a9a/a9a.txt.xz", Test: "a9a/a9a.t.xz", Classes: 2, Embedded: "a9a", Doc: "UCI Adult census income (Platt's binarisation), 123 binary features"},
 	{Name: "german", Aliases: []string{"german.numer"}, Train: "german.numer/german_scale.txt.xz", Classes: 2, Embedded: "german", Doc: "UCI Statlog German credit, scaled to [-1, 1]"},
 	{Name: "w8a", Train: "w8a/w8a.xz", Classes: 2, Doc: "Platt's web page categorisation, 300 binary features"},
@@ -71,23 +71,23 @@ var embeddedFiles = map[string]string{
 	"german.numer/german_scale.txt.xz": "embedded/german_scale.txt.xz",
 }
 
-// ErrUnknownDataset is wrapped by Lookup's error for a name not in Sources.
+// ErrUnknownDataset is wrapped by Lookup's error for a name not in KnownDatasets.
 var ErrUnknownDataset = fault.NewInput("unknown dataset")
 
-// Lookup returns the Source called name (or one of its aliases).
-func Lookup(name string) (Source, error) {
-	for _, s := range Sources {
+// Lookup returns the KnownDataset called name (or one of its aliases).
+func Lookup(name string) (KnownDataset, error) {
+	for _, s := range KnownDatasets {
 		if s.Name == name || slices.Contains(s.Aliases, name) {
 			return s, nil
 		}
 	}
-	names := make([]string, len(Sources))
+	names := make([]string, len(KnownDatasets))
 	var all []string // names and aliases, for the suggestion
-	for i, s := range Sources {
+	for i, s := range KnownDatasets {
 		names[i] = s.Name
 		all = append(append(all, s.Name), s.Aliases...)
 	}
-	return Source{}, fmt.Errorf("%w %q%s (known: %s)", ErrUnknownDataset, name, suggest.Hint(name, all), strings.Join(names, ", "))
+	return KnownDataset{}, fmt.Errorf("%w %q%s (known: %s)", ErrUnknownDataset, name, suggest.Hint(name, all), strings.Join(names, ", "))
 }
 
 // DataDir returns the directory that dataset files are looked up in: $AUCOPT_DATA when
@@ -135,9 +135,9 @@ type LoadOptions struct {
 // Split is a dataset loaded from the registry: its training part and, when the dataset
 // has a fixed split, its test part (nil otherwise). Both have the same Dim.
 type Split struct {
-	Source Source
-	Train  *Dataset
-	Test   *Dataset
+	KnownDataset KnownDataset
+	Train        *Dataset
+	Test         *Dataset
 	// Where is the directory the files came from, or "embedded".
 	Where string
 	// PositiveClasses lists the original labels grouped as positive (multi-class data).
@@ -176,7 +176,7 @@ func Load(name string, opts LoadOptions) (*Split, error) {
 		d.Name = src.Name
 		return d, nil
 	}
-	sp := &Split{Source: src, Where: where}
+	sp := &Split{KnownDataset: src, Where: where}
 	if sp.Train, err = read(src.Train); err != nil {
 		return nil, fmt.Errorf("dataset %s: %w", src.Name, err)
 	}
@@ -229,7 +229,7 @@ func seq(lo, hi int) []int {
 // locate finds where src's files are: the data directory when it holds them (as the
 // registry names them, or as `aucopt datasets fetch` stores them), else the embedded
 // copies.
-func locate(src Source) (open func(string) (fs.File, error), where string, err error) {
+func locate(src KnownDataset) (open func(string) (fs.File, error), where string, err error) {
 	dir := DataDir()
 	if dir != "" {
 		_, err1 := os.Stat(filepath.Join(dir, src.Train))

@@ -1,14 +1,10 @@
 package data
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -166,21 +162,13 @@ func checkMissing(m string) error {
 	return fmt.Errorf("missing-value policy %q: want %s, %s or %s", m, MissingError, MissingZero, MissingSkip)
 }
 
-// TableFormat returns "csv", "tsv" or "parquet" for a file name that names a table by its
-// extension (a compression extension .gz, .bz2, .xz after csv or tsv allowed), else "".
-// Parquet files are also recognised by their magic bytes whatever their name.
+// TableFormat returns the name of the table format (FormatCSV, FormatTSV,
+// FormatParquet) a file name names by its extension (a compression's extension after
+// it allowed), else "". Parquet files are also recognised by their magic bytes
+// whatever their name (IsTableFile).
 func TableFormat(path string) string {
-	p := strings.ToLower(path)
-	for _, z := range []string{".gz", ".bz2", ".xz"} {
-		p = strings.TrimSuffix(p, z)
-	}
-	switch filepath.Ext(p) {
-	case ".csv":
-		return "csv"
-	case ".tsv", ".tab":
-		return "tsv"
-	case ".parquet", ".pq":
-		return "parquet"
+	if f := byName(path); f.Table {
+		return f.Name
 	}
 	return ""
 }
@@ -483,23 +471,12 @@ func (b *rowBuilder) label(line, col int, cell []byte, num float64, isNum bool) 
 		return b.cellError(line, col, cell, "%w: not a number; name the positive class with {Positive}", ErrLabel)
 	}
 	if !slices.Contains(b.seen, num) {
-		fits := false
-		for _, c := range conventions {
-			all := num == c[0] || num == c[1]
-			for _, s := range b.seen {
-				all = all && (s == c[0] || s == c[1])
-			}
-			fits = fits || all
-		}
-		if !fits {
-			return b.cellError(line, col, cell, "%w: %v does not make a binary problem with the labels seen before (%v); name the positive class with {Positive}", ErrLabel, num, b.seen)
+		if !BinaryLabels(append(b.seen[:len(b.seen):len(b.seen)], num)) {
+			return b.cellError(line, col, cell, "%w", labelError(num, b.seen, "name the positive class with {Positive}"))
 		}
 		b.seen = append(b.seen, num)
 	}
-	ex.Label, ex.Y = num, -1
-	if num == 1 {
-		ex.Y = 1
-	}
+	ex.Label, ex.Y = num, LabelRule{}.Y(num)
 	return nil
 }
 
@@ -779,48 +756,28 @@ func readTableContext(ctx context.Context, path string, opts Options, notes *[]s
 	return d, r.Schema(), nil
 }
 
-// openTable returns the table source of a text table (CSV or TSV by path) or nil.
+// openTable opens the rows of a text table for rd (a format with rows, by path's name),
+// reporting whether it is one. Table options make a file whose name names no such
+// format a table only when the name names a table (a Parquet name on a stream: read
+// as CSV); otherwise they are an error.
 func openTable(rd *Reader, path string, opts Options) (bool, error) {
-	format := TableFormat(path)
-	if format == "" || format == "parquet" {
+	f := byName(path)
+	if f.rows == nil {
 		if opts.Table.IsZero() {
 			return false, nil
 		}
-		if format == "" {
+		if !f.Table {
 			return false, fault.Settingf("%s: table options ({Label}, {Columns}, …) given, but the file is not a table: name CSV files .csv, TSV files .tsv, Parquet files .parquet", path)
+		}
+		var ok bool
+		if f, ok = FormatNamed(FormatCSV); !ok || f.rows == nil {
+			return false, fmt.Errorf("%s: no CSV reader registered", path)
 		}
 	}
 	if opts.Dim > 0 {
 		return false, fault.Settingf("%s: a table's dimension follows from its columns and {HashBits}: {Dim} does not apply", path)
 	}
-	sep := byte(',')
-	if format == "tsv" {
-		sep = '\t'
-	}
-	var kinds []colKind
-	var why []string
-	if opts.Table == nil || opts.Table.Schema == nil {
-		ctx := opts.Context
-		if ctx == nil {
-			ctx = context.Background()
-		}
-		var err error
-		if rd.reopen != nil {
-			kinds, why, err = csvKindsOf(ctx, rd.reopen, path, sep)
-		} else {
-			// A stream cannot be read twice for its columns' kinds: it is held.
-			var b []byte
-			if b, err = io.ReadAll(rd.br); err != nil {
-				return false, rd.ioError(err)
-			}
-			rd.br = bufio.NewReaderSize(bytes.NewReader(b), 1<<16)
-			kinds, why, err = csvKinds(ctx, bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path, sep)
-		}
-		if err != nil {
-			return false, err
-		}
-	}
-	t, err := newCSVSource(rd.br, path, sep, opts, kinds, why)
+	t, err := f.rows(rd, path, opts)
 	if err != nil {
 		return false, err
 	}
