@@ -167,6 +167,36 @@ func spamDefaults(f DataFacts, p *SPAMParams) {
 	p.AvgFrom = f.Rows*(f.Passes/2) + 1
 }
 
+// DataParams returns new Params of s holding the defaults scaled to the training
+// data's facts f (s.Defaults; the static defaults when s has none or f is not known)
+// and, for every key set in p (Params.IsSet), p's value: the data set only what the
+// caller did not. p must be of s (made by s.Params, or the zero Params for none set);
+// other Params give an error wrapping ErrParam.
+func (s Spec) DataParams(f DataFacts, p Params) (Params, error) {
+	out := s.Params()
+	if s.Defaults != nil {
+		s.Defaults(f, out)
+	}
+	if p.IsZero() {
+		return out, nil
+	}
+	if err := s.CheckParams(p); err != nil {
+		return Params{}, err
+	}
+	out.setFrom(p)
+	return out, nil
+}
+
+// CheckParams returns nil when p can be given to s's constructors (made by s.Params,
+// or by the Params of an algorithm that shares s's parameter struct) or is the zero
+// Params (none: s's defaults), and an error wrapping ErrParam otherwise.
+func (s Spec) CheckParams(p Params) error {
+	if p.IsZero() || s.Params().sameKind(p) {
+		return nil
+	}
+	return fmt.Errorf("%w: %s takes %T parameters, not %T", ErrParam, s.Name, s.Params().ptr, p.ptr)
+}
+
 // withDefaults sets s's Defaults from rule, which scales the defaults of its typed
 // parameters P to the training data's facts: each rule changes only the fields it
 // names, the others keep the static defaults. Facts not measured (DataFacts.Known)
