@@ -170,21 +170,21 @@ func spamDefaults(f DataFacts, p *SPAMParams) {
 // DataParams returns new Params of s holding the defaults scaled to the training
 // data's facts f (s.Defaults; the static defaults when s has none or f is not known)
 // and, for every key set in p (Params.IsSet), p's value: the data set only what the
-// caller did not. p must be of s (made by s.Params, or the zero Params for none set);
-// other Params give an error wrapping ErrParam.
+// caller did not. p must be of s (CheckParams) or the zero Params (none set).
 func (s Spec) DataParams(f DataFacts, p Params) (Params, error) {
 	out := s.Params()
 	if s.Defaults != nil {
 		s.Defaults(f, out)
 	}
-	if p.IsZero() {
-		return out, nil
-	}
-	if err := s.CheckParams(p); err != nil {
-		return Params{}, err
-	}
-	out.setFrom(p)
-	return out, nil
+	return out, out.setFrom(s, p)
+}
+
+// ParamsWith returns new Params of s holding its static defaults and, for every key
+// set in p (Params.IsSet), p's value. p must be of s (CheckParams) or the zero Params
+// (s's defaults).
+func (s Spec) ParamsWith(p Params) (Params, error) {
+	out := s.Params()
+	return out, out.setFrom(s, p)
 }
 
 // CheckParams returns nil when p can be given to s's constructors (made by s.Params,

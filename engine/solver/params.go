@@ -184,8 +184,15 @@ func (p Params) sameKind(q Params) bool {
 	return p.ptr != nil && q.ptr != nil && reflect.TypeOf(p.ptr) == reflect.TypeOf(q.ptr)
 }
 
-// setFrom sets in p every key set in q (IsSet) to q's value; p and q are of one kind.
-func (p Params) setFrom(q Params) {
+// setFrom sets in p (made by s.Params) every key set in q (IsSet) to q's value, and
+// records them as set; it fails when q is neither of s (Spec.CheckParams) nor zero.
+func (p Params) setFrom(s Spec, q Params) error {
+	if q.IsZero() {
+		return nil
+	}
+	if err := s.CheckParams(q); err != nil {
+		return err
+	}
 	v, fs := p.fields()
 	qv := reflect.ValueOf(q.ptr).Elem()
 	for _, f := range fs {
@@ -194,6 +201,7 @@ func (p Params) setFrom(q Params) {
 			(*p.set)[f.key] = true
 		}
 	}
+	return nil
 }
 
 // String writes the parameters as key=value pairs sorted by key and separated by
