@@ -225,7 +225,7 @@ func TestCVErrors(t *testing.T) {
 		{"folds beyond the minority", nil, CVConfig{TrainConfig: base, Folds: 301}, "300 positives and 700 negatives cannot fill 301 stratified folds", nil},
 		{"test data", nil, CVConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german", Test: "a9a"}}, "takes no test data", nil},
 		{"unknown algorithm", nil, CVConfig{TrainConfig: TrainConfig{Algo: "nope", Data: "german"}}, `unknown algorithm "nope"`, nil},
-		{"another algorithm's parameters", nil, CVConfig{TrainConfig: TrainConfig{Algo: "opauc", Params: testParams(t, "ls-auc", "lambda=1"), Data: "german"}}, "opauc takes", solver.ErrParam},
+		{"another algorithm's parameters", nil, CVConfig{TrainConfig: TrainConfig{Algo: "opauc", Params: testParams(t, "ls-auc", "lambda=1"), Data: "german"}}, "opauc: bad parameter: another algorithm's (*solver.LSAUCParams; opauc takes *solver.OPAUCParams)", solver.ErrParam},
 		{"bad grid", nil, CVConfig{TrainConfig: base, Grid: "rho=1"}, `unknown key "rho"`, solver.ErrParam},
 		{"missing data", nil, CVConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "/no/such.svm"}}, "neither a file nor a known dataset", nil},
 		{"batch passes", nil, CVConfig{TrainConfig: TrainConfig{Algo: "ls-auc", Data: "german", Passes: 2}}, "batch algorithm", nil},

@@ -243,7 +243,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	}
 	params, err := spec.ParamsWith(cfg.Params)
 	if err != nil {
-		return nil, inputError{err}
+		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
 	}
 	if err := cfg.checkDataset(); err != nil {
 		return nil, err

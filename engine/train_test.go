@@ -57,7 +57,7 @@ func TestTrainErrors(t *testing.T) {
 		is   error
 	}{
 		{"unknown algorithm", TrainConfig{Algo: "svm", Data: "a9a"}, `unknown algorithm "svm" (known: opauc,`, nil},
-		{"another algorithm's parameters", TrainConfig{Algo: "spam-l2", Data: "a9a", Params: testParams(t, "opauc", "eta=1")}, "spam-l2 takes", solver.ErrParam},
+		{"another algorithm's parameters", TrainConfig{Algo: "spam-l2", Data: "a9a", Params: testParams(t, "opauc", "eta=1")}, "spam-l2: bad parameter: another algorithm's (*solver.OPAUCParams; spam-l2 takes *solver.SPAMParams)", solver.ErrParam},
 		{"out of range", TrainConfig{Algo: "spam-l2", Data: "a9a", Params: testParams(t, "spam-l2", "eta=-1")}, "eta", solver.ErrParam},
 		{"no data", TrainConfig{Algo: "olr", Data: "nowhere.svm"}, "nowhere.svm is neither a file nor a known dataset", nil},
 		{"one class", TrainConfig{Algo: "olr", Data: oneClass}, "only one class", solver.ErrOneClass},

@@ -194,7 +194,7 @@ func (s Spec) CheckParams(p Params) error {
 	if p.IsZero() || s.Params().sameKind(p) {
 		return nil
 	}
-	return fmt.Errorf("%w: %s takes %T parameters, not %T", ErrParam, s.Name, s.Params().ptr, p.ptr)
+	return fmt.Errorf("%w: another algorithm's (%T; %s takes %T)", ErrParam, p.ptr, s.Name, s.Params().ptr)
 }
 
 // withDefaults sets s's Defaults from rule, which scales the defaults of its typed
