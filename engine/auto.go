@@ -715,8 +715,8 @@ func checkAuto(cfg AutoConfig) error {
 	switch {
 	case cfg.Algo != "" && cfg.Algo != AlgoAuto:
 		return inputErrorf("auto chooses the algorithm: got %q", cfg.Algo)
-	case len(cfg.Params) > 0:
-		return inputErrorf("auto chooses the hyper-parameters: -p %s does not apply", strings.Join(cfg.Params, " -p "))
+	case len(cfg.Params.SetKeys()) > 0:
+		return inputErrorf("auto chooses the hyper-parameters: the parameters set (%s) do not apply", setParams(cfg.Params))
 	case cfg.Checkpoint != "":
 		return fault.Settingf("auto runs grid searches: {Checkpoint} does not apply")
 	case cfg.OutOfCore:

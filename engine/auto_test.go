@@ -297,7 +297,7 @@ func TestAutoBadInput(t *testing.T) {
 		cfg  AutoConfig
 	}{
 		{"algorithm", AutoConfig{TrainConfig: TrainConfig{Algo: "opauc"}}},
-		{"params", AutoConfig{TrainConfig: TrainConfig{Params: []string{"lambda=1"}}}},
+		{"params", AutoConfig{TrainConfig: TrainConfig{Params: testParams(t, "ls-auc", "lambda=1")}}},
 		{"passes", AutoConfig{TrainConfig: TrainConfig{Passes: 3}}},
 		{"checkpoint", AutoConfig{TrainConfig: TrainConfig{Checkpoint: "x.ckpt"}}},
 		{"out of core", AutoConfig{TrainConfig: TrainConfig{OutOfCore: true}}},

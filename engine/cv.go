@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -103,8 +102,8 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	if err != nil {
 		return nil, err
 	}
-	base := spec.Params()
-	if err := base.SetAll(cfg.Params); err != nil {
+	base, err := spec.ParamsWith(cfg.Params)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
 	}
 	k, repeats := cfg.Folds, cfg.Repeats
@@ -130,17 +129,14 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	}
 	res := &CVResult{Algo: spec.Name, Params: base.Values(), Grid: cfg.Grid, Data: cfg.Data,
 		Passes: max(cfg.Passes, 1), Folds: k, Repeats: repeats}
-	var params []solver.Params         // the grid's points; nil without a grid
-	settings := [][]string{cfg.Params} // each point's key=values (data-scaled defaults)
+	var params []solver.Params // the grid's points; nil without a grid
 	if cfg.Grid != "" {
-		var points [][]string
-		if params, points, err = gridParams(spec, cfg.Params, cfg.Grid); err != nil {
+		if params, err = gridParams(spec, base, cfg.Grid); err != nil {
 			return nil, err
 		}
-		settings = pointSettings(cfg.Params, points)
+		g, _ := ParseGrid(spec, cfg.Grid) // parsed by gridParams
 		res.Params = base.Values()
-		for _, kv := range points[0] {
-			k, _, _ := strings.Cut(kv, "=")
+		for _, k := range g.Keys {
 			delete(res.Params, k)
 		}
 	}
@@ -226,7 +222,7 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 		start := time.Now()
 		g, err := Run(ctx, b, Task{Spec: spec, Points: points, Train: ds.Subset(jobs[i].Train), Test: ds.Subset(jobs[i].Test),
 			Scale: cfg.Scale, Bins: cfg.Bins, Selection: Selection{Folds: cfg.GridFolds, Holdout: cfg.GridHoldout, Seed: cfg.Seed},
-			Passes: cfg.Passes, Shuffle: cfg.Shuffle, Seed: cfg.Seed, Workers: inner, Settings: settings, cfg: &tcfg, sized: true})
+			Passes: cfg.Passes, Shuffle: cfg.Shuffle, Seed: cfg.Seed, Workers: inner, DataDefaults: true, cfg: &tcfg, sized: true})
 		if err != nil {
 			return err
 		}

@@ -33,7 +33,7 @@ func TestCV(t *testing.T) {
 	} {
 		t.Run(tc.algo, func(t *testing.T) {
 			cfg := CVConfig{
-				TrainConfig: TrainConfig{Algo: tc.algo, Params: tc.params, Data: "german", Passes: tc.passes, Shuffle: true, Seed: 7, Backend: fallback.New()},
+				TrainConfig: TrainConfig{Algo: tc.algo, Params: testParams(t, tc.algo, tc.params...), Data: "german", Passes: tc.passes, Shuffle: true, Seed: 7, Backend: fallback.New()},
 				Repeats:     tc.repeats,
 				Workers:     1,
 			}
@@ -226,11 +226,11 @@ func TestCVErrors(t *testing.T) {
 		{"folds beyond the minority", nil, CVConfig{TrainConfig: base, Folds: 301}, "300 positives and 700 negatives cannot fill 301 stratified folds", nil},
 		{"test data", nil, CVConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "german", Test: "a9a"}}, "takes no test data", nil},
 		{"unknown algorithm", nil, CVConfig{TrainConfig: TrainConfig{Algo: "nope", Data: "german"}}, `unknown algorithm "nope"`, nil},
-		{"bad parameter", nil, CVConfig{TrainConfig: TrainConfig{Algo: "opauc", Params: []string{"rho=1"}, Data: "german"}}, `unknown key "rho"`, solver.ErrParam},
+		{"another algorithm's parameters", nil, CVConfig{TrainConfig: TrainConfig{Algo: "opauc", Params: testParams(t, "ls-auc", "lambda=1"), Data: "german"}}, "opauc: bad parameter: another algorithm's (*solver.LSAUCParams; opauc takes *solver.OPAUCParams)", solver.ErrParam},
 		{"bad grid", nil, CVConfig{TrainConfig: base, Grid: "rho=1"}, `unknown key "rho"`, solver.ErrParam},
 		{"missing data", nil, CVConfig{TrainConfig: TrainConfig{Algo: "opauc", Data: "/no/such.svm"}}, "neither a file nor a known dataset", nil},
 		{"batch passes", nil, CVConfig{TrainConfig: TrainConfig{Algo: "ls-auc", Data: "german", Passes: 2}}, "batch algorithm", nil},
-		{"diverged", nil, CVConfig{TrainConfig: TrainConfig{Algo: "spam-l2", Params: []string{"eta=1e12"}, Data: "german", Backend: fallback.New()}}, "fold", solver.ErrDiverged},
+		{"diverged", nil, CVConfig{TrainConfig: TrainConfig{Algo: "spam-l2", Params: testParams(t, "spam-l2", "eta=1e12"), Data: "german", Backend: fallback.New()}}, "fold", solver.ErrDiverged},
 		{"cancelled", cancelled, CVConfig{TrainConfig: base}, "stopped", context.Canceled},
 	} {
 		ctx := tc.ctx

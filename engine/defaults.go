@@ -10,22 +10,18 @@ import (
 	"github.com/aucopt/aucopt/engine/stats"
 )
 
-// dataParams returns parameters of spec for training data with the given facts:
-// the static defaults, the data-scaled ones (spec.Defaults), then each list of
-// key=values in turn (the caller's, a grid point's), which override both. The note
-// names the parameters the data set, for the result's notes ("" when none did).
-func dataParams(spec solver.Spec, facts solver.DataFacts, sets ...[]string) (solver.Params, string, error) {
-	static, p := spec.Params(), spec.Params()
-	if spec.Defaults != nil {
-		spec.Defaults(facts, p)
+// dataParams returns parameters of spec for training data with the given facts: the
+// data-scaled defaults (solver.Spec.DataParams), with the keys set in given (the
+// caller's, a grid point's) kept. The note names the parameters the data set, for the
+// result's notes ("" when none did).
+func dataParams(spec solver.Spec, facts solver.DataFacts, given solver.Params) (solver.Params, string, error) {
+	static, err := spec.ParamsWith(given)
+	if err != nil {
+		return solver.Params{}, "", fmt.Errorf("%s: %w", spec.Name, err)
 	}
-	for _, kv := range sets {
-		if err := static.SetAll(kv); err != nil {
-			return solver.Params{}, "", fmt.Errorf("%s: %w", spec.Name, err)
-		}
-		if err := p.SetAll(kv); err != nil {
-			return solver.Params{}, "", fmt.Errorf("%s: %w", spec.Name, err)
-		}
+	p, err := spec.DataParams(facts, given)
+	if err != nil {
+		return solver.Params{}, "", fmt.Errorf("%s: %w", spec.Name, err)
 	}
 	was, now := static.Values(), p.Values()
 	var changed []string
@@ -41,6 +37,15 @@ func dataParams(spec solver.Spec, facts solver.DataFacts, sets ...[]string) (sol
 	return p, fmt.Sprintf("defaults scaled to the training data (%v): %s", facts, strings.Join(changed, " ")), nil
 }
 
+// setParams writes the keys set in p (solver.Params.IsSet) as sorted key=value pairs.
+func setParams(p solver.Params) string {
+	vals, set := p.Values(), map[string]any{}
+	for _, k := range p.SetKeys() {
+		set[k] = vals[k]
+	}
+	return formatParams(set)
+}
+
 // formatValue writes a parameter value as a key=value would give it.
 func formatValue(v any) string {
 	if f, ok := v.(float64); ok {
@@ -51,8 +56,8 @@ func formatValue(v any) string {
 
 // scaledParams is dataParams recording what the data set: the parameters in res.Params
 // and the note in res.Notes (res may be nil).
-func scaledParams(spec solver.Spec, facts solver.DataFacts, res *TrainResult, sets ...[]string) (solver.Params, error) {
-	p, note, err := dataParams(spec, facts, sets...)
+func scaledParams(spec solver.Spec, facts solver.DataFacts, res *TrainResult, given solver.Params) (solver.Params, error) {
+	p, note, err := dataParams(spec, facts, given)
 	if err != nil {
 		return solver.Params{}, err
 	}

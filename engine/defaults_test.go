@@ -132,7 +132,7 @@ func TestTrainRecordsScaledDefaults(t *testing.T) {
 		{[]string{"lambda=0.5"}, false, false},
 	}
 	for _, tt := range tests {
-		r, err := Train(ctx, TrainConfig{Algo: "ls-auc", Data: "german", Params: tt.params, Backend: fallback.New()})
+		r, err := Train(ctx, TrainConfig{Algo: "ls-auc", Data: "german", Params: testParams(t, "ls-auc", tt.params...), Backend: fallback.New()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/model"
+	"github.com/aucopt/aucopt/engine/solver"
 )
 
 // Train OPAUC, one pass, on the a9a dataset embedded in aucopt (its training part),
@@ -29,6 +30,31 @@ func ExampleTrain_opauc() {
 	// Output:
 	// opauc on a9a: 32561 rows, 123 features, scaling minmax
 	// test AUC 0.90 on 16281 rows
+}
+
+// Train with typed hyper-parameters: the keys set (solver.Params.IsSet) are kept,
+// and the data-scaled defaults fill the others (here OPAUC's step, from a9a's row
+// norms).
+func ExampleTrain_params() {
+	spec, err := solver.Lookup("opauc")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	params := spec.Params() // the static defaults
+	if err := params.Set("lambda", "1e-3"); err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := engine.Train(context.Background(), engine.TrainConfig{Algo: "opauc", Params: params, Data: "a9a", Shuffle: true, Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	static := spec.Params().Values()
+	fmt.Printf("lambda %v (set), eta %.3g (static default %v)\n", res.Params["lambda"], res.Params["eta"], static["eta"])
+	// Output:
+	// lambda 0.001 (set), eta 0.000813 (static default 0.000244140625)
 }
 
 // Train a model, write it to a file, read it back and score a9a's test part with it:

@@ -133,7 +133,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	if err != nil {
 		return nil, inputError{err}
 	}
-	params, points, err := gridParams(spec, cfg.Params, cfg.Grid)
+	params, err := gridParams(spec, cfg.Params, cfg.Grid)
 	if err != nil {
 		return nil, inputError{err}
 	}
@@ -168,7 +168,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	}
 	g, err := Run(ctx, b, Task{Spec: spec, Points: params, Train: src.(solver.DatasetSource).D, Test: test, Scale: cfg.Scale, Bins: cfg.Bins,
 		Selection: Selection{Folds: cfg.Folds, Holdout: cfg.Holdout, Seed: cfg.Seed}, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
-		Seed: cfg.Seed, Workers: cfg.Workers, Progress: cfg.Progress, Settings: pointSettings(cfg.Params, points),
+		Seed: cfg.Seed, Workers: cfg.Workers, Progress: cfg.Progress, DataDefaults: true,
 		cfg: &cfg.TrainConfig, res: res, owned: cfg.train == nil && cfg.Dataset == nil, sized: true})
 	if err != nil {
 		return nil, err
@@ -227,36 +227,28 @@ func gridStateBytes(spec solver.Spec, params []solver.Params, dim, rows, workers
 	return float64(n) * one, fmt.Sprintf("for %d grid points on %s features", n, groupDigits(dim))
 }
 
-// gridParams returns the parameters (spec.Params, base, then the point) of every point
-// of grid (ParseGrid), and the points as key=value lists.
-func gridParams(spec solver.Spec, base []string, grid string) ([]solver.Params, [][]string, error) {
-	if err := spec.Params().SetAll(base); err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", spec.Name, err)
+// gridParams returns the parameters of every point of grid (ParseGrid): spec's
+// defaults, the keys set in base (the caller's), then the point's own, each recorded
+// as set (solver.Params.IsSet).
+func gridParams(spec solver.Spec, base solver.Params, grid string) ([]solver.Params, error) {
+	first, err := spec.ParamsWith(base)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", spec.Name, err)
 	}
 	g, err := ParseGrid(spec, grid)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	points := g.Points()
 	params := make([]solver.Params, len(points))
 	for i, pt := range points {
-		p := spec.Params()
-		if err := p.SetAll(append(slices.Clone(base), pt...)); err != nil {
-			return nil, nil, fmt.Errorf("%s grid point %s: %w", spec.Name, strings.Join(pt, " "), err)
+		p := first.Clone()
+		if err := p.SetAll(pt); err != nil {
+			return nil, fmt.Errorf("%s grid point %s: %w", spec.Name, strings.Join(pt, " "), err)
 		}
 		params[i] = p
 	}
-	return params, points, nil
-}
-
-// pointSettings are the key=values of each grid point: the caller's base, then the
-// point's own (Task.Settings).
-func pointSettings(base []string, points [][]string) [][]string {
-	out := make([][]string, len(points))
-	for i, pt := range points {
-		out[i] = append(slices.Clone(base), pt...)
-	}
-	return out
+	return params, nil
 }
 
 // GridPoints returns the parameters of each point of a grid over an algorithm's
@@ -266,8 +258,7 @@ func GridPoints(spec solver.Spec, grid string) ([]solver.Params, error) {
 	if (grid == "" || grid == GridPaper) && len(spec.Grid.Keys) == 0 {
 		return []solver.Params{spec.Params()}, nil
 	}
-	params, _, err := gridParams(spec, nil, grid)
-	return params, err
+	return gridParams(spec, solver.Params{}, grid)
 }
 
 // MarshalJSON writes the refitted result's fields (TrainResult's JSON) and the grid's

@@ -98,7 +98,7 @@ func TestGrid(t *testing.T) {
 		for k, v := range res.Points[res.Best].Params {
 			params = append(params, k+"="+jsonNumber(t, v))
 		}
-		plain, err := Train(context.Background(), TrainConfig{Algo: tc.algo, Data: "german", Shuffle: true, Seed: 3, Backend: fallback.New(), Params: params})
+		plain, err := Train(context.Background(), TrainConfig{Algo: tc.algo, Data: "german", Shuffle: true, Seed: 3, Backend: fallback.New(), Params: testParams(t, tc.algo, params...)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -188,7 +188,7 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 	if err := checkMemory(spec, need, featuresOf(cm.Dim()), cm.Dim(), int(p+n), limit); err != nil {
 		return nil, err
 	}
-	if err := FitClassMoments(ctx, b, spec, params, append([]string{}, cfg.Params...), cm, cfg.Scale, res); err != nil {
+	if err := FitClassMoments(ctx, b, spec, params, true, cm, cfg.Scale, res); err != nil {
 		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 	}
 	res.TrainSHA256, res.Schema = info.SHA256, info.Schema
@@ -260,12 +260,12 @@ func CheckMomentsOnly(spec solver.Spec, params solver.Params, kind string) error
 // accumulated anywhere (streamed from a file, merged from shards): it applies
 // the scaling kind exactly on the moments (data.ScaleAuto: min-max to [−1, 1] for at most
 // data.AutoScaleMaxDim features, else none; ScaleMinMax; ScaleNone) and fits the learner,
-// which must be a solver.MomentsLearner that needs only the moments. With settings not
-// nil (the caller's key=values, maybe empty), the parameters are remade after scaling
-// as Train makes them: the defaults scaled to the moments' data facts
-// (solver.Spec.Defaults), then settings; with nil, params are used as given. It fills
+// which must be a solver.MomentsLearner that needs only the moments. With dataDefaults
+// the parameters are remade after scaling as Train makes them: the defaults scaled to
+// the moments' data facts (solver.Spec.DataParams), with the keys set in params kept;
+// without, params are used as given. It fills
 // res's Algo, Params, Notes, Backend, TrainRows, Features, Scale, Scaling and Weights.
-func FitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, params solver.Params, settings []string, cm *stats.ClassMoments, kind string, res *TrainResult) error {
+func FitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, params solver.Params, dataDefaults bool, cm *stats.ClassMoments, kind string, res *TrainResult) error {
 	if err := CheckMomentsOnly(spec, params, kind); err != nil {
 		return err
 	}
@@ -285,9 +285,9 @@ func FitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, p
 		pos.Affine(s.Scale, s.Shift)
 		neg.Affine(s.Scale, s.Shift)
 	}
-	if settings != nil && spec.Defaults != nil {
+	if dataDefaults && spec.Defaults != nil {
 		var err error
-		if params, err = scaledParams(spec, momentFacts(pos, neg), res, settings); err != nil {
+		if params, err = scaledParams(spec, momentFacts(pos, neg), res, params); err != nil {
 			return err
 		}
 	}

@@ -122,7 +122,7 @@ func TestTrainOutOfCoreMatchesInMemory(t *testing.T) {
 		{"mba-el", []string{"pairs=all", "lambda1=1e-3"}, data.ScaleAuto},
 	} {
 		t.Run(tc.algo+"/"+strings.Join(tc.params, ",")+"/"+tc.scale, func(t *testing.T) {
-			cfg := TrainConfig{Algo: tc.algo, Params: tc.params, Data: path, Test: test, Scale: tc.scale, Seed: 1, Backend: fallback.New()}
+			cfg := TrainConfig{Algo: tc.algo, Params: testParams(t, tc.algo, tc.params...), Data: path, Test: test, Scale: tc.scale, Seed: 1, Backend: fallback.New()}
 			mem, err := Train(context.Background(), cfg)
 			if err != nil {
 				t.Fatal(err)
@@ -153,11 +153,11 @@ func TestTrainOutOfCoreMatchesInMemory(t *testing.T) {
 // system is the ORACLE's, so mba-l2 pairs=all with λ₂ = λ gives ls-auc's weights.
 func TestMBAAllPairsIsTheOracle(t *testing.T) {
 	path := writeFile(t, "train.svm", synthText(2000, 20, []string{"+1", "-1"}, 4))
-	ls, err := Train(context.Background(), TrainConfig{Algo: "ls-auc", Params: []string{"lambda=1e-3"}, Data: path, Scale: data.ScaleNone, Backend: fallback.New()})
+	ls, err := Train(context.Background(), TrainConfig{Algo: "ls-auc", Params: testParams(t, "ls-auc", "lambda=1e-3"), Data: path, Scale: data.ScaleNone, Backend: fallback.New()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mba, err := Train(context.Background(), TrainConfig{Algo: "mba-l2", Params: []string{"pairs=all", "lambda2=1e-3"}, Data: path, Scale: data.ScaleNone, Backend: fallback.New()})
+	mba, err := Train(context.Background(), TrainConfig{Algo: "mba-l2", Params: testParams(t, "mba-l2", "pairs=all", "lambda2=1e-3"), Data: path, Scale: data.ScaleNone, Backend: fallback.New()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +287,7 @@ func TestTrainOutOfCoreSettingsThatCannotApply(t *testing.T) {
 		{"dataset name", TrainConfig{Algo: "ls-auc", Data: "a9a"}, "not one"},
 		{"checkpoint", TrainConfig{Algo: "ls-auc", Data: path, Checkpoint: path + ".ckpt"}, "Checkpoint is for online ones"},
 		{"table options on LIBSVM text", TrainConfig{Algo: "ls-auc", Data: path, Table: &data.TableOptions{Label: "y"}}, "not a table"},
-		{"B with all pairs", TrainConfig{Algo: "mba-l2", Data: path, Params: []string{"pairs=all", "B=10"}}, "pairs=all"},
+		{"B with all pairs", TrainConfig{Algo: "mba-l2", Data: path, Params: testParams(t, "mba-l2", "pairs=all", "B=10")}, "pairs=all"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.cfg.OutOfCore, tc.cfg.Backend = true, fallback.New()

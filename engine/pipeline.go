@@ -62,13 +62,13 @@ type Task struct {
 	Workers int
 	// Progress, when set, receives the refit's progress (online algorithms).
 	Progress func(solver.Progress)
-	// Settings, when not nil, are each point's key=values (parallel to Points: the
-	// caller's, then the point's own). For an algorithm with data-scaled defaults
-	// (solver.Spec.Defaults) Run then remakes every point on the scaled training data:
-	// the defaults for its facts (solver.FactsOf), overridden by the point's settings
-	// (dataParams); the refit's Notes say what the data set. Without Settings the
-	// Points are used as given (the experiments' paper settings).
-	Settings [][]string
+	// DataDefaults says that for an algorithm with data-scaled defaults
+	// (solver.Spec.Defaults) Run remakes every point on the scaled training data: the
+	// defaults for its facts (solver.FactsOf), with the keys set in the point
+	// (solver.Params.IsSet: the caller's, then the grid point's own) kept (dataParams);
+	// the refit's Notes say what the data set. Without it the Points are used as given
+	// (the experiments' paper settings).
+	DataDefaults bool
 
 	cfg   *TrainConfig  // Train's run: checkpoint, averaging, the data's name
 	res   *TrainResult  // filled in place of a fresh result when set
@@ -168,7 +168,7 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 }
 
 // prepareTask scales t's data (train and test, as read), remakes t's points with the
-// data-scaled defaults (t.Settings) and, for several points, chooses the best (search);
+// data-scaled defaults (t.DataDefaults) and, for several points, chooses the best (search);
 // it returns the refit's source and the scaled test data.
 func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *data.Dataset, cfg *TrainConfig, res *GridResult) (solver.Source, *data.Dataset, error) {
 	read := train
@@ -183,16 +183,13 @@ func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *d
 	}
 	test = res.asTrained(test)
 	var notes []string // what the data set, per point
-	if t.Settings != nil && t.Spec.Defaults != nil {
-		if len(t.Settings) != len(t.Points) {
-			return nil, nil, fmt.Errorf("%s: %d points but %d settings", t.Spec.Name, len(t.Points), len(t.Settings))
-		}
+	if t.DataDefaults && t.Spec.Defaults != nil {
 		facts := solver.FactsOf(train)
 		facts.Passes = cfg.Passes
 		points := make([]solver.Params, len(t.Points))
 		notes = make([]string, len(t.Points))
-		for i, kv := range t.Settings {
-			if points[i], notes[i], err = dataParams(t.Spec, facts, kv); err != nil {
+		for i, p := range t.Points {
+			if points[i], notes[i], err = dataParams(t.Spec, facts, p); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -259,32 +256,17 @@ func ScoreAUC(w []float64, d *data.Dataset) (float64, error) {
 
 // streamLengths returns points with the stream length (solver.Spec.SetStreamLength:
 // FSAUC's n) set, in clones, to the examples a fit on rows rows sees, t.Passes × rows,
-// where t is sized and the user did not set it (its key is not among the point's
-// Settings, or the configuration's parameters without them); points itself otherwise.
+// where t is sized and the user did not set it (solver.Params.IsSet); points itself
+// otherwise.
 func (t *Task) streamLengths(points []solver.Params, rows int) []solver.Params {
 	spec := t.Spec
 	if !t.sized || spec.SetStreamLength == nil || spec.IsBatch() {
 		return points
 	}
-	userSet := func(g int) bool {
-		kvs := []string(nil)
-		switch {
-		case t.Settings != nil:
-			kvs = t.Settings[g]
-		case t.cfg != nil:
-			kvs = t.cfg.Params
-		}
-		for _, kv := range kvs {
-			if k, _, _ := strings.Cut(kv, "="); strings.TrimSpace(k) == spec.StreamLengthKey {
-				return true
-			}
-		}
-		return false
-	}
 	out := make([]solver.Params, len(points))
 	for g, p := range points {
 		out[g] = p
-		if !userSet(g) {
+		if !p.IsSet(spec.StreamLengthKey) {
 			out[g] = p.Clone()
 			spec.SetStreamLength(out[g], max(t.Passes, 1)*max(rows, 1))
 		}

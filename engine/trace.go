@@ -88,8 +88,8 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 	if cfg.Every < 0 {
 		return nil, fmt.Errorf("trace %s: every %d: want a positive number of examples (0 for the default)", spec.Name, cfg.Every)
 	}
-	params := spec.Params()
-	if err := params.SetAll(cfg.Params); err != nil {
+	params, err := spec.ParamsWith(cfg.Params)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
 	}
 	res := &TrainResult{Algo: spec.Name, Params: params.Values(), Data: cfg.Data, Passes: max(cfg.Passes, 1), TestAUC: math.NaN()}
@@ -113,7 +113,7 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 		if spec.Defaults != nil { // as Run makes them for Train
 			facts := solver.FactsOf(ds.D)
 			facts.Passes = cfg.Passes
-			if params, err = scaledParams(spec, facts, res, cfg.Params); err != nil {
+			if params, err = scaledParams(spec, facts, res, params); err != nil {
 				return nil, err
 			}
 		}

@@ -21,14 +21,17 @@ import (
 
 // TrainConfig is one training run of an online algorithm.
 type TrainConfig struct {
-	Algo    string   // registered algorithm name (solver.Names)
-	Params  []string // key=value hyper-parameters over the algorithm's defaults
-	Data    string   // training data: a registry name (data.KnownDatasets) or a file
-	Test    string   // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
-	Passes  int      // passes over the training data (0: the learner's default, solver.Spec.DefaultPasses)
-	Shuffle bool     // visit the training rows in a seeded random order each pass
-	Scale   string   // data.ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
-	Seed    uint64   // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
+	Algo string // registered algorithm name (solver.Names)
+	// Params are the hyper-parameters (made by the algorithm's solver.Spec.Params, then
+	// Set): the keys set (solver.Params.IsSet) override the defaults, data-scaled or
+	// static; the zero Params set none.
+	Params  solver.Params
+	Data    string // training data: a registry name (data.KnownDatasets) or a file
+	Test    string // test data: a file or a dataset name (its test part); "" uses Data's own split, if any
+	Passes  int    // passes over the training data (0: the learner's default, solver.Spec.DefaultPasses)
+	Shuffle bool   // visit the training rows in a seeded random order each pass
+	Scale   string // data.ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
+	Seed    uint64 // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
 	// Backend is the compute backend, the caller's to close; nil means the default
 	// selection (OpenBackendFor: $AUCOPT_BACKEND, else automatic selection's for the
 	// algorithm and the data, AutoBackend), opened and closed by the run.
@@ -239,8 +242,8 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if err != nil {
 		return nil, inputError{err}
 	}
-	params := spec.Params()
-	if err := params.SetAll(cfg.Params); err != nil {
+	params, err := spec.ParamsWith(cfg.Params)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
 	}
 	if err := cfg.checkDataset(); err != nil {
@@ -311,9 +314,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		Seed: cfg.Seed, Progress: cfg.Progress, cfg: &cfg, res: res, owned: cfg.Dataset == nil, sized: true, testLater: test}
 	if ds, ok := src.(solver.DatasetSource); ok {
 		t.Train = ds.D
-		if !loadedStream {
-			t.Settings = [][]string{cfg.Params} // data-scaled defaults, on the scaled rows
-		}
+		t.DataDefaults = !loadedStream // on the scaled rows
 	} else {
 		t.src = src // streamed as read
 	}
@@ -358,7 +359,7 @@ func defaultFallback(spec solver.Spec, params solver.Params, src solver.Source, 
 	limit := memoryLimit(cfg.MaxMemory)
 	dim := binnedWidth(res.Features, cfg.Bins)
 	need := spec.StateBytes(dim, res.TrainRows, params)
-	if len(cfg.Params) > 0 || need <= limit.Bytes {
+	if len(params.SetKeys()) > 0 || need <= limit.Bytes {
 		return spec, params
 	}
 	name := "ls-auc"

@@ -79,7 +79,7 @@ func TestTrainMemoryLikeFile(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.algo+"/"+c.scale, func(t *testing.T) {
 			x0, l0 := slices.Clone(x), slices.Clone(labels)
-			base := TrainConfig{Algo: c.algo, Params: c.params, Scale: c.scale, Shuffle: c.shuffle, Seed: 5, NoFingerprint: true}
+			base := TrainConfig{Algo: c.algo, Params: testParams(t, c.algo, c.params...), Scale: c.scale, Shuffle: c.shuffle, Seed: 5, NoFingerprint: true}
 			fromFile := base
 			fromFile.Data = path
 			want, err := Train(context.Background(), fromFile)

@@ -58,8 +58,8 @@ func TestTrainErrors(t *testing.T) {
 		is   error
 	}{
 		{"unknown algorithm", TrainConfig{Algo: "svm", Data: "a9a"}, `unknown algorithm "svm" (known: opauc,`, nil},
-		{"unknown key", TrainConfig{Algo: "spam-l2", Data: "a9a", Params: []string{"zeta=1"}}, `unknown key "zeta" (valid: eta, theta, beta, beta1, prepass, avgfrom)`, solver.ErrParam},
-		{"out of range", TrainConfig{Algo: "spam-l2", Data: "a9a", Params: []string{"eta=-1"}}, "eta", solver.ErrParam},
+		{"another algorithm's parameters", TrainConfig{Algo: "spam-l2", Data: "a9a", Params: testParams(t, "opauc", "eta=1")}, "spam-l2: bad parameter: another algorithm's (*solver.OPAUCParams; spam-l2 takes *solver.SPAMParams)", solver.ErrParam},
+		{"out of range", TrainConfig{Algo: "spam-l2", Data: "a9a", Params: testParams(t, "spam-l2", "eta=-1")}, "eta", solver.ErrParam},
 		{"no data", TrainConfig{Algo: "olr", Data: "nowhere.svm"}, "nowhere.svm is neither a file nor a known dataset", nil},
 		{"one class", TrainConfig{Algo: "olr", Data: oneClass}, "only one class", solver.ErrOneClass},
 		{"bad scaling", TrainConfig{Algo: "olr", Data: narrow, Scale: "zscore"}, `unknown scaling "zscore"`, nil},
@@ -112,7 +112,7 @@ func TestTrainStreamed(t *testing.T) {
 	// memory spam-l2's multi-pass defaults would be scaled to the data, so every one
 	// they set is given.
 	cfg := TrainConfig{Algo: "spam-l2", Data: file, Test: file, Scale: data.ScaleNone, Passes: 2, Backend: fallback.New(),
-		Params: []string{"eta=0.003", "theta=0.25", "beta=1e-4", "avgfrom=0"}}
+		Params: testParams(t, "spam-l2", "eta=0.003", "theta=0.25", "beta=1e-4", "avgfrom=0")}
 	if !streamable(cfg) {
 		t.Fatal("a file with --shuffle=false --scale none must stream")
 	}
@@ -249,7 +249,7 @@ func TestStreamLengthSized(t *testing.T) {
 		{"in the grid", 1, nil, "n=50,60", nil},
 	} {
 		cfg := base
-		cfg.Passes, cfg.Params = tc.passes, tc.params
+		cfg.Passes, cfg.Params = tc.passes, testParams(t, "fsauc", tc.params...)
 		var res *TrainResult
 		var err error
 		if tc.grid != "" {

@@ -5,12 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 
-	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine"
-	"github.com/aucopt/aucopt/engine/data"
-	"github.com/aucopt/aucopt/engine/solver"
 )
 
 const cvExamples = `  aucopt cv                                      # OPAUC, 5-fold stratified CV on the training rows of the embedded a9a
@@ -23,16 +19,10 @@ const cvExamples = `  aucopt cv                                      # OPAUC, 5-
 
 func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("cv", "cv [--algo NAME] [--data DATA] [--folds K] [--repeats R] [-p key=value …] [--grid [SPEC]] [flags]", cvExamples, stdout, stderr)
-	algo := fs.String("algo", defaultAlgo, "algorithm: "+strings.Join(solver.Names(), ", ")+", or auto (chosen within --budget on each training fold)")
+	tf := addTrainFlags(fs, withLearner|withBins)
+	algo := fs.String("algo", defaultAlgo, algoUsage("choose one within --budget; in cv on each training fold"))
 	budget := fs.Duration("budget", engine.DefaultAutoBudget, budgetUsage+", per fold")
 	dataArg := fs.String("data", "a9a", "data: a file (LIBSVM text, CSV, TSV, Parquet, an aucopt cache; .gz/.bz2/.xz told by content), - for standard input, or a dataset name (aucopt datasets); a dataset with a fixed split is cross-validated on its training part")
-	params := fs.StringArrayP("param", "p", nil, "hyper-parameter key=value, repeatable (keys per algorithm: aucopt train --algo NAME --help-params)")
-	passes := fs.Int("passes", 0, "passes over each training fold (online algorithms; 0: the learner's default, as in train)")
-	shuffle := fs.Bool("shuffle", true, "visit the training rows in a seeded random order each pass")
-	scale := fs.String("scale", data.ScaleAuto, "feature scaling, fitted on each training fold alone: auto (minmax up to 1000 features, else none), none, minmax, norm")
-	seed := fs.Uint64("seed", 1, "random seed (the folds, shuffling, the algorithm's own randomness; repeat r uses seed+r-1 for its folds)")
-	maxMemory := maxMemoryFlag(fs)
-	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
 	folds := fs.Int("folds", 5, "number of stratified folds k")
 	repeats := fs.Int("repeats", 1, "repetitions of the k-fold split with different seeds (repeated k-fold)")
 	workers := fs.Int("workers", 0, "folds trained at once (0: one per core)")
@@ -42,23 +32,10 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	gridHoldout := fs.Float64("grid-holdout", 0.2, "with --grid and no --grid-folds: the share of each training fold held out to choose")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
-	read := addReadFlags(fs)
-	bins := binsFlag(fs)
 	if err := parse(fs, joinOptional(args, "--grid")); err != nil {
 		return err
 	}
-	positive, table, err := read.options()
-	if err != nil {
-		return err
-	}
-	indices, err := read.indices()
-	if err != nil {
-		return err
-	}
-	if *passes < 0 {
-		return inputErrorf("--passes %d: want 0 (the learner's default) or more", *passes)
-	}
-	if err := checkBins(*bins); err != nil {
+	if err := tf.check(); err != nil {
 		return err
 	}
 	if *folds < 2 {
@@ -73,25 +50,19 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := checkGridFlags(fs); err != nil {
 		return err
 	}
-	if err := checkSeed(*seed); err != nil {
-		return err
-	}
-	maxBytes, err := parseMaxMemory(*maxMemory)
-	if err != nil {
-		return err
-	}
-	b, err := backends.Select(*backend) // nil for auto: chosen per workload
+	b, err := tf.selectBackend()
 	if err != nil {
 		return err
 	}
 	if b != nil {
 		defer b.Close()
 	}
-	cfg := engine.CVConfig{
-		TrainConfig: engine.TrainConfig{Algo: *algo, Params: *params, Data: *dataArg, Passes: *passes, Shuffle: *shuffle,
-			Scale: *scale, Seed: *seed, Backend: b, MaxMemory: maxBytes, Positive: positive, Table: table, Indices: indices, Bins: *bins},
-		Folds: *folds, Repeats: *repeats, Workers: *workers,
+	tcfg, err := tf.config(*algo, b)
+	if err != nil {
+		return err
 	}
+	tcfg.Data = *dataArg
+	cfg := engine.CVConfig{TrainConfig: tcfg, Folds: *folds, Repeats: *repeats, Workers: *workers}
 	if fs.Changed("grid") {
 		cfg.Grid, cfg.GridFolds, cfg.GridHoldout = *grid, *gridFolds, *gridHoldout
 		if cfg.Grid == "" {

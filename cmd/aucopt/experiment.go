@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/experiment"
 )
@@ -25,6 +24,7 @@ const experimentExamples = `  aucopt experiment --protocol opauc --datasets a9a 
 
 func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("experiment", "experiment --protocol "+strings.Join(experiment.Names(), "|")+" [--datasets a,b,…] [--algos a,b,…] [--trials T] [--folds K] [--out FILE.md] [flags]", experimentExamples, stdout, stderr)
+	tf := addTrainFlags(fs, 0)
 	protocol := fs.String("protocol", "", "the paper's protocol: "+strings.Join(experiment.Names(), ", ")+" (required)")
 	datasets := fs.String("datasets", "", "comma-separated datasets (default: every dataset of the protocol's tables; aucopt datasets lists them)")
 	algos := fs.String("algos", "", "comma-separated algorithms (default: the protocol's; any registered algorithm may be added)")
@@ -34,12 +34,8 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	innerFolds := fs.Int("inner-folds", 0, "hyper-parameter selection: inner k-fold CV (k ≥ 2) or 1 for a held-out share (0: the protocol's)")
 	holdout := fs.Float64("holdout", 0.2, "with --inner-folds 1: the share of each training part held out")
 	maxTrain := fs.Int("max-train", 0, "train on at most this many random rows of each training part (0: all; a reduced protocol)")
-	passes := fs.Int("passes", 0, "passes of every online learner over its training part (0: the papers' one; a departure from the protocol, recorded in the report)")
 	grids := fs.StringArray("grid", nil, "ALGO=SPEC: a grid for ALGO instead of its paper grid, SPEC as in 'aucopt cv --grid' (repeatable)")
-	seed := fs.Uint64("seed", 1, "random seed: class grouping, splits, subsets, shuffling, the learners")
 	workers := fs.Int("workers", 0, "jobs (an algorithm on one split) run at once (0: one per core)")
-	maxMemory := maxMemoryFlag(fs)
-	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
 	out := fs.String("out", "", "write the Markdown tables to FILE (default: stdout)")
 	jsonOut := fs.String("json", "", "write every run's numbers and parameters as JSON to FILE (default: beside --out, .json)")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
@@ -71,7 +67,7 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	for _, c := range []struct {
 		flag string
 		v    int
-	}{{"--trials", *trials}, {"--folds", *folds}, {"--runs", *runs}, {"--inner-folds", *innerFolds}, {"--max-train", *maxTrain}, {"--passes", *passes}, {"--workers", *workers}} {
+	}{{"--trials", *trials}, {"--folds", *folds}, {"--runs", *runs}, {"--inner-folds", *innerFolds}, {"--max-train", *maxTrain}, {"--passes", *tf.passes}, {"--workers", *workers}} {
 		if c.v < 0 {
 			return inputErrorf("%s %d: want 0 (the default) or more", c.flag, c.v)
 		}
@@ -82,18 +78,22 @@ func runExperiment(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if !(*holdout > 0 && *holdout < 1) {
 		return inputErrorf("--holdout %g: want a share in (0, 1)", *holdout)
 	}
-	b, err := backends.Select(*backend) // nil for auto: chosen per workload
+	if err := tf.check(); err != nil {
+		return err
+	}
+	b, err := tf.selectBackend()
 	if err != nil {
 		return err
 	}
 	if b != nil {
 		defer b.Close()
 	}
-	cfg := experiment.Config{Protocol: p, Trials: *trials, Folds: *folds, Runs: *runs, InnerFolds: *innerFolds, Holdout: *holdout,
-		MaxTrain: *maxTrain, Passes: *passes, Seed: *seed, Workers: *workers, Backend: b}
-	if cfg.MaxMemory, err = parseMaxMemory(*maxMemory); err != nil {
+	tcfg, err := tf.config("", b)
+	if err != nil {
 		return err
 	}
+	cfg := experiment.Config{Protocol: p, Trials: *trials, Folds: *folds, Runs: *runs, InnerFolds: *innerFolds, Holdout: *holdout,
+		MaxTrain: *maxTrain, Passes: tcfg.Passes, Seed: tcfg.Seed, Workers: *workers, Backend: tcfg.Backend, MaxMemory: tcfg.MaxMemory}
 	if *datasets != "" {
 		cfg.Datasets = splitList(*datasets)
 		if p.Split != experiment.SplitSimulation {

@@ -1,14 +1,6 @@
 package main
 
-import (
-	"github.com/aucopt/aucopt/engine"
-	flag "github.com/spf13/pflag"
-)
-
-// maxMemoryFlag registers --max-memory on fs: the memory guard's limit.
-func maxMemoryFlag(fs *flag.FlagSet) *string {
-	return fs.String("max-memory", "", "the memory the learners may take, e.g. 8GiB or 500MB (default: the memory available: the cgroup's limit, ulimit -v or the physical memory); a run that needs more is refused before it starts")
-}
+import "github.com/aucopt/aucopt/engine"
 
 // parseMaxMemory parses --max-memory's value; "" is 0, the memory available.
 func parseMaxMemory(s string) (int64, error) {

@@ -13,9 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine"
-	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/internal/figure"
 	flag "github.com/spf13/pflag"
@@ -51,17 +49,11 @@ func runPlot(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("plot convergence", "plot convergence [--algo A,B,…] [--data TRAIN] [--test TEST] [-p algo:key=value …] --out conv.png|svg|pdf [flags]", plotExamples, stdout, stderr)
+	tf := addTrainFlags(fs, withLearner)
 	algos := fs.StringSlice("algo", []string{"opauc", "spam-net", "olr"}, "algorithms, comma-separated or repeated; one line each: "+strings.Join(solver.Names(), ", "))
 	dataArg := fs.String("data", "a9a", "training data: a file or a dataset name (aucopt datasets)")
 	test := fs.String("test", "", "test data, file or name (default: the dataset's own test split)")
-	params := fs.StringArrayP("param", "p", nil, "hyper-parameter algo:key=value for one algorithm, or key=value for all of them; repeatable")
-	passes := fs.Int("passes", 0, "passes over the training data (online algorithms, 0: the learner's default, as in train; a batch one fits once)")
 	every := fs.Int64("every", 0, "examples between two evaluations of the test AUC (default: about 50 evaluations per run)")
-	shuffle := fs.Bool("shuffle", true, "visit the training rows in a seeded random order each pass")
-	scale := fs.String("scale", data.ScaleAuto, "feature scaling: auto, none, minmax or norm (as in train)")
-	seed := fs.Uint64("seed", 1, "random seed (shuffling, class grouping, the algorithms' own randomness)")
-	maxMemory := maxMemoryFlag(fs)
-	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
 	out := fs.String("out", "", "plot file; the format follows the extension: .png, .svg or .pdf (drawn by aucopt-plot, beside aucopt or on $PATH)")
 	xAxis := fs.String("x", "both", "horizontal axis: examples (seen), seconds (of training), or both (two panels)")
 	logX := fs.Bool("log-x", false, "logarithmic horizontal axes")
@@ -70,17 +62,8 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	title := fs.String("title", "", "title prefix of the panels (default: the data's name)")
 	asJSON := fs.Bool("json", false, "print the traces (every point of every algorithm) as JSON on stdout")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
-	read := addReadFlags(fs)
 	allowExtra := allowExtraFlag(fs)
 	if err := parse(fs, args); err != nil {
-		return err
-	}
-	positive, table, err := read.options()
-	if err != nil {
-		return err
-	}
-	indices, err := read.indices()
-	if err != nil {
 		return err
 	}
 	if *out == "" && !*asJSON {
@@ -89,10 +72,7 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	if *xAxis != "examples" && *xAxis != "seconds" && *xAxis != "both" {
 		return usageError(fs, fmt.Sprintf("--x %q: want examples, seconds or both", *xAxis))
 	}
-	if *passes < 0 {
-		return inputErrorf("--passes %d: want 0 (the learner's default) or more", *passes)
-	}
-	if err := checkSeed(*seed); err != nil {
+	if err := tf.check(); err != nil {
 		return err
 	}
 	if *width == "" {
@@ -118,16 +98,13 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 			return err
 		}
 	}
-	perAlgo, err := splitParams(*algos, *params)
+	perAlgo, err := splitParams(*algos, *tf.params)
 	if err != nil {
 		return err
 	}
+	tf.perAlgo = perAlgo
 
-	maxBytes, err := parseMaxMemory(*maxMemory)
-	if err != nil {
-		return err
-	}
-	b, err := backends.Select(*backend) // nil for auto: chosen per workload
+	b, err := tf.selectBackend()
 	if err != nil {
 		return err
 	}
@@ -136,11 +113,12 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	traces := make([]*engine.TraceResult, 0, len(*algos))
 	for _, a := range *algos {
-		cfg := engine.TraceConfig{Every: *every, TrainConfig: engine.TrainConfig{
-			Algo: a, Params: perAlgo[a], Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
-			Scale: *scale, Seed: *seed, Backend: b, MaxMemory: maxBytes, Positive: positive, Table: table, Indices: indices,
-			AllowExtraFeatures: *allowExtra,
-		}}
+		tcfg, err := tf.config(a, b)
+		if err != nil {
+			return err
+		}
+		tcfg.Data, tcfg.Test, tcfg.AllowExtraFeatures = *dataArg, *test, *allowExtra
+		cfg := engine.TraceConfig{Every: *every, TrainConfig: tcfg}
 		if spec, _ := solver.Lookup(a); spec.IsBatch() {
 			cfg.Passes = 1
 		}
@@ -199,10 +177,10 @@ func runConvergence(ctx context.Context, args []string, stdout, stderr io.Writer
 	return nil
 }
 
-// splitParams sorts -p values into each algorithm's key=value list: "algo:key=value"
-// goes to algo (which must be among algos), a bare "key=value" to every algorithm. It
+// splitParams sorts -p values into each algorithm's parameters: "algo:key=value" goes
+// to algo (which must be among algos), a bare "key=value" to every algorithm. It
 // checks the names and values, so that a mistake fails before the first run.
-func splitParams(algos, params []string) (map[string][]string, error) {
+func splitParams(algos, params []string) (map[string]solver.Params, error) {
 	out := make(map[string][]string, len(algos))
 	for i, a := range algos {
 		if _, err := solver.Lookup(a); err != nil {
@@ -225,13 +203,15 @@ func splitParams(algos, params []string) (map[string][]string, error) {
 		}
 		out[algo] = append(out[algo], kv)
 	}
+	typed := make(map[string]solver.Params, len(algos))
 	for _, a := range algos { // every value checked before any run
-		spec, _ := solver.Lookup(a)
-		if err := spec.Params().SetAll(out[a]); err != nil {
-			return nil, fmt.Errorf("%s: %w", a, err)
+		p, err := parseParams(a, out[a])
+		if err != nil {
+			return nil, err
 		}
+		typed[a] = p
 	}
-	return out, nil
+	return typed, nil
 }
 
 // convergencePlot describes the test AUC of every trace against the examples seen or

@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/fault"
@@ -37,29 +36,21 @@ const trainExamples = `  aucopt train                                   # the de
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("train", "train [--algo NAME] [--data TRAIN] [--test TEST] [-p key=value …] [flags]", trainExamples, stdout, stderr)
-	algo := fs.String("algo", defaultAlgo, "algorithm: "+strings.Join(solver.Names(), ", ")+", or auto (choose one within --budget)")
+	tf := addTrainFlags(fs, withLearner|withBins)
+	algo := fs.String("algo", defaultAlgo, algoUsage("choose one within --budget; in cv on each training fold"))
 	budget := fs.Duration("budget", engine.DefaultAutoBudget, budgetUsage)
 	dataArg := fs.String("data", "a9a", "training data: a file (LIBSVM text, CSV, TSV, Parquet, an aucopt cache; .gz/.bz2/.xz told by content), - for standard input, or a dataset name (aucopt datasets)")
 	test := fs.String("test", "", "test data: a file, or a dataset name meaning its test part (default: the training dataset's own test split, if any)")
-	params := fs.StringArrayP("param", "p", nil, "hyper-parameter key=value, repeatable (keys per algorithm: aucopt train --algo NAME --help-params)")
 	helpParams := fs.Bool("help-params", false, "list the algorithm's parameters, defaults and paper grid, and exit")
-	passes := fs.Int("passes", 0, "passes over the training data (0: the learner's default: one from 20,000 rows; below, ⌈50,000/rows⌉ up to 100 for opauc, opaucr, opauc-f and opauc-rp, ⌈30,000/rows⌉ for oam-seq and oam-gra, ⌈20,000/rows⌉ for solam, spam-l2, spam-net, adaoam, ubauc-online, olr, ftrl and uniexp, one for the others)")
-	shuffle := fs.Bool("shuffle", true, "visit the training rows in a seeded random order each pass")
-	scale := fs.String("scale", data.ScaleAuto, "feature scaling: auto (minmax up to 1000 features, else none; for solam and fsauc, which assume ||x|| <= 1: minmax-unit, else unit), none, minmax ([-1,1] fitted on training data), norm ((x-mean)/||x||), unit (x/||x||), minmax-unit (minmax, then (x-mean)/||x-mean||)")
-	seed := fs.Uint64("seed", 1, "random seed (shuffling, class grouping, the algorithm's own randomness)")
-	backend := fs.String("backend", "", "compute backend: auto, cuda, avx2 or generic (default $AUCOPT_BACKEND, else auto)")
 	model := fs.String("model", "", "write the trained model (JSON) to this file")
 	ckpt := fs.String("checkpoint", "", "checkpoint file: written during training and on Ctrl-C; an unfinished one of the same run (algorithm, parameters, passes, seed, shuffling, scaling, data) is resumed, one of another run refused; a finished run marks it finished, so a rerun trains again")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
-	maxMemory := maxMemoryFlag(fs)
 	grid := fs.String("grid", "", "train a whole grid in one pass and keep the best: 'paper' (the default when the flag is bare) or 'key=v1,v2,b^[lo..hi];key2=…'")
 	fs.Lookup("grid").NoOptDefVal = engine.GridPaper
 	gridFolds := fs.Int("grid-folds", 0, "with --grid: choose the best by this many stratified folds of the training data (0: a held-out split)")
 	gridHoldout := fs.Float64("grid-holdout", 0.2, "with --grid and no --grid-folds: the share of the training rows held out to choose the best")
-	read := addReadFlags(fs)
 	average := fs.Int("average", 1, "one-pass algorithms: train this many independent learners on as many contiguous shards of the training rows, in parallel, and average their weights (parameter averaging)")
-	bins := binsFlag(fs)
 	allowExtra := allowExtraFlag(fs)
 	calib := fs.String("calibrate", "", "fit a map from scores to probabilities (platt: a sigmoid a·s+b with Platt's smoothed targets; isotonic: pool-adjacent-violators, interpolated) on a stratified seeded --calibrate-holdout of the training rows, trained on the others; recorded in the model (predict --proba)")
 	calibHoldout := fs.Float64("calibrate-holdout", engine.DefaultCalibrateHoldout, "with --calibrate: the share of the training rows held out to fit the calibration")
@@ -68,12 +59,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parse(fs, joinOptional(args, "--grid")); err != nil {
 		return err
 	}
-	positive, table, err := read.options()
-	if err != nil {
-		return err
-	}
-	indices, err := read.indices()
-	if err != nil {
+	if err := tf.check(); err != nil {
 		return err
 	}
 	if err := checkAutoName(*algo); err != nil {
@@ -97,23 +83,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		printParams(stdout, spec)
 		return nil
 	}
-	if *passes < 0 {
-		return inputErrorf("--passes %d: want 0 (the learner's default) or more", *passes)
-	}
-	if err := checkBins(*bins); err != nil {
-		return err
-	}
 	if err := checkGridFlags(fs); err != nil {
 		return err
 	}
-	if err := checkSeed(*seed); err != nil {
-		return err
-	}
 	if err := checkOutput("--model", *model); err != nil {
-		return err
-	}
-	maxBytes, err := parseMaxMemory(*maxMemory)
-	if err != nil {
 		return err
 	}
 	if err := checkOutput("--checkpoint", *ckpt); err != nil {
@@ -131,22 +104,23 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkNotInput("--checkpoint", *ckpt, *dataArg, *test); err != nil {
 		return err
 	}
-	b, err := backends.Select(*backend) // nil for auto: chosen per workload
+	b, err := tf.selectBackend()
 	if err != nil {
 		return err
 	}
 	if b != nil {
 		defer b.Close()
 	}
-	cfg := engine.TrainConfig{
-		Algo: *algo, Params: *params, Data: *dataArg, Test: *test, Passes: *passes, Shuffle: *shuffle,
-		Scale: *scale, Seed: *seed, Backend: b, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table, Indices: indices,
-		OutOfCore: *outOfCore, Average: *average, Bins: *bins, AllowExtraFeatures: *allowExtra,
-		TestSplit: *testSplit, Calibrate: *calib,
-		AlgoDefaulted: !fs.Changed("algo"),
-		// Only the model file and the JSON report show the training data's SHA-256.
-		NoFingerprint: *model == "" && !*asJSON && *ckpt == "",
+	cfg, err := tf.config(*algo, b)
+	if err != nil {
+		return err
 	}
+	cfg.Data, cfg.Test, cfg.Checkpoint = *dataArg, *test, *ckpt
+	cfg.OutOfCore, cfg.Average, cfg.AllowExtraFeatures = *outOfCore, *average, *allowExtra
+	cfg.TestSplit, cfg.Calibrate = *testSplit, *calib
+	cfg.AlgoDefaulted = !fs.Changed("algo")
+	// Only the model file and the JSON report show the training data's SHA-256.
+	cfg.NoFingerprint = *model == "" && !*asJSON && *ckpt == ""
 	if fs.Changed("calibrate-holdout") {
 		cfg.CalibrateHoldout = *calibHoldout
 	}
@@ -168,7 +142,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if fs.Changed("grid") {
 			return inputErrorf("--grid and --out-of-core do not go together")
 		}
-		cfg.Shuffle = *shuffle && fs.Changed("shuffle") // the moments do not depend on the order
+		cfg.Shuffle = cfg.Shuffle && fs.Changed("shuffle") // the moments do not depend on the order
 	}
 	if fs.Changed("grid") {
 		if *ckpt != "" {

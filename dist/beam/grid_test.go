@@ -80,7 +80,15 @@ func TestGridMatchesSingleMachine(t *testing.T) {
 	if res.Best != best {
 		t.Errorf("best point %d, want %d", res.Best, best)
 	}
-	single, err := engine.Train(context.Background(), engine.TrainConfig{Algo: "ls-auc", Params: res.Points[res.Best].Params, Data: whole, Seed: seed})
+	lsauc, err := solver.Lookup("ls-auc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bestParams := lsauc.Params()
+	if err := bestParams.SetAll(res.Points[res.Best].Params); err != nil {
+		t.Fatal(err)
+	}
+	single, err := engine.Train(context.Background(), engine.TrainConfig{Algo: "ls-auc", Params: bestParams, Data: whole, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -224,7 +224,7 @@ func TrainMoments(ctx context.Context, cfg MomentsConfig) (*engine.TrainResult, 
 	}
 	res := &engine.TrainResult{Data: cfg.Data, Seed: cfg.Seed}
 	res.TestAUC = nanAUC()
-	if err := engine.FitClassMoments(ctx, accBackend(), spec, params, append([]string{}, cfg.Params...), acc.CM, cfg.Scale, res); err != nil {
+	if err := engine.FitClassMoments(ctx, accBackend(), spec, params, true, acc.CM, cfg.Scale, res); err != nil {
 		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 	}
 	res.Seconds = time.Since(start).Seconds()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/solver"
 )
 
 func relDiff(a, b []float64) float64 {
@@ -30,7 +31,15 @@ func TestTrainMomentsEqualsSingleMachine(t *testing.T) {
 		{"mba-l2", []string{"pairs=all", "lambda2=1e-3"}, data.ScaleNone},
 	} {
 		t.Run(tc.algo, func(t *testing.T) {
-			single, err := engine.Train(context.Background(), engine.TrainConfig{Algo: tc.algo, Params: tc.params, Data: whole, Scale: tc.scale, Seed: 1})
+			spec, err := solver.Lookup(tc.algo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			params := spec.Params()
+			if err := params.SetAll(tc.params); err != nil {
+				t.Fatal(err)
+			}
+			single, err := engine.Train(context.Background(), engine.TrainConfig{Algo: tc.algo, Params: params, Data: whole, Scale: tc.scale, Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}

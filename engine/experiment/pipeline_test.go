@@ -65,7 +65,10 @@ func TestSameSelection(t *testing.T) {
 				base.Passes = 1
 			}
 			if tc.algo == "mba-l2" { // the protocols run MBA's static sampled pairs, not the data-scaled pairs=auto
-				base.Params = []string{"pairs=" + solver.MBAPairsSampled}
+				base.Params = spec.Params()
+				if err := base.Params.Set("pairs", solver.MBAPairsSampled); err != nil {
+					t.Fatal(err)
+				}
 			}
 
 			gcfg := engine.GridConfig{TrainConfig: base, Grid: tc.grid, Folds: k}

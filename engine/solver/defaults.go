@@ -167,185 +167,45 @@ func spamDefaults(f DataFacts, p *SPAMParams) {
 	p.AvgFrom = f.Rows*(f.Passes/2) + 1
 }
 
-// dataDefaults are the data-scaled defaults per algorithm, for Spec.Defaults. Each
-// function changes only the fields its rule names; the others keep the static
-// defaults. SOLAM and FSAUC (issue 14) are not here: their defaults are set with their
-// solvers.
-var dataDefaults = map[string]func(f DataFacts, params Params){
-	"ls-auc": func(f DataFacts, p Params) { p.ptr.(*LSAUCParams).Lambda = ridgeSquare * f.RidgeScale() },
-	// MBA takes every pair where that is the cheaper estimate (pairs=auto: n ≤ B·T),
-	// besides its ridge or lasso weight. On the dense 50,000 × 2,000 set of issue 15
-	// (bench/dataload.sh, from its cache): the static 10⁵ sampled pairs, 6.6 s of
-	// training and test AUC .9264; every pair 3.9 s and .9282 (LIBLINEAR .9289).
-	"mba-l2": func(f DataFacts, p Params) {
-		q := p.ptr.(*MBAParams)
-		q.Lambda2, q.Pairs = ridgeSquare*f.RidgeScale(), MBAPairsAuto
-	},
-	"mba-l1": func(f DataFacts, p Params) {
-		q := p.ptr.(*MBAParams)
-		q.Lambda1, q.Pairs = ridgeLasso*f.RidgeScale(), MBAPairsAuto
-	},
-	"mba-el": func(f DataFacts, p Params) {
-		q := p.ptr.(*MBAParams)
-		q.Lambda1, q.Lambda2 = ridgeLasso*f.RidgeScale()/2, ridgeSquare*f.RidgeScale()/2
-		q.Pairs = MBAPairsAuto
-	},
-	"oam-seq": func(f DataFacts, p Params) { p.ptr.(*OAMParams).C = oamC(f, oamSeqC) },
-	"oam-gra": func(f DataFacts, p Params) { p.ptr.(*OAMParams).C = oamC(f, 2*oamSeqC) },
-	"opauc":   func(f DataFacts, p Params) { q := p.ptr.(*OPAUCParams); opaucDefaults(f, &q.Eta, &q.Lambda) },
-	// AdaOAM minimises OPAUC's objective, so over several passes (DataFacts.Passes > 1;
-	// one pass keeps the static defaults, tuned on a9a) it takes OPAUC's ridge λ = 2ρ
-	// and AdaGrad's step η = 2⁻⁴. AdaGrad divides each coordinate's gradient by its
-	// accumulated norm, so η is in the units of w, not of the data, and the static
-	// 2⁻⁸ (with λ = 2⁻¹⁰) moved too little along svmguide3's small-curvature
-	// directions (.773 against unilog's .808). Measured on the eleven small sets
-	// (stratified 70/30, seed 1): η = 2⁻⁴ every set within .016 of unilog (svmguide3
-	// .796, ionosphere .953, liver-disorders .736); 2⁻⁶ svmguide3 .788, 2⁻² ionosphere
-	// .949, 2⁻⁸ svmguide3 .771.
-	"adaoam": func(f DataFacts, p Params) {
-		if f.Passes > 1 {
-			q := p.ptr.(*AdaOAMParams)
-			q.Eta, q.Lambda = 0x1p-4, ridgeSquare*f.RidgeScale()
-		}
-	},
-	"spam-l2":  func(f DataFacts, p Params) { spamDefaults(f, p.ptr.(*SPAMParams)) },
-	"spam-net": func(f DataFacts, p Params) { spamDefaults(f, p.ptr.(*SPAMParams)) },
-	"opaucr": func(f DataFacts, p Params) {
-		q := p.ptr.(*OPAUCrParams)
-		opaucDefaults(f, &q.Eta, &q.Lambda)
-	},
-	"opauc-f": func(f DataFacts, p Params) {
-		q := p.ptr.(*OPAUCfParams)
-		opaucDefaults(f, &q.Eta, &q.Lambda)
-	},
-	"opauc-rp": func(f DataFacts, p Params) {
-		q := p.ptr.(*OPAUCrpParams)
-		opaucDefaults(f, &q.Eta, &q.Lambda)
-	},
-	// MB-PSL and MB-PHL take 2000 steps η₀/√t of 100 pairs: the step must reach the
-	// optimum within that budget and stay stable. The square loss's curvature is R²
-	// (η₀ = 3/R² in [2⁻⁶, 2⁻²]: diabetes, R² = 2.9, .8283 at the static 2⁻⁶ and .8638
-	// at 2⁻²); the hinge's gradient grows with ‖x‖ (η₀ = 4/R in [2⁻², 4]: svmguide3
-	// .7759 at the static 2⁻², .7926 at 1). η₀·λ stays below 1/2 (the solver needs < 1).
-	// Below OnePassRows rows (where the online learners take more passes) MB-PSL
-	// takes T = 20,000 steps, ten times the static 2000, and approaches the ORACLE
-	// (ls-auc): svmguide3 .7850 at 2000, .7895 at 5000, .7946 at 20,000 (ls-auc .7964);
-	// the small sets cost at most 0.1 s more. a9a and w8a keep 2000.
-	"mb-psl": func(f DataFacts, p Params) {
-		q := p.ptr.(*MBPairParams)
-		q.Lambda = ridgeSquare * f.RidgeScale()
-		q.Eta = math.Min(clamp(3/f.MeanSqNorm, 0x1p-6, 0x1p-2), 0.5/q.Lambda)
-		if f.Rows < OnePassRows {
-			q.T = 20_000
-		}
-	},
-	"mb-phl": func(f DataFacts, p Params) {
-		q := p.ptr.(*MBPairParams)
-		q.Lambda = ridgeHinge * f.RidgeScale()
-		q.Eta = math.Min(clamp(4/math.Sqrt(f.MeanSqNorm), 0x1p-2, 4), 0.5/q.Lambda)
-	},
-	// spdam's linear rate slows as λ shrinks (the thesis: 230 epochs at 0.1 on a9a), so
-	// λ stays at least 0.01, and at least its static 0.1 from 5,000 rows on: w8a (34,824
-	// rows) ran over 100 s at 2ρ = 0.017 against 33.5 s at 0.1 (test AUC .9713).
-	"spdam": func(f DataFacts, p Params) {
-		floor := 0.01
-		if f.Rows >= 5000 {
-			floor = 0.1
-		}
-		p.ptr.(*SPDAMParams).Lambda = math.Max(ridgeSquare*f.RidgeScale(), floor)
-	},
-	"svm-or": func(f DataFacts, p Params) { p.ptr.(*SVMORParams).Lambda = ridgeHinge * f.RidgeScale() },
-	// OLR, FTRL and Uni-Exp make ⌈20,000/n⌉ passes (at most 100) on a set of fewer than
-	// 20,000 rows (defaultMinSteps). The rules below hold whenever they make more than
-	// one pass (DataFacts.Passes; one pass keeps the static defaults, as --algo auto
-	// and the large sets run). At their static steps and ℓ2 weights the passes do not
-	// help (the steps shrink as η/√t while the iterate crawls along the ill-conditioned
-	// directions: svmguide3's min-maxed covariance has a condition number of 1.6·10⁴,
-	// engine/defaults_test.go), so on such a set each takes a step scaled to the row
-	// norms, c/R² (a logistic or exponential loss's curvature is at most of order
-	// R²), and an ℓ2 weight of order 1/n, the multi-pass iterate then approaching the
-	// regularised fit, as unilog's λ = 2/n does (for two class means; one mean over the
-	// rows is λ = 1/n). Each c was swept on the eleven small sets (stratified 70/30,
-	// seed 1) for the worst test AUC minus unilog's, the rules below against those around:
-	// OLR λ = 0.5/n: η = 24/R² −.021, 32/R² −.018, 48/R² −.021 (λ = 1/n, 32/R²: −.021;
-	// without the bias, η = 1, λ = 0.5·max(2/n, 3·10⁻³): sonar .80, svmguide3 .78);
-	// Uni-Exp λ = 2/n: η = 12/R² −.020, 16/R² −.018, 32/R² −.020 (λ = 4/n: −.018 to −.027);
-	// FTRL sums its losses over the passes instead of averaging them, so its λ₂ is the
-	// per-row weight max(1/n, 1.5·10⁻³) (unilog's, halved) times the P·n rows seen, and
-	// its per-coordinate rate takes α = 8: α = 4, 8, 16 give −.018, −.016, −.015 (the
-	// static α = 1/8: −.042). The bias that OLR and FTRL fit is the other half of it
-	// (sonar, 100 passes at η = 1: OLR .78 without, .87 with). η·λ stays below 1/2
-	// (the solvers need < 1); on the small sets it is at most 0.09.
-	"olr": func(f DataFacts, p Params) {
-		if f.Passes > 1 {
-			q := p.ptr.(*OLRParams)
-			q.Lambda = 0.5 / float64(f.Rows)
-			q.Eta = math.Min(32/f.MeanSqNorm, 0.5/q.Lambda)
-		}
-	},
-	"uniexp": func(f DataFacts, p Params) {
-		if f.Passes > 1 {
-			q := p.ptr.(*UniExpParams)
-			q.Lambda = 2 / float64(f.Rows)
-			q.Eta = math.Min(16/f.MeanSqNorm, 0.5/q.Lambda)
-		}
-	},
-	"ftrl": func(f DataFacts, p Params) {
-		if f.Passes > 1 {
-			q := p.ptr.(*FTRLParams)
-			q.L2 = float64(f.Passes) * math.Max(1, 1.5e-3*float64(f.Rows))
-			q.Alpha = 8
-		}
-	},
-	// unilog is LIBLINEAR's -s 0 with C = 1: ½‖w‖² + Σᵢ log(1 + e^{−yᵢw·xᵢ}) divided
-	// by n/2 is Uni-Log's objective (two class means) for balanced classes with λ = 2/n.
-	// Above 667 rows λ stays 3·10⁻³: the L-BFGS solver Uni-Log had then slowed as λ
-	// shrank for no gain in AUC (a9a, CPU user+sys of the whole run: 1.5 s at the
-	// static 10⁻², 2.6 s at 3·10⁻³, 3.7 s at 10⁻³; test AUC .9024, .9024, .9023).
-	// Newton's method (unilog.go) kept the rule, so that results stay comparable.
-	// UBAUC's least-squares term (β/2)(1 − y x·w)² has no intercept: on min-max
-	// scaled rows (means far from 0) it spends w on the mean, and no (β, γ) reaches
-	// unilog on sonar (ubauc-batch at best .8307 over β ∈ 10^[-2..0.5], γ ∈ 10^[0..4],
-	// unilog .8610). Both learners centre the rows (center=true). ubauc-batch sums its
-	// n losses, so its γ is n times an averaged ridge: γ = n·2βρ = 2βR² (ridgeSquare);
-	// sonar .7952 → .8704, ionosphere .8704 → .9631, the other sets within .012 of
-	// unilog; a9a .8992 → .8997 (γ = 246), w8a (70/30 split) .9270 → .9604 (γ = 600).
-	// Centred with a constant γ the AUC-best γ is 30–50 on sonar and ionosphere, ≤ 10 on
-	// svmguide3 (γ = 100: .7846 against unilog's .8076); 2R² gives 43, 27 and 27.
-	//
-	// ubauc-online's ridge is per example: γ = βρ (ridgeHinge) and, from its
-	// defaultMinSteps passes, sonar .7827 → .8600, ionosphere .8649 → .9572, liver
-	// .6953 → .7422, diabetes .8443 → .8669, fourclass .7990 → .8294, svmguide3 .7539 →
-	// .7908 (2βρ: .7867, below unilog's .8076 by more than .02; βρ/2: ionosphere .9505).
-	// β = 1 rather than the static 0.1, where centred liver, diabetes, fourclass,
-	// german and svmguide3 fall .05–.13 short (β = 0.3: german .7967, β = 0.5: liver
-	// .7212). The unweighted square loss is the majority class's: on w8a (3% positive,
-	// one pass) β = 1 gives .9238 against .9430 at the static defaults, β = 0.3 .9495,
-	// 0.12 .9555. So β = min(1, 4π), π the minority fraction: every small set (π ≥ .26)
-	// and a9a (π = .24: β = .96, .8931 → .8942) keep about 1, w8a gets .12.
-	"ubauc-online": func(f DataFacts, p Params) {
-		q := p.ptr.(*UBAUCParams)
-		minority := float64(min(f.Positives, f.Rows-f.Positives)) / float64(f.Rows)
-		q.Center, q.Beta = true, math.Min(1, 4*minority)
-		q.Gamma = ridgeHinge * q.Beta * f.RidgeScale()
-	},
-	"ubauc-batch": func(f DataFacts, p Params) {
-		q := p.ptr.(*UBAUCBatchParams)
-		q.Center, q.Gamma = true, ridgeSquare*q.Beta*f.MeanSqNorm
-	},
-	"unilog": func(f DataFacts, p Params) { p.ptr.(*UniLogParams).Lambda = math.Max(2/float64(f.Rows), 3e-3) },
+// DataParams returns new Params of s holding the defaults scaled to the training
+// data's facts f (s.Defaults; the static defaults when s has none or f is not known)
+// and, for every key set in p (Params.IsSet), p's value: the data set only what the
+// caller did not. p must be of s (CheckParams) or the zero Params (none set).
+func (s Spec) DataParams(f DataFacts, p Params) (Params, error) {
+	out := s.Params()
+	if s.Defaults != nil {
+		s.Defaults(f, out)
+	}
+	return out, out.setFrom(s, p)
 }
 
-// withDefaults sets each Spec's Defaults from dataDefaults.
-func withDefaults(specs []Spec) []Spec {
-	for i := range specs {
-		if fn, ok := dataDefaults[specs[i].Name]; ok {
-			specs[i].Defaults = func(f DataFacts, params Params) {
-				if f.Known() {
-					fn(f, params)
-				}
-			}
+// ParamsWith returns new Params of s holding its static defaults and, for every key
+// set in p (Params.IsSet), p's value. p must be of s (CheckParams) or the zero Params
+// (s's defaults).
+func (s Spec) ParamsWith(p Params) (Params, error) {
+	out := s.Params()
+	return out, out.setFrom(s, p)
+}
+
+// CheckParams returns nil when p can be given to s's constructors (made by s.Params,
+// or by the Params of an algorithm that shares s's parameter struct) or is the zero
+// Params (none: s's defaults), and an error wrapping ErrParam otherwise.
+func (s Spec) CheckParams(p Params) error {
+	if p.IsZero() || s.Params().sameKind(p) {
+		return nil
+	}
+	return fmt.Errorf("%w: another algorithm's (%T; %s takes %T)", ErrParam, p.ptr, s.Name, s.Params().ptr)
+}
+
+// withDefaults sets s's Defaults from rule, which scales the defaults of its typed
+// parameters P to the training data's facts: each rule changes only the fields it
+// names, the others keep the static defaults. Facts not measured (DataFacts.Known)
+// leave the static defaults alone.
+func withDefaults[P any](s *Spec, rule func(f DataFacts, p *P)) {
+	name := s.Name
+	s.Defaults = func(f DataFacts, params Params) {
+		if f.Known() {
+			rule(f, typedParams[P](name, params))
 		}
 	}
-	return specs
 }

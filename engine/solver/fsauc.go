@@ -418,3 +418,15 @@ func (f *FSAUC) UnmarshalBinary(data []byte) error {
 	}
 	return nil
 }
+
+// fsaucSpec is FSAUC's Spec: eight vectors of state; it assumes rows of norm at most 1
+// (κ = 1) and sizes its stages from the stream's length n. Its defaults are not scaled
+// to the data (issue 14).
+func fsaucSpec() Spec {
+	s := online("fsauc", "fast stochastic AUC maximisation: multi-stage primal-dual, shrinking balls (n: passes x rows unless set)", "Liu et al. 2018, Alg. 1-2; thesis Alg. 11-12",
+		DefaultFSAUCParams, FSAUCGrid, NewFSAUC)
+	s.UnitRows = true
+	withStreamLength(&s, "n", func(p *FSAUCParams, n int) { p.N = n })
+	withState(&s, vectors[FSAUCParams](8))
+	return s
+}

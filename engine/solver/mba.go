@@ -898,3 +898,49 @@ func soft(x, t float64) float64 {
 	}
 	return 0
 }
+
+// The MBA Specs share their state: one d×d accumulator per worker, the merged Σ and
+// its factor, two B×d blocks. Their data-scaled defaults take every pair where that is
+// the cheaper estimate (pairs=auto: n ≤ B·T), besides the ridge or lasso weight. On the
+// dense 50,000 × 2,000 set of issue 15 (bench/dataload.sh, from its cache): the static
+// 10⁵ sampled pairs, 6.6 s of training and test AUC .9264; every pair 3.9 s and .9282
+// (LIBLINEAR .9289).
+
+// mbaL2Spec is MBA's Spec with the ridge (Cholesky).
+func mbaL2Spec() Spec {
+	s := mbaSpec(batch("mba-l2", "mini-batch AUC via U-statistics of sampled pairs, ridge (Cholesky)", "Gultekin et al., Alg. 1",
+		DefaultMBAL2Params, MBAL2Grid, NewMBAL2))
+	withDefaults(&s, func(f DataFacts, p *MBAParams) {
+		p.Lambda2, p.Pairs = ridgeSquare*f.RidgeScale(), MBAPairsAuto
+	})
+	return s
+}
+
+// mbaL1Spec is MBA's Spec with the lasso (coordinate descent).
+func mbaL1Spec() Spec {
+	s := mbaSpec(batch("mba-l1", "mini-batch AUC via U-statistics of sampled pairs, lasso (coordinate descent)", "Gultekin et al., Alg. 1",
+		DefaultMBAL1Params, MBAL1Grid, NewMBA))
+	withDefaults(&s, func(f DataFacts, p *MBAParams) {
+		p.Lambda1, p.Pairs = ridgeLasso*f.RidgeScale(), MBAPairsAuto
+	})
+	return s
+}
+
+// mbaELSpec is MBA's Spec with the elastic net (coordinate descent): half of each
+// weight, as its static defaults take.
+func mbaELSpec() Spec {
+	s := mbaSpec(batch("mba-el", "mini-batch AUC via U-statistics of sampled pairs, elastic net (coordinate descent)", "Gultekin et al., Alg. 1",
+		DefaultMBAELParams, MBAELGrid, NewMBA))
+	withDefaults(&s, func(f DataFacts, p *MBAParams) {
+		p.Lambda1, p.Lambda2 = ridgeLasso*f.RidgeScale()/2, ridgeSquare*f.RidgeScale()/2
+		p.Pairs = MBAPairsAuto
+	})
+	return s
+}
+
+// mbaSpec adds what the MBA Specs share to s: the device limit and the state size.
+func mbaSpec(s Spec) Spec {
+	s.DeviceValues = deviceMBA
+	withState(&s, func(d, _ float64, p *MBAParams) float64 { return 4*d*d + 2*float64(p.B)*d + 8*d })
+	return s
+}

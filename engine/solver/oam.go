@@ -13,7 +13,7 @@ import (
 // by its sequential and gradient variants. Start from DefaultOAMParams.
 type OAMParams struct {
 	// C is the penalty C > 0; example t uses C_t = C·max(1, N_t^other/N). Default 2⁻³;
-	// on loaded data c/(R²·P²) for the P default passes (dataDefaults, oamC). Paper
+	// on loaded data c/(R²·P²) for the P default passes (oamSeqSpec, oamC). Paper
 	// grid 2^[-10..10].
 	C float64 `param:"C"`
 	// Buffer is the size N ≥ 1 of each class's reservoir buffer (the papers: 100, 50
@@ -329,4 +329,29 @@ func (o *OAM) UnmarshalBinary(data []byte) error {
 	o.pcg = pcg
 	o.rng = rand.New(pcg)
 	return nil
+}
+
+// oamSeqSpec is OAM_seq's Spec: two reservoirs of N rows and their N×N Gram matrices;
+// the data-scaled C is oamC's.
+func oamSeqSpec() Spec {
+	s := online("oam-seq", "online AUC maximisation with reservoir buffers, sequential PA updates", "Zhao et al. 2011; thesis Alg. 4-7",
+		DefaultOAMParams, OAMGrid, NewOAMSeq)
+	s.MinSteps = oamMinSteps
+	withState(&s, func(d, _ float64, p *OAMParams) float64 {
+		n := float64(p.Buffer)
+		return 2*n*d + 2*n*n + 4*d
+	})
+	withDefaults(&s, func(f DataFacts, p *OAMParams) { p.C = oamC(f, oamSeqC) })
+	return s
+}
+
+// oamGraSpec is OAM_gra's Spec: two reservoirs of N rows (no Gram matrices); its pair
+// step is half OAM_seq's, so its c is twice OAM_seq's (oamC).
+func oamGraSpec() Spec {
+	s := online("oam-gra", "online AUC maximisation with reservoir buffers, gradient updates", "Zhao et al. 2011; thesis Alg. 4-7",
+		DefaultOAMParams, OAMGrid, NewOAMGra)
+	s.MinSteps = oamMinSteps
+	withState(&s, func(d, _ float64, p *OAMParams) float64 { return 2*float64(p.Buffer)*d + 4*d })
+	withDefaults(&s, func(f DataFacts, p *OAMParams) { p.C = oamC(f, 2*oamSeqC) })
+	return s
 }

@@ -1013,3 +1013,61 @@ func (s *OPAUCr) UnmarshalBinary(data []byte) error {
 	s.p = st.P
 	return nil
 }
+
+// opaucSpec is OPAUC's Spec: two classes' d×d scatters and 32×d pending blocks, ~10
+// vectors of state; the grid trains in one pass with shared covariances (NewMulti).
+func opaucSpec() Spec {
+	s := online("opauc", "one-pass AUC, square loss, full covariances (Gao et al. 2013)", "ICML 2013, Alg. 1",
+		DefaultOPAUCParams, OPAUCGrid, NewOPAUC)
+	s.NewMulti, s.Rotational = newOPAUCGrid, true
+	s.DeviceValues, s.MinSteps = deviceOPAUC, squareMinSteps
+	withState(&s, func(d, _ float64, _ *OPAUCParams) float64 { return 2*d*d + 80*d })
+	withDefaults(&s, func(f DataFacts, p *OPAUCParams) { opaucDefaults(f, &p.Eta, &p.Lambda) })
+	return s
+}
+
+// opaucrSpec is OPAUCr's Spec: rank-τ sketches of the covariances (OPAUC's exact ones
+// from τ ≥ d).
+func opaucrSpec() Spec {
+	s := online("opaucr", "OPAUC with rank-τ randomized covariances, for high dimensions (exact covariances from τ ≥ d)", "ICML 2013, Sec. 4",
+		DefaultOPAUCrParams, OPAUCrGrid, NewOPAUCr)
+	s.MinSteps = squareMinSteps
+	withState(&s, func(d, _ float64, p *OPAUCrParams) float64 {
+		tau := float64(p.Tau)
+		if tau >= d { // OPAUC's exact covariances
+			return 2*d*d + 80*d
+		}
+		return 2*tau*d + 10*d + 4*tau
+	})
+	withDefaults(&s, func(f DataFacts, p *OPAUCrParams) { opaucDefaults(f, &p.Eta, &p.Lambda) })
+	return s
+}
+
+// opaucfSpec is OPAUC-F's Spec: OPAUC's state on k of the d features.
+func opaucfSpec() Spec {
+	s := online("opauc-f", "OPAUC on a random subset of the features (the paper's comparison)", "ICML 2013, Sec. 5",
+		DefaultOPAUCfParams, OPAUCfGrid, NewOPAUCf)
+	s.MinSteps = squareMinSteps
+	withState(&s, func(d, _ float64, p *OPAUCfParams) float64 {
+		k := min(float64(p.Features), d)
+		return 2*k*k + 80*k + d
+	})
+	withDefaults(&s, func(f DataFacts, p *OPAUCfParams) { opaucDefaults(f, &p.Eta, &p.Lambda) })
+	return s
+}
+
+// opaucrpSpec is OPAUC-RP's Spec: the d×k projection and OPAUC's state in k dimensions.
+func opaucrpSpec() Spec {
+	s := online("opauc-rp", "OPAUC on a Gaussian random projection to k < d dimensions (OPAUC itself from k ≥ d; the paper's comparison)", "ICML 2013, Sec. 5",
+		DefaultOPAUCrpParams, OPAUCrpGrid, NewOPAUCrp)
+	s.MinSteps = squareMinSteps
+	withState(&s, func(d, _ float64, p *OPAUCrpParams) float64 {
+		k := float64(p.Dims)
+		if k >= d { // R = I: OPAUC's state
+			return 2*d*d + 80*d
+		}
+		return d*k + 2*k*k + 80*k + 4*d
+	})
+	withDefaults(&s, func(f DataFacts, p *OPAUCrpParams) { opaucDefaults(f, &p.Eta, &p.Lambda) })
+	return s
+}

@@ -19,8 +19,13 @@ import (
 // one is seen through all of them. Clone makes an independent copy. Params of one
 // algorithm must not be given to another's constructors (they panic). The zero Params
 // refers to no struct (IsZero): it has no keys, and Set on it fails.
+//
+// Params record which keys were set (IsSet): the caller's choices, as against the
+// defaults Spec.Params made. Data-scaled defaults (Spec.DataParams) change only the
+// keys not set.
 type Params struct {
-	ptr any // *P, P the algorithm's parameter struct; nil for the zero Params
+	ptr any              // *P, P the algorithm's parameter struct; nil for the zero Params
+	set *map[string]bool // the keys Set has set, shared like the struct; nil for the zero Params
 }
 
 // paramsOf returns the Params that refer to *p.
@@ -28,7 +33,7 @@ func paramsOf[P any](p *P) Params {
 	if reflect.TypeFor[P]().Kind() != reflect.Struct {
 		panic(fmt.Sprintf("solver: parameters must be a struct, not %T", *p))
 	}
-	return Params{ptr: p}
+	return Params{ptr: p, set: &map[string]bool{}}
 }
 
 // IsZero reports whether p is the zero Params, which refers to no parameter struct.
@@ -102,6 +107,7 @@ func (p Params) Set(key, value string) error {
 		default:
 			panic(fmt.Sprintf("solver: parameter %s has unsupported type %s", key, fv.Type()))
 		}
+		(*p.set)[key] = true
 		return nil
 	}
 	return fmt.Errorf("%w: unknown key %q (valid: %s)", ErrParam, key, p.validKeys())
@@ -142,8 +148,8 @@ func (p Params) Values() map[string]any {
 	return out
 }
 
-// Clone returns Params that refer to a new copy of the struct p refers to: setting
-// either afterwards does not change the other. (A parameter struct holds only numbers,
+// Clone returns Params that refer to a new copy of the struct p refers to, with the
+// same keys set (IsSet): setting either afterwards does not change the other. (A parameter struct holds only numbers,
 // booleans and strings, so the copy shares nothing.) The clone of the zero Params is
 // the zero Params.
 func (p Params) Clone() Params {
@@ -153,7 +159,49 @@ func (p Params) Clone() Params {
 	v := reflect.ValueOf(p.ptr).Elem()
 	c := reflect.New(v.Type())
 	c.Elem().Set(v)
-	return Params{ptr: c.Interface()}
+	set := maps.Clone(*p.set)
+	return Params{ptr: c.Interface(), set: &set}
+}
+
+// IsSet reports whether key was set (by Set or SetAll, on p or on the Params it was
+// cloned from), as against holding a default.
+func (p Params) IsSet(key string) bool { return p.set != nil && (*p.set)[key] }
+
+// SetKeys lists the keys that were set (IsSet), in the struct's declaration order.
+func (p Params) SetKeys() []string {
+	var out []string
+	for _, k := range p.Keys() {
+		if p.IsSet(k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// sameKind reports whether p and q refer to structs of one type (the Params of one
+// algorithm, or of algorithms that share their parameter struct).
+func (p Params) sameKind(q Params) bool {
+	return p.ptr != nil && q.ptr != nil && reflect.TypeOf(p.ptr) == reflect.TypeOf(q.ptr)
+}
+
+// setFrom sets in p (made by s.Params) every key set in q (IsSet) to q's value, and
+// records them as set; it fails when q is neither of s (Spec.CheckParams) nor zero.
+func (p Params) setFrom(s Spec, q Params) error {
+	if q.IsZero() {
+		return nil
+	}
+	if err := s.CheckParams(q); err != nil {
+		return err
+	}
+	v, fs := p.fields()
+	qv := reflect.ValueOf(q.ptr).Elem()
+	for _, f := range fs {
+		if q.IsSet(f.key) {
+			v.Field(f.index).Set(qv.Field(f.index))
+			(*p.set)[f.key] = true
+		}
+	}
+	return nil
 }
 
 // String writes the parameters as key=value pairs sorted by key and separated by

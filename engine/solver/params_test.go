@@ -245,3 +245,81 @@ func TestParamsOfAnotherAlgorithm(t *testing.T) {
 		})
 	}
 }
+
+// TestParamsIsSet: Set and SetAll record the keys they set, a failed Set records
+// nothing, a clone keeps the record and its own Sets stay its own.
+func TestParamsIsSet(t *testing.T) {
+	_, p := newTestParams()
+	if got := p.SetKeys(); len(got) != 0 {
+		t.Fatalf("fresh Params: set keys %v, want none", got)
+	}
+	if err := p.SetAll([]string{"tau=3", "eta=2"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Set("mode", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Set("dense", "maybe"); err == nil {
+		t.Fatal("dense=maybe: no error")
+	}
+	if got, want := p.SetKeys(), []string{"eta", "tau", "mode"}; !slices.Equal(got, want) {
+		t.Errorf("set keys %v, want %v (declaration order; a failed Set sets none)", got, want)
+	}
+	c := p.Clone()
+	if err := c.Set("dense", "true"); err != nil {
+		t.Fatal(err)
+	}
+	if !c.IsSet("eta") || !c.IsSet("dense") || p.IsSet("dense") {
+		t.Errorf("clone: eta set %v, dense set %v; original dense set %v; want true, true, false", c.IsSet("eta"), c.IsSet("dense"), p.IsSet("dense"))
+	}
+	var z Params
+	if z.IsSet("eta") || z.SetKeys() != nil {
+		t.Error("zero Params: a key set")
+	}
+}
+
+// TestDataParams: the data-scaled defaults fill the keys the caller did not set; a
+// key set to its static default value keeps it (the data do not override it); Params
+// of another algorithm are refused.
+func TestDataParams(t *testing.T) {
+	spec, err := Lookup("ls-auc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts := DataFacts{Rows: 200, Features: 10, MeanSqNorm: 4, Positives: 90}
+	scaled := ridgeSquare * facts.RidgeScale()
+	static := spec.Params().Values()["lambda"].(float64)
+	tests := []struct {
+		name string
+		set  []string
+		want float64
+	}{
+		{"none set", nil, scaled},
+		{"set", []string{"lambda=0.5"}, 0.5},
+		{"set to the static default", []string{fmt.Sprintf("lambda=%v", static)}, static},
+		{"another key set", []string{"steps=3"}, scaled},
+	}
+	for _, tt := range tests {
+		p := spec.Params()
+		if err := p.SetAll(tt.set); err != nil {
+			t.Fatal(err)
+		}
+		got, err := spec.DataParams(facts, p)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if l := got.Values()["lambda"].(float64); l != tt.want {
+			t.Errorf("%s: lambda %v, want %v", tt.name, l, tt.want)
+		}
+		if !slices.Equal(got.SetKeys(), p.SetKeys()) {
+			t.Errorf("%s: set keys %v, want the caller's %v", tt.name, got.SetKeys(), p.SetKeys())
+		}
+	}
+	if got, err := spec.DataParams(facts, Params{}); err != nil || got.Values()["lambda"] != scaled {
+		t.Errorf("zero Params: lambda %v, err %v; want %v", got.Values()["lambda"], err, scaled)
+	}
+	other, _ := Lookup("opauc")
+	if _, err := spec.DataParams(facts, other.Params()); !errors.Is(err, ErrParam) {
+		t.Errorf("opauc's Params for ls-auc: err %v, want ErrParam", err)
+	}
+}

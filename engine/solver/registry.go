@@ -67,7 +67,8 @@ type Spec struct {
 	// available before making the learner.
 	StateBytes func(dim, rows int, params Params) float64
 	// Defaults, when set, scales the defaults in params (made by Params, before the
-	// caller's key=values) to the training data (defaults.go has the rules).
+	// caller's key=values) to the training data (each algorithm's file has its rule,
+	// defaults.go the shared ones).
 	Defaults func(f DataFacts, params Params)
 }
 
@@ -158,27 +159,6 @@ func batch[P any, S Batch](name, doc, ref string, defaults func() P, grid Grid,
 	return s
 }
 
-// withMulti sets the Spec's shared one-pass grid implementation.
-func withMulti(s Spec, newMulti func(kernels.Backend, int, []Params, uint64) (Multi, error)) Spec {
-	s.NewMulti = newMulti
-	return s
-}
-
-// rotational marks the Spec as rotation-equivariant (Spec.Rotational).
-func rotational(s Spec) Spec {
-	s.Rotational = true
-	return s
-}
-
-// streamLength sets the Spec's SetStreamLength from a setter of its typed parameters,
-// and StreamLengthKey to the parameter it sets.
-func streamLength[P any](s Spec, key string, set func(p *P, n int)) Spec {
-	name := s.Name
-	s.SetStreamLength = func(params Params, n int) { set(typedParams[P](name, params), n) }
-	s.StreamLengthKey = key
-	return s
-}
-
 // typedParams returns the struct params refers to; it panics when that is not a P: a
 // programmer error (params made by another algorithm's Spec, or the zero Params).
 func typedParams[P any](name string, params Params) *P {
@@ -189,21 +169,24 @@ func typedParams[P any](name string, params Params) *P {
 	return p
 }
 
-// minSteps sets the Spec's MinSteps.
-func minSteps(s Spec, n int) Spec {
-	s.MinSteps = n
-	return s
+// withStreamLength sets s's SetStreamLength from a setter of its typed parameters P,
+// and StreamLengthKey to the parameter it sets.
+func withStreamLength[P any](s *Spec, key string, set func(p *P, n int)) {
+	name := s.Name
+	s.SetStreamLength = func(params Params, n int) { set(typedParams[P](name, params), n) }
+	s.StreamLengthKey = key
 }
 
-// device marks the Spec as worth a device backend on dense data of at least values
-// values (Spec.DeviceValues).
-func device(s Spec, values int64) Spec {
-	s.DeviceValues = values
-	return s
-}
-
-// unitRows marks the Spec as assuming rows of norm at most 1.
-func unitRows(s Spec) Spec {
-	s.UnitRows = true
-	return s
+// check reports what a Spec lacks that every algorithm must declare: a name, a help
+// line, a parameter set, exactly one constructor and its state size.
+func (s Spec) check() error {
+	switch {
+	case s.Name == "" || s.Doc == "" || s.Params == nil:
+		return fmt.Errorf("solver: Spec %q: name, help line and Params are required", s.Name)
+	case (s.NewOnline == nil) == (s.NewBatch == nil):
+		return fmt.Errorf("solver: Spec %s: exactly one of NewOnline and NewBatch", s.Name)
+	case s.StateBytes == nil:
+		return fmt.Errorf("solver: Spec %s: no state size (withState in its file)", s.Name)
+	}
+	return nil
 }

@@ -3,7 +3,10 @@ package solver
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/aucopt/aucopt/kernels"
 )
 
 // TestSetStreamLength checks the stream-length fact against the parameters: an
@@ -70,6 +73,41 @@ func TestDefaultPasses(t *testing.T) {
 		}
 		if got := spec.DefaultPasses(tt.rows); got != tt.want {
 			t.Errorf("%s.DefaultPasses(%d) = %d, want %d", tt.algo, tt.rows, got, tt.want)
+		}
+	}
+}
+
+// TestSpecCheck: every registered Spec declares what the registry requires, and a Spec
+// that lacks a part of it is refused, naming what is missing.
+func TestSpecCheck(t *testing.T) {
+	for _, s := range Registry() {
+		if err := s.check(); err != nil {
+			t.Errorf("registered %s: %v", s.Name, err)
+		}
+	}
+	full, err := Lookup("opauc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		change func(s *Spec)
+		want   string
+	}{
+		{"no state size", func(s *Spec) { s.StateBytes = nil }, "no state size"},
+		{"no help line", func(s *Spec) { s.Doc = "" }, "help line"},
+		{"no params", func(s *Spec) { s.Params = nil }, "Params"},
+		{"two constructors", func(s *Spec) {
+			s.NewBatch = func(kernels.Backend, int, Params, uint64) (Batch, error) { return nil, nil }
+		}, "exactly one"},
+		{"no constructor", func(s *Spec) { s.NewOnline = nil }, "exactly one"},
+	}
+	for _, tt := range tests {
+		s := full
+		tt.change(&s)
+		err := s.check()
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: check() = %v, want an error containing %q", tt.name, err, tt.want)
 		}
 	}
 }

@@ -312,3 +312,13 @@ func (s *SOLAM) UnmarshalBinary(data []byte) error {
 	copy(s.avg, st.Avg)
 	return nil
 }
+
+// solamSpec is SOLAM's Spec: three vectors of state; it assumes rows of norm at most 1
+// (κ = 1). Its defaults are not scaled to the data (issue 14).
+func solamSpec() Spec {
+	s := online("solam", "stochastic online AUC maximisation, saddle point (regSOLAM with lambda > 0)", "Ying et al. 2016; thesis Alg. 10/18",
+		DefaultSOLAMParams, SOLAMGrid, NewSOLAM)
+	s.UnitRows, s.MinSteps = true, defaultMinSteps
+	withState(&s, vectors[SOLAMParams](3))
+	return s
+}

@@ -426,3 +426,37 @@ func (s *SPAM) UnmarshalBinary(data []byte) error {
 func (s *SPAM) WantsPrePass() bool {
 	return s.p.PrePass && !s.st.Fixed && s.st.T == 0
 }
+
+// spamL2Spec is SPAM's Spec with the ℓ2 penalty.
+func spamL2Spec() Spec {
+	return spamSpec(online("spam-l2", "stochastic proximal AUC maximisation, l2 penalty", "Natole et al. 2018; thesis Alg. 20",
+		DefaultSPAMParams, SPAMGrid, NewSPAM))
+}
+
+// spamNETSpec is SPAM's Spec with the elastic net (β₁ = 10⁻⁴ by default).
+func spamNETSpec() Spec {
+	return spamSpec(online("spam-net", "stochastic proximal AUC maximisation, elastic net", "Natole et al. 2018; thesis Alg. 20",
+		defaultSPAMNETParams, SPAMNETGrid, NewSPAM))
+}
+
+// spamSpec adds what SPAM's two penalties share to s: w, the class means and scratch,
+// and the tail average's sum when it averages; the multi-pass defaults of
+// spamDefaults.
+func spamSpec(s Spec) Spec {
+	s.MinSteps = defaultMinSteps
+	withState(&s, func(d, _ float64, p *SPAMParams) float64 {
+		if p.AvgFrom > 0 {
+			return 5 * d
+		}
+		return 4 * d
+	})
+	withDefaults(&s, spamDefaults)
+	return s
+}
+
+// defaultSPAMNETParams is SPAM with the elastic net's ℓ1 weight β₁ = 10⁻⁴.
+func defaultSPAMNETParams() SPAMParams {
+	p := DefaultSPAMParams()
+	p.Beta1 = 1e-4
+	return p
+}

@@ -563,3 +563,17 @@ func (m *SVMOR) Iterations() int { return m.iters }
 func (m *SVMOR) Objective() float64 { return m.objective }
 
 var _ Batch = (*SVMOR)(nil)
+
+// svmorSpec is SVM-OR's Spec. Its state: the first 16 cutting planes, their Gram
+// matrix, per-row scores at three points and the line search's, the subgradients'
+// coefficients, the sort's keys and buffer (not the cutting planes beyond the first
+// 16, which grow during a fit). Its λ is ρ (ridgeHinge).
+func svmorSpec() Spec {
+	s := batch("svm-or", "B-SVM-OR: pairwise hinge loss over all pairs, cutting planes with a line search (OCAS), O(n log n) per iteration", "Joachims 2005/2006; Franc & Sonnenburg 2009",
+		DefaultSVMORParams, SVMORGrid, NewSVMOR)
+	withState(&s, func(d, n float64, p *SVMORParams) float64 {
+		return 16*d + 256 + 4*float64(p.Iters) + 12*n + 6*d
+	})
+	withDefaults(&s, func(f DataFacts, p *SVMORParams) { p.Lambda = ridgeHinge * f.RidgeScale() })
+	return s
+}
