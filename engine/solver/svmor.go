@@ -284,6 +284,9 @@ const ocasMu = 0.1
 // ErrDiverged on non-finite weights; hitting Iters is not an error (Converged and Gap
 // report it).
 func (m *SVMOR) Fit(ctx context.Context, ds *data.Dataset) error {
+	if err := checkSampleWeights("svm-or", Params{}, ds); err != nil {
+		return err
+	}
 	if _, _, err := batchClasses("svm-or", ds, m.dim); err != nil {
 		return err
 	}

@@ -43,16 +43,11 @@ func TakesSampleWeights(name string, params Params) (bool, string) {
 	case "unilog":
 		return true, ""
 	case "ls-auc":
-		if p, ok := params.ptr.(*LSAUCParams); ok && (p.Steps > 0) {
-			return false, "ls-auc with steps > 0 (early-stopped conjugate gradients on the rows) takes no sample weights; the exact minimiser (steps 0) does"
-		}
 		return true, ""
 	case "mba-l2", "mba-l1", "mba-el":
-		if p, ok := params.ptr.(*MBAParams); ok && p.Pairs != MBAPairsAll {
+		// pairs auto is every pair on at most B·T rows: the fit refuses weights on more.
+		if p, ok := params.ptr.(*MBAParams); !ok || p.Pairs == MBAPairsSampled {
 			return false, fmt.Sprintf("%s takes sample weights only with every pair (pairs %s): sampled pairs are drawn unweighted", name, MBAPairsAll)
-		}
-		if params.IsZero() {
-			return false, fmt.Sprintf("%s takes sample weights only with every pair (pairs %s)", name, MBAPairsAll)
 		}
 		return true, ""
 	}
@@ -88,9 +83,9 @@ func WeightsDoc(name string) string {
 	case "unilog":
 		return "weights: sample weights; class weights (class-weight, default balanced)"
 	case "ls-auc":
-		return "weights: sample weights (with steps 0); no class weights (pairwise)"
+		return "weights: sample weights; no class weights (pairwise)"
 	case "mba-l2", "mba-l1", "mba-el":
-		return "weights: sample weights with pairs all; no class weights (pairwise)"
+		return "weights: sample weights with every pair (pairs all, or auto on at most B·T rows); no class weights (pairwise)"
 	}
 	if !cw && pairwise(name) {
 		return "weights: none (sample weights not implemented; class weights only rescale a pairwise loss)"
@@ -119,11 +114,11 @@ func sampleWeights(ds *data.Dataset) []float64 {
 	return ds.W
 }
 
-// ParseClassWeight parses a class weighting: "balanced" (ClassWeightBalanced), or
-// "P:N", the positive and the negative class's weights, finite and > 0. It returns ok
-// false for balanced.
+// ParseClassWeight parses a class weighting: "balanced" (ClassWeightBalanced; "" is
+// taken as balanced too), or "P:N", the positive and the negative class's weights,
+// finite and > 0. It returns ok false for balanced.
 func ParseClassWeight(s string) (pos, neg float64, ok bool, err error) {
-	if s == ClassWeightBalanced {
+	if s == ClassWeightBalanced || s == "" {
 		return 0, 0, false, nil
 	}
 	ps, ns, found := strings.Cut(s, ":")
