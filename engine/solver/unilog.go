@@ -159,7 +159,7 @@ func newUniLogProblem(b kernels.Backend, ds *data.Dataset, d int, cw string) *un
 		dpart: dpart,
 		ds:    ds, pass: newRowsPass(b, ds, d), d: d, n: n, y: ds.Y,
 		cw: classMultipliers(cw, pos, neg), sw: sampleWeights(ds),
-		z:  make([]float64, n), dd: make([]float64, n), xs: make([]float64, n), c: make([]float64, n),
+		z: make([]float64, n), dd: make([]float64, n), xs: make([]float64, n), c: make([]float64, n),
 		posOver: math.Max(math.Min(pos, neg), 1) / (pos + neg),
 	}
 }
