@@ -62,6 +62,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	calib := fs.String("calibrate", "", "fit a map from scores to probabilities (platt: a sigmoid a·s+b with Platt's smoothed targets; isotonic: pool-adjacent-violators, interpolated) on a stratified seeded --calibrate-holdout of the training rows, trained on the others; recorded in the model (predict --proba)")
 	calibHoldout := fs.Float64("calibrate-holdout", engine.DefaultCalibrateHoldout, "with --calibrate: the share of the training rows held out to fit the calibration")
 	testSplit := fs.Float64("test-split", 0, "hold out this share of the training rows (stratified, seeded by --seed) as the test data, when no --test is given")
+	weights := weightFlags(fs)
 	outOfCore := fs.Bool("out-of-core", false, "stream the --data file once (LIBSVM text in parallel chunks, a CSV/TSV/Parquet table row by row), memory independent of its rows: ls-auc, mba-l2/l1/el with -p pairs=all (scaling none, minmax or auto; no shuffling)")
 	if err := parse(fs, joinOptional(args, "--grid")); err != nil {
 		return err
@@ -78,7 +79,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	auto := *algo == engine.AlgoAuto
-	if err := checkAutoFlags(auto, *budget, fs.Changed, "param", "help-params", "grid", "checkpoint", "passes", "average", "out-of-core", "bins", "calibrate", "test-split"); err != nil {
+	if err := checkAutoFlags(auto, *budget, fs.Changed, "param", "help-params", "grid", "checkpoint", "passes", "average", "out-of-core", "bins", "calibrate", "test-split", "weight", "class-weight"); err != nil {
 		return err
 	}
 	if err := checkHoldOutFlags(fs); err != nil {
@@ -141,6 +142,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Scale: *scale, Seed: *seed, Backend: b, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table, Indices: indices,
 		OutOfCore: *outOfCore, Average: *average, Bins: *bins, AllowExtraFeatures: *allowExtra,
 		TestSplit: *testSplit, Calibrate: *calib,
+		Weights: weights.file, ClassWeight: weights.class,
 		AlgoDefaulted: !fs.Changed("algo"),
 		// Only the model file and the JSON report show the training data's SHA-256.
 		NoFingerprint: *model == "" && !*asJSON && *ckpt == "",
@@ -171,6 +173,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.Changed("grid") {
 		if *ckpt != "" {
 			return inputErrorf("--grid and --checkpoint do not go together")
+		}
+		if weights.set() {
+			return inputErrorf("--weight and --class-weight do not go with --grid yet: train one point")
 		}
 		gres, err := engine.Grid(ctx, engine.GridConfig{TrainConfig: cfg, Grid: *grid, Folds: *gridFolds, Holdout: *gridHoldout})
 		if err != nil {
@@ -247,6 +252,7 @@ func printParams(w io.Writer, spec solver.Spec) {
 			fmt.Fprintf(w, "  %-8s %d values from %g to %g\n", k, len(v), v[0], v[len(v)-1])
 		}
 	}
+	fmt.Fprintf(w, "\n%s (--weight, --class-weight)\n", solver.WeightsDoc(spec.Name))
 }
 
 // checkAutoName refuses a name that means auto but for its case or a typo (AUTO,

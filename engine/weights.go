@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/solver"
+)
+
+// classWeightParams returns cfg.Params with cfg.ClassWeight as the algorithm's
+// class-weight parameter, or an input error when spec takes no class weights or the
+// parameter is also given.
+func (cfg TrainConfig) classWeightParams(spec solver.Spec) ([]string, error) {
+	if cfg.ClassWeight == "" {
+		return cfg.Params, nil
+	}
+	if ok, why := solver.TakesClassWeights(spec.Name); !ok {
+		return nil, inputErrorf("class weights %s: %s", cfg.ClassWeight, why)
+	}
+	for _, p := range cfg.Params {
+		if k, _, _ := strings.Cut(p, "="); strings.TrimSpace(k) == solver.ClassWeightKey {
+			return nil, inputErrorf("class weights given twice: %s and the parameter %s", cfg.ClassWeight, p)
+		}
+	}
+	return append(slices.Clip(cfg.Params), solver.ClassWeightKey+"="+cfg.ClassWeight), nil
+}
+
+// checkWeights refuses sample weights (a weight file, or an in-memory Dataset's W other
+// than all ones) for an algorithm at params that does not take them, and with the
+// settings that stream the rows or do not train one learner on them.
+func (cfg TrainConfig) checkWeights(spec solver.Spec, params solver.Params) error {
+	weighted := cfg.Weights != "" || cfg.Dataset != nil && !cfg.Dataset.UnitWeights()
+	if !weighted {
+		return nil
+	}
+	if cfg.Weights != "" && cfg.Dataset != nil {
+		return inputErrorf("%s: sample weights given twice: a weight file (%s) and a dataset in memory (set its weights: Dataset.SetWeights)", cfg.Dataset.Name, cfg.Weights)
+	}
+	if ok, why := solver.TakesSampleWeights(spec.Name, params); !ok {
+		return inputErrorf("sample weights: %s", why)
+	}
+	if cfg.OutOfCore {
+		return inputErrorf("sample weights need the training rows in memory: out-of-core training does not take them")
+	}
+	return nil
+}
+
+// attachWeights returns train with cfg.Weights' sample weights (a copy of the Dataset's
+// header: the rows are shared, and a caller's Dataset is not written), and notes the
+// weights in res; train itself without a weight file.
+func (cfg TrainConfig) attachWeights(train *data.Dataset, res *TrainResult) (*data.Dataset, error) {
+	if cfg.Weights == "" {
+		if !train.UnitWeights() {
+			res.Notes = append(res.Notes, weightsNote("the dataset's own", train))
+		}
+		return train, nil
+	}
+	w, err := data.ReadWeights(cfg.Weights, train.Rows())
+	if err != nil {
+		return nil, inputError{err}
+	}
+	out := *train
+	if err := out.SetWeights(w); err != nil {
+		return nil, inputError{err}
+	}
+	res.Notes = append(res.Notes, weightsNote(cfg.Weights, &out))
+	return &out, nil
+}
+
+// weightsNote says which sample weights a run trained with.
+func weightsNote(source string, d *data.Dataset) string {
+	pos, neg := d.WeightSums()
+	zero := 0
+	for _, v := range d.W {
+		if v == 0 {
+			zero++
+		}
+	}
+	return fmt.Sprintf("sample weights: %s, %d rows (positives' sum %.6g, negatives' %.6g, %d of weight 0)", source, d.Rows(), pos, neg, zero)
+}
