@@ -142,6 +142,9 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	if cfg.Checkpoint != "" {
 		return nil, inputErrorf("--grid does not take --checkpoint")
 	}
+	if err := cfg.onlyTrainWeights("a grid search"); err != nil {
+		return nil, err
+	}
 	if err := checkHoldOut(cfg.TrainConfig); err != nil {
 		return nil, err
 	}

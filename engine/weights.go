@@ -80,3 +80,13 @@ func weightsNote(source string, d *data.Dataset) string {
 	}
 	return fmt.Sprintf("sample weights: %s, %d rows (positives' sum %.6g, negatives' %.6g, %d of weight 0)", source, d.Rows(), pos, neg, zero)
 }
+
+// onlyTrainWeights refuses sample and class weights for a run other than Train's (a
+// grid search, cross-validation, auto, a trace), which do not take them yet: what
+// names the run in the error.
+func (cfg TrainConfig) onlyTrainWeights(what string) error {
+	if cfg.Weights != "" || cfg.ClassWeight != "" || cfg.Dataset != nil && !cfg.Dataset.UnitWeights() {
+		return inputErrorf("%s takes no sample or class weights yet: train one algorithm and parameter setting with them", what)
+	}
+	return nil
+}
