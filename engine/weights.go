@@ -31,9 +31,13 @@ func (cfg TrainConfig) classWeightParams(spec solver.Spec) ([]string, error) {
 // than all ones) for an algorithm at params that does not take them, and with the
 // settings that stream the rows or do not train one learner on them.
 func (cfg TrainConfig) checkWeights(spec solver.Spec, params solver.Params) error {
-	weighted := cfg.Weights != "" || cfg.Dataset != nil && !cfg.Dataset.UnitWeights()
+	column := cfg.Table != nil && cfg.Table.Weight != ""
+	weighted := cfg.Weights != "" || column || cfg.Dataset != nil && !cfg.Dataset.UnitWeights()
 	if !weighted {
 		return nil
+	}
+	if cfg.Weights != "" && column {
+		return inputErrorf("sample weights given twice: a weight file (%s) and a weight column (%s)", cfg.Weights, cfg.Table.Weight)
 	}
 	if cfg.Weights != "" && cfg.Dataset != nil {
 		return inputErrorf("%s: sample weights given twice: a weight file (%s) and a dataset in memory (set its weights: Dataset.SetWeights)", cfg.Dataset.Name, cfg.Weights)
@@ -52,7 +56,10 @@ func (cfg TrainConfig) checkWeights(spec solver.Spec, params solver.Params) erro
 // weights in res; train itself without a weight file.
 func (cfg TrainConfig) attachWeights(train *data.Dataset, res *TrainResult) (*data.Dataset, error) {
 	if cfg.Weights == "" {
-		if !train.UnitWeights() {
+		switch {
+		case cfg.Table != nil && cfg.Table.Weight != "":
+			res.Notes = append(res.Notes, weightsNote(fmt.Sprintf("column %q", cfg.Table.Weight), train))
+		case !train.UnitWeights():
 			res.Notes = append(res.Notes, weightsNote("the dataset's own", train))
 		}
 		return train, nil
@@ -85,7 +92,7 @@ func weightsNote(source string, d *data.Dataset) string {
 // grid search, cross-validation, auto, a trace), which do not take them yet: what
 // names the run in the error.
 func (cfg TrainConfig) onlyTrainWeights(what string) error {
-	if cfg.Weights != "" || cfg.ClassWeight != "" || cfg.Dataset != nil && !cfg.Dataset.UnitWeights() {
+	if cfg.Weights != "" || cfg.ClassWeight != "" || cfg.Table != nil && cfg.Table.Weight != "" || cfg.Dataset != nil && !cfg.Dataset.UnitWeights() {
 		return inputErrorf("%s takes no sample or class weights yet: train one algorithm and parameter setting with them", what)
 	}
 	return nil

@@ -71,6 +71,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	table = weights.column(*dataArg, table)
 	indices, err := read.indices()
 	if err != nil {
 		return err
@@ -142,7 +143,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		Scale: *scale, Seed: *seed, Backend: b, Checkpoint: *ckpt, MaxMemory: maxBytes, Positive: positive, Table: table, Indices: indices,
 		OutOfCore: *outOfCore, Average: *average, Bins: *bins, AllowExtraFeatures: *allowExtra,
 		TestSplit: *testSplit, Calibrate: *calib,
-		Weights: weights.file, ClassWeight: weights.class,
+		Weights: weights.file, ClassWeight: weights.class, // weights.file is "" for a table's column
 		AlgoDefaulted: !fs.Changed("algo"),
 		// Only the model file and the JSON report show the training data's SHA-256.
 		NoFingerprint: *model == "" && !*asJSON && *ckpt == "",

@@ -224,6 +224,8 @@ func readAllContext(ctx context.Context, r *Reader) (*Dataset, error) {
 	if h, ok := r.table.(sizeHinter); ok {
 		b.reserve(h.sizeHint())
 	}
+	var w []float64 // a table's weight column (TableOptions.Weight)
+	weighted := r.table != nil && r.opts.Table != nil && r.opts.Table.Weight != ""
 	for n := 0; ; n++ {
 		if n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -238,8 +240,12 @@ func readAllContext(ctx context.Context, r *Reader) (*Dataset, error) {
 			return nil, err
 		}
 		b.add(ex.Y, ex.Label, ex.X)
+		if weighted {
+			w = append(w, ex.Weight)
+		}
 	}
 	d := b.dataset(r.path)
+	d.W = w
 	if r.opts.Dim > 0 {
 		d.Dim = r.opts.Dim
 	}

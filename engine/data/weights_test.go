@@ -166,3 +166,81 @@ func TestReadWeights(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestWeightColumn: a table's weight column becomes the Dataset's W (CSV and Parquet
+// alike), is no feature, is recorded in the schema and ignored by a model's reading;
+// bad weights are ParseErrors naming the line and column.
+func TestWeightColumn(t *testing.T) {
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "t.csv")
+	if err := os.WriteFile(csvPath, []byte("label,a,w,b\n1,0.5,2,x\n0,1.5,0,y\n1,2.5,1.5,x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		Label int64   `parquet:"label"`
+		A     float64 `parquet:"a"`
+		W     float64 `parquet:"w"`
+		B     string  `parquet:"b"`
+	}
+	pqPath := filepath.Join(dir, "t.parquet")
+	writeParquet(t, pqPath, []row{{1, 0.5, 2, "x"}, {0, 1.5, 0, "y"}, {1, 2.5, 1.5, "x"}})
+	for _, p := range []string{csvPath, pqPath} {
+		d, sch, err := ReadTableFile(p, Options{Table: &TableOptions{Weight: "w", HashBits: 4}})
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if !slices.Equal(d.W, []float64{2, 0, 1.5}) || sch.Weight != "w" || !slices.Contains(sch.Ignored, "w") || slices.Contains(sch.Numeric, "w") {
+			t.Errorf("%s: W %v, schema %+v", p, d.W, sch)
+		}
+		// A model's schema reads the file with the column, ignoring it, and without.
+		m, _, err := ReadTableFile(p, Options{Table: &TableOptions{Schema: sch}})
+		if err != nil || m.W != nil || m.Dim != d.Dim {
+			t.Errorf("%s read with the model's schema: W %v, dim %d (want %d), %v", p, m.W, m.Dim, d.Dim, err)
+		}
+	}
+	noW := filepath.Join(dir, "now.csv")
+	if err := os.WriteFile(noW, []byte("label,a,b\n1,0.5,x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, sch, err := ReadTableFile(csvPath, Options{Table: &TableOptions{Weight: "w"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReadTableFile(noW, Options{Table: &TableOptions{Schema: sch}}); err != nil {
+		t.Errorf("a file without the weight column, read with the model's schema: %v", err)
+	}
+	for _, tc := range []struct {
+		name, text string
+		opt        TableOptions
+		want       string
+	}{
+		{"negative", "label,a,w\n1,1,2\n0,2,-1\n", TableOptions{Weight: "w"}, "t2.csv:3:3: column \"w\": bad sample weight: -1"},
+		{"nan", "label,a,w\n1,1,1\n0,2,nan\n", TableOptions{Weight: "w"}, "t2.csv:3:3: column \"w\": bad sample weight"},
+		{"text", "label,a,w\n1,1,heavy\n0,2,1\n", TableOptions{Weight: "w"}, `t2.csv:2:3: column "w": bad sample weight: not a number (token "heavy")`},
+		{"empty", "label,a,w\n1,1,1\n0,2,\n", TableOptions{Weight: "w"}, "the weight is empty"},
+		{"empty, missing zero", "label,a,w\n1,1,1\n0,2,\n", TableOptions{Weight: "w", Missing: MissingZero}, "the weight is empty"},
+		{"no column", "label,a\n1,1\n0,2\n", TableOptions{Weight: "w"}, "no weight column \"w\""},
+		{"label", "label,a\n1,1\n0,2\n", TableOptions{Weight: "label"}, "the label column"},
+		{"feature", "label,a,w\n1,1,1\n0,2,1\n", TableOptions{Weight: "w", Columns: []string{"a", "w"}}, "cannot also be a feature"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "t2.csv")
+			if err := os.WriteFile(p, []byte(tc.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := ReadTableFile(p, Options{Table: &tc.opt})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("err %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+	// With --missing skip a row without its weight is left out, as any incomplete row.
+	p := filepath.Join(dir, "skip.csv")
+	if err := os.WriteFile(p, []byte("label,a,w\n1,1,3\n0,2,\n0,3,1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := ReadTableFile(p, Options{Table: &TableOptions{Weight: "w", Missing: MissingSkip}})
+	if err != nil || !slices.Equal(d.W, []float64{3, 1}) {
+		t.Errorf("skip: W %v, %v", d.W, err)
+	}
+}
