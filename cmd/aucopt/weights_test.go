@@ -146,3 +146,56 @@ func TestTrainSampleWeights(t *testing.T) {
 		t.Errorf("--help-params does not say unilog's weights:\n%s", help)
 	}
 }
+
+// TestTrainWeightColumn: on a table, --weight names a column of weights: the model is
+// the repeated rows' (1e-12 relative), the column is no feature, and predict scores a
+// file with the column or without it.
+func TestTrainWeightColumn(t *testing.T) {
+	e := newE2E(t)
+	r := rand.New(rand.NewPCG(8, 1))
+	var tab, dup, plain strings.Builder
+	fmt.Fprintln(&tab, "label,x1,x2,w")
+	fmt.Fprintln(&dup, "label,x1,x2")
+	fmt.Fprintln(&plain, "label,x1,x2")
+	for i := range 50 {
+		y := i % 2
+		x1, x2 := r.NormFloat64()+float64(y), r.NormFloat64()
+		k := r.IntN(4)
+		if i < 2 {
+			k = 1
+		}
+		fmt.Fprintf(&tab, "%d,%.6g,%.6g,%d\n", y, x1, x2, k)
+		fmt.Fprintf(&plain, "%d,%.6g,%.6g\n", y, x1, x2)
+		for range k {
+			fmt.Fprintf(&dup, "%d,%.6g,%.6g\n", y, x1, x2)
+		}
+	}
+	for name, s := range map[string]string{"t.csv": tab.String(), "dup.csv": dup.String(), "plain.csv": plain.String()} {
+		if err := os.WriteFile(e.path(name), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	common := []string{"train", "--algo", "ls-auc", "-p", "lambda=1e-3", "--scale", "none", "--quiet"}
+	e.ok(append(common, "--data", "t.csv", "--weight", "w", "--model", "w.json")...)
+	e.ok(append(common, "--data", "dup.csv", "--model", "dup.json")...)
+	mw, md := readWeightedModel(t, e.path("w.json")), readWeightedModel(t, e.path("dup.json"))
+	if len(mw.Weights) != 2 || len(md.Weights) != 2 {
+		t.Fatalf("weights %v and %v: want the two feature columns only", mw.Weights, md.Weights)
+	}
+	for j := range md.Weights {
+		if math.Abs(mw.Weights[j]-md.Weights[j]) > 1e-12*math.Abs(md.Weights[j]) {
+			t.Errorf("weight %d: %v from the column, %v from the repeated rows", j, mw.Weights[j], md.Weights[j])
+		}
+	}
+	if !strings.Contains(strings.Join(mw.Notes, "\n"), `sample weights: column "w", 50 rows`) {
+		t.Errorf("notes %q", mw.Notes)
+	}
+	withW := e.ok("predict", "--model", "w.json", "--data", "t.csv")
+	without := e.ok("predict", "--model", "w.json", "--data", "plain.csv")
+	if withW != without || withW == "" {
+		t.Errorf("predict with the weight column:\n%s\nwithout:\n%s", withW, without)
+	}
+	if _, errOut, status := e.run(append(common, "--data", "t.csv", "--weight", "nope")...); status != 2 || !strings.Contains(errOut, `no weight column "nope"`) {
+		t.Errorf("an unknown weight column: exit %d, %q", status, errOut)
+	}
+}
