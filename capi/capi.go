@@ -42,7 +42,7 @@
 // indptr rows+1; indptr_size and indices_size are 4 or 8, the bytes of an index).
 // labels has rows entries, mapped by the data files' rules (data.NewDenseRows).
 // sample_weight, when not NULL, has rows weights (finite, ≥ 0) for the algorithms
-// that take them (unilog, ls-auc, mba-* with every pair: solver.TakesSampleWeights);
+// that take them (unilog, ls-auc, svm-or, mba-* with every pair: solver.TakesSampleWeights);
 // all one positive value is the unweighted problem, which any algorithm takes; other
 // weights for another algorithm, or for auto, are refused (status 2). call, when not
 // 0, is an identifier that aucopt_cancel(call) from another thread cancels the run by

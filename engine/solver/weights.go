@@ -40,9 +40,7 @@ const ClassWeightBalanced = "balanced"
 // algorithm's defaults.
 func TakesSampleWeights(name string, params Params) (bool, string) {
 	switch name {
-	case "unilog":
-		return true, ""
-	case "ls-auc":
+	case "unilog", "ls-auc", "svm-or":
 		return true, ""
 	case "mba-l2", "mba-l1", "mba-el":
 		// pairs auto is every pair on at most B·T rows: the fit refuses weights on more.
@@ -51,7 +49,7 @@ func TakesSampleWeights(name string, params Params) (bool, string) {
 		}
 		return true, ""
 	}
-	return false, name + " takes no sample weights: only unilog, ls-auc and mba-* with every pair fit the weighted objective exactly"
+	return false, name + " takes no sample weights: only unilog, ls-auc, svm-or and mba-* with every pair fit the weighted objective exactly"
 }
 
 // TakesClassWeights reports whether algorithm name has class weights (its
@@ -82,7 +80,7 @@ func WeightsDoc(name string) string {
 	switch name {
 	case "unilog":
 		return "weights: sample weights; class weights (class-weight, default balanced)"
-	case "ls-auc":
+	case "ls-auc", "svm-or":
 		return "weights: sample weights; no class weights (pairwise)"
 	case "mba-l2", "mba-l1", "mba-el":
 		return "weights: sample weights with every pair (pairs all, or auto on at most B·T rows); no class weights (pairwise)"

@@ -205,7 +205,7 @@ class AUCClassifier(ClassifierMixin, BaseEstimator):
         """Whether the algorithm's objective takes sample weights (the engine's
         solver.TakesSampleWeights; mba-* only with pairs='all')."""
         algo = self._fixed_algo or self.algo
-        if algo in ("unilog", "ls-auc"):
+        if algo in ("unilog", "ls-auc", "svm-or"):
             return True
         return algo in ("mba-l2", "mba-l1", "mba-el") and getattr(self, "pairs", None) == "all"
 
@@ -227,7 +227,7 @@ class AUCClassifier(ClassifierMixin, BaseEstimator):
 
         sample_weight: None, or one weight per row (finite, >= 0). Rows of weight 0 are
         left out (a copy of the rows kept). The other weights train the weighted objective
-        of the algorithms that take them (unilog, ls-auc, mba-* with pairs='all': an
+        of the algorithms that take them (unilog, ls-auc, svm-or, mba-* with pairs='all': an
         integer weight k is the row repeated k times; docs/ALGORITHMS.md, "Weights");
         all one value is the unweighted problem, which every algorithm takes, and other
         weights for another algorithm raise ValueError. The calibration's sigmoid is
