@@ -121,7 +121,7 @@ func TestTrainSampleWeights(t *testing.T) {
 		want string
 	}{
 		{[]string{"--algo", "opauc", "--weight", "w.txt"}, "opauc takes no sample weights"},
-		{[]string{"--algo", "svm-or", "--weight", "w.txt"}, "svm-or takes no sample weights"},
+		{[]string{"--algo", "spdam", "--weight", "w.txt"}, "spdam takes no sample weights"},
 		{[]string{"--algo", "mba-l2", "-p", "pairs=sampled", "--weight", "w.txt"}, "only with every pair"},
 		{[]string{"--algo", "ls-auc", "--class-weight", "balanced"}, "pairwise objective"},
 		{[]string{"--algo", "unilog", "--class-weight", "2"}, "want balanced or P:N"},
