@@ -337,8 +337,8 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 			return nil, terr // the test file's error, which cancelled the training
 		}
 		err = fmt.Errorf("train %s on %s: %w", spec.Name, res.Data, err)
-		if errors.Is(err, solver.ErrCheckpoint) {
-			err = inputError{err} // a checkpoint that cannot be resumed is the caller's input
+		if errors.Is(err, solver.ErrCheckpoint) || errors.Is(err, solver.ErrWeights) {
+			err = inputError{err} // a checkpoint that cannot be resumed, weights the fit cannot take: the caller's input
 		}
 		return nil, err
 	}

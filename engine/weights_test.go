@@ -88,3 +88,18 @@ func TestWeightsOnlyWhereTheyTakeEffect(t *testing.T) {
 		}
 	}
 }
+
+// TestWeightsRefusedAtFit: weights that only the fit finds it cannot take (mba-*'s
+// pairs auto on more than B·T rows: sampled pairs) are an input error too.
+func TestWeightsRefusedAtFit(t *testing.T) {
+	d := weightedMemory(t)
+	_, err := Train(context.Background(), TrainConfig{Algo: "mba-l2", Dataset: d, Scale: data.ScaleNone,
+		Params: []string{"pairs=auto", "B=2", "T=3"}})
+	if !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "only with every pair") {
+		t.Fatalf("mba-l2 pairs=auto on 40 rows > B·T = 6: %v, want an input error", err)
+	}
+	if _, err := Train(context.Background(), TrainConfig{Algo: "mba-l2", Dataset: d, Scale: data.ScaleNone,
+		Params: []string{"pairs=auto"}}); err != nil {
+		t.Fatalf("mba-l2 pairs=auto on 40 rows ≤ B·T: %v", err)
+	}
+}

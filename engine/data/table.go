@@ -586,7 +586,7 @@ func (b *rowBuilder) missing(line, col int) (skip bool, err error) {
 		return false, nil
 	}
 	if b.role[col-1] == roleWeight {
-		return false, b.cellError(line, col, nil, "%w: the weight is empty (--missing skip leaves such rows out; zero applies to feature cells only)", ErrMissing)
+		return false, b.cellError(line, col, nil, "%w: the weight is empty (the missing-value policy skip leaves such rows out; zero applies to feature cells only)", ErrMissing)
 	}
 	if b.role[col-1] == roleLabel { // zero cannot stand for a label
 		return false, b.cellError(line, col, nil, "%w: the label is empty (--missing skip leaves such rows out; zero applies to feature cells only)", ErrMissing)

@@ -276,8 +276,9 @@ func (l *LSAUC) FitOrdered(ctx context.Context, ds *data.Dataset, order []int) e
 }
 
 // classMoments accumulates the moments of ds's positive and negative rows at dimension
-// d (weighted by ds's sample weights, when not all 1), taken in order (nil: as stored), block by block (Moments.AddBlock, a Syrk per
-// block of lsaucBlockRows(d) densified rows of one class). The rows are read where
+// d, taken in order (nil: as stored), block by block (Moments.AddBlock, a Syrk per
+// block of lsaucBlockRows(d) densified rows of one class; AddBlockWeighted on the rows
+// times √w_i when ds has sample weights other than all 1). The rows are read where
 // they lie: classMoments(ds, order) equals classMoments(ds.Subset(order), nil) bit for
 // bit. On a host backend (kernels.Viewer) the blocks are built in the backend's own
 // matrices; a large block's rows are copied in on all cores (fillBlock).
