@@ -41,8 +41,10 @@
 // compressed sparse rows as SciPy holds them (values and indices hold nnz entries,
 // indptr rows+1; indptr_size and indices_size are 4 or 8, the bytes of an index).
 // labels has rows entries, mapped by the data files' rules (data.NewDenseRows).
-// sample_weight must be NULL or all one value: the learners take no sample weights,
-// and uniform weights are the unweighted problem; others are refused. call, when not
+// sample_weight, when not NULL, has rows weights (finite, ≥ 0) for the algorithms
+// that take them (unilog, ls-auc, svm-or, mba-* with every pair: solver.TakesSampleWeights);
+// all one positive value is the unweighted problem, which any algorithm takes; other
+// weights for another algorithm, or for auto, are refused (status 2). call, when not
 // 0, is an identifier that aucopt_cancel(call) from another thread cancels the run by
 // (it then returns 130). progress, when not NULL, is called with progress_ctx as an
 // online learner goes (every 10,000 examples and at the end of each pass, on a thread
@@ -382,14 +384,14 @@ func aucopt_train(algo, params, opts *C.char, layout C.int, rows, cols C.int64_t
 			return inputError{errors.New("no labels, or no rows")}
 		}
 		y := unsafe.Slice((*float64)(unsafe.Pointer(labels)), a.rows)
-		if sampleWeight != nil {
-			if err := uniform(unsafe.Slice((*float64)(unsafe.Pointer(sampleWeight)), a.rows)); err != nil {
-				return err
-			}
-		}
 		ds, err := a.dataset(o.Name, y)
 		if err != nil {
 			return err
+		}
+		if sampleWeight != nil {
+			if err := setWeights(ds, unsafe.Slice((*float64)(unsafe.Pointer(sampleWeight)), a.rows)); err != nil {
+				return err
+			}
 		}
 		b, err := backends.Select(goString(backend))
 		if err != nil {
@@ -473,16 +475,25 @@ func aucopt_train(algo, params, opts *C.char, layout C.int, rows, cols C.int64_t
 // 1.59 GiB to the peak RSS over the 0.75 GiB array without it, 0.86 GiB (one scaled
 // copy) with it. A collection of a heap that holds little else takes milliseconds.
 
-// uniform accepts sample weights that are all one positive finite value (the
-// unweighted problem) and refuses others: the learners take no sample weights.
-func uniform(w []float64) error {
-	for i, v := range w {
-		if !(v > 0) || math.IsInf(v, 0) {
-			return inputError{fmt.Errorf("sample weight %v at row %d: the learners take no sample weights (uniform positive weights, the unweighted problem, are accepted)", v, i+1)}
+// setWeights gives ds the sample weights w (the caller's array, read during the call),
+// unless they are all one positive value: uniform weights are the unweighted problem
+// of every learner (each objective divides by the classes' weight sums, or takes no
+// weights), and are dropped, so that any algorithm takes them and the bits are the
+// unweighted fit's. Other weights go to the engine, which refuses them, naming why,
+// for an algorithm that does not take them (solver.TakesSampleWeights).
+func setWeights(ds *data.Dataset, w []float64) error {
+	uniform := true
+	for _, v := range w {
+		if !(v > 0) || math.IsInf(v, 0) || v != w[0] {
+			uniform = false
+			break
 		}
-		if v != w[0] {
-			return inputError{fmt.Errorf("sample weights %v (row 1) and %v (row %d) differ: the learners take no sample weights; only uniform weights, the unweighted problem, are accepted", w[0], v, i+1)}
-		}
+	}
+	if uniform {
+		return nil
+	}
+	if err := ds.SetWeights(w); err != nil {
+		return inputError{fmt.Errorf("sample_weight: %w", err)}
 	}
 	return nil
 }

@@ -6,8 +6,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -49,14 +51,32 @@ func TestParseParams(t *testing.T) {
 	}
 }
 
-// TestUniform: sample weights are refused unless they are all one positive value.
-func TestUniform(t *testing.T) {
+// TestSetWeights: uniform positive weights are dropped (the unweighted problem), others
+// kept on the dataset, and a negative or NaN weight refused as input naming its row.
+func TestSetWeights(t *testing.T) {
 	for _, c := range []struct {
-		w  []float64
-		ok bool
-	}{{[]float64{2, 2, 2}, true}, {[]float64{1, 1, 2}, false}, {[]float64{0, 0}, false}, {[]float64{-1}, false}} {
-		if err := uniform(c.w); (err == nil) != c.ok || (err != nil && status(err) != statusInput) {
+		w    []float64
+		kept bool
+		err  string
+	}{
+		{[]float64{2, 2, 2}, false, ""},
+		{[]float64{1, 1, 2}, true, ""},
+		{[]float64{0, 1, 1}, true, ""},
+		{[]float64{1, -1, 1}, false, "row 2"},
+		{[]float64{1, 1, math.NaN()}, false, "row 3"},
+	} {
+		ds, err := data.NewDenseRows("m", 3, 1, []float64{1, 2, 3}, false, []float64{1, -1, 1}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = setWeights(ds, c.w)
+		switch {
+		case c.err != "" && (err == nil || status(err) != statusInput || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%v: %v, want an input error naming %s", c.w, err, c.err)
+		case c.err == "" && err != nil:
 			t.Errorf("%v: %v", c.w, err)
+		case c.err == "" && (ds.W != nil) != c.kept:
+			t.Errorf("%v: weights kept %v, want %v", c.w, ds.W != nil, c.kept)
 		}
 	}
 }

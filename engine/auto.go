@@ -282,6 +282,9 @@ func Auto(ctx context.Context, cfg AutoConfig) (_ *AutoResult, err error) {
 	if err := checkAuto(cfg); err != nil {
 		return nil, err
 	}
+	if err := cfg.onlyTrainWeights("auto"); err != nil {
+		return nil, err
+	}
 	if cfg.TestSplit != 0 || cfg.Calibrate != "" {
 		return nil, inputErrorf("auto: a test split and calibration are not supported; train the chosen algorithm with them")
 	}
@@ -896,6 +899,9 @@ func AutoCV(ctx context.Context, cfg AutoCVConfig) (*CVResult, error) {
 		return nil, inputErrorf("cross-validation scores held-out folds of the training data: it takes no test data (%s)", cfg.Test)
 	case k < 2 || repeats < 1:
 		return nil, inputErrorf("cross-validation: %d folds and %d repeats, want at least 2 and 1", k, repeats)
+	}
+	if err := cfg.onlyTrainWeights("auto"); err != nil {
+		return nil, err
 	}
 	if err := checkAuto(cfg.AutoConfig); err != nil {
 		return nil, err

@@ -106,6 +106,9 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
 	}
+	if err := cfg.onlyTrainWeights("cross-validation"); err != nil {
+		return nil, err
+	}
 	k, repeats := cfg.Folds, cfg.Repeats
 	if k == 0 {
 		k = 5

@@ -143,6 +143,9 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	if cfg.Checkpoint != "" {
 		return nil, fault.Settingf("{Grid} does not take {Checkpoint}")
 	}
+	if err := cfg.onlyTrainWeights("a grid search"); err != nil {
+		return nil, err
+	}
 	if err := checkHoldOut(cfg.TrainConfig); err != nil {
 		return nil, err
 	}

@@ -85,6 +85,9 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 	if cfg.Bins != 0 {
 		return nil, fault.Settingf("trace %s: {Bins} is for train, grid and cv (a trace scores the features as read)", spec.Name)
 	}
+	if err := cfg.onlyTrainWeights("a trace"); err != nil {
+		return nil, err
+	}
 	if cfg.Every < 0 {
 		return nil, fmt.Errorf("trace %s: every %d: want a positive number of examples (0 for the default)", spec.Name, cfg.Every)
 	}

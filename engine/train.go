@@ -109,6 +109,16 @@ type TrainConfig struct {
 	// one whose state fits any width instead (defaultFallback) and says so in a note.
 	AlgoDefaulted bool
 
+	// Weights, when set, is a file of sample weights for the training rows, one per
+	// line in row order (data.ReadWeights, LIBLINEAR's -W form), for an algorithm whose
+	// objective takes them (solver.TakesSampleWeights); a Dataset's own W is used
+	// without it. ClassWeight, when set, is the class weighting ("balanced" or "P:N")
+	// of an algorithm that takes class weights (solver.TakesClassWeights): its
+	// class-weight parameter. Either, for another algorithm, is an error naming why.
+	// The run's notes (and so the model) record the weights used. See weights.go.
+	Weights     string
+	ClassWeight string
+
 	vocab *data.Vocab // counts the training table's hashed strings (readOptions)
 }
 
@@ -243,10 +253,16 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		return nil, inputError{err}
 	}
 	params, err := spec.ParamsWith(cfg.Params)
+	if err == nil {
+		params, err = cfg.classWeightParams(spec, params)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", cfg.Algo, err)
 	}
 	if err := cfg.checkDataset(); err != nil {
+		return nil, err
+	}
+	if err := cfg.checkWeights(spec, params); err != nil {
 		return nil, err
 	}
 	res := &TrainResult{Algo: spec.Name, Params: params.Values(), Data: cfg.dataName(), Passes: max(cfg.Passes, 1), TestAUC: math.NaN(), Seed: cfg.Seed}
@@ -323,8 +339,8 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 			return nil, terr // the test file's error, which cancelled the training
 		}
 		err = fmt.Errorf("train %s on %s: %w", spec.Name, res.Data, err)
-		if errors.Is(err, solver.ErrCheckpoint) {
-			err = inputError{err} // a checkpoint that cannot be resumed is the caller's input
+		if errors.Is(err, solver.ErrCheckpoint) || errors.Is(err, solver.ErrWeights) {
+			err = inputError{err} // a checkpoint that cannot be resumed, weights the fit cannot take: the caller's input
 		}
 		return nil, err
 	}
@@ -656,6 +672,9 @@ func prepareAsync(ctx context.Context, cancel context.CancelCauseFunc, cfg Train
 		res.TrainSHA256 = digest
 	}
 	res.Schema = sch
+	if train, err = cfg.attachWeights(train, res); err != nil {
+		return nil, nil, err
+	}
 	if train, splitTest, err = holdOut(cfg, train, splitTest, res); err != nil {
 		return nil, nil, err
 	}

@@ -55,6 +55,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	calib := fs.String("calibrate", "", "fit a map from scores to probabilities (platt: a sigmoid a·s+b with Platt's smoothed targets; isotonic: pool-adjacent-violators, interpolated) on a stratified seeded --calibrate-holdout of the training rows, trained on the others; recorded in the model (predict --proba)")
 	calibHoldout := fs.Float64("calibrate-holdout", engine.DefaultCalibrateHoldout, "with --calibrate: the share of the training rows held out to fit the calibration")
 	testSplit := fs.Float64("test-split", 0, "hold out this share of the training rows (stratified, seeded by --seed) as the test data, when no --test is given")
+	weights := weightFlags(fs)
 	outOfCore := fs.Bool("out-of-core", false, "stream the --data file once (LIBSVM text in parallel chunks, a CSV/TSV/Parquet table row by row), memory independent of its rows: ls-auc, mba-l2/l1/el with -p pairs=all (scaling none, minmax or auto; no shuffling)")
 	if err := parse(fs, joinOptional(args, "--grid")); err != nil {
 		return err
@@ -62,11 +63,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := tf.check(); err != nil {
 		return err
 	}
+	tf.table = weights.column(*dataArg, tf.table)
 	if err := checkAutoName(*algo); err != nil {
 		return err
 	}
 	auto := *algo == engine.AlgoAuto
-	if err := checkAutoFlags(auto, *budget, fs.Changed, "param", "help-params", "grid", "checkpoint", "passes", "average", "out-of-core", "bins", "calibrate", "test-split"); err != nil {
+	if err := checkAutoFlags(auto, *budget, fs.Changed, "param", "help-params", "grid", "checkpoint", "passes", "average", "out-of-core", "bins", "calibrate", "test-split", "weight", "class-weight"); err != nil {
 		return err
 	}
 	if err := checkHoldOutFlags(fs); err != nil {
@@ -118,6 +120,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	cfg.Data, cfg.Test, cfg.Checkpoint = *dataArg, *test, *ckpt
 	cfg.OutOfCore, cfg.Average, cfg.AllowExtraFeatures = *outOfCore, *average, *allowExtra
 	cfg.TestSplit, cfg.Calibrate = *testSplit, *calib
+	cfg.Weights, cfg.ClassWeight = weights.file, weights.class // weights.file is "" for a table's column
 	cfg.AlgoDefaulted = !fs.Changed("algo")
 	// Only the model file and the JSON report show the training data's SHA-256.
 	cfg.NoFingerprint = *model == "" && !*asJSON && *ckpt == ""
@@ -147,6 +150,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.Changed("grid") {
 		if *ckpt != "" {
 			return inputErrorf("--grid and --checkpoint do not go together")
+		}
+		if weights.set() {
+			return inputErrorf("--weight and --class-weight do not go with --grid yet: train one point")
 		}
 		gres, err := engine.Grid(ctx, engine.GridConfig{TrainConfig: cfg, Grid: *grid, Folds: *gridFolds, Holdout: *gridHoldout})
 		if err != nil {
@@ -223,6 +229,7 @@ func printParams(w io.Writer, spec solver.Spec) {
 			fmt.Fprintf(w, "  %-8s %d values from %g to %g\n", k, len(v), v[0], v[len(v)-1])
 		}
 	}
+	fmt.Fprintf(w, "\n%s (--weight, --class-weight)\n", solver.WeightsDoc(spec.Name))
 }
 
 // checkAutoName refuses a name that means auto but for its case or a typo (AUTO,

@@ -162,6 +162,7 @@ func (b *Bins) Apply(d *Dataset) *Dataset {
 		row = b.ApplyRow(x, dense, row)
 		out.Append(d.Y[i], d.Labels[i], row) // indices below Dim: it stays OutDim
 	}
+	out.W = d.W
 	return out
 }
 

@@ -26,6 +26,9 @@ type Dataset struct {
 	Idx    []int32
 	Val    []float64
 	Dense  []float64 // Rows()×Dim (dense layout)
+	// W holds the rows' sample weights, one a row (nil: every row weighs 1); see
+	// SetWeights and weights.go.
+	W []float64
 
 	allIdx []int32 // 0..Dim−1: the indices of a dense row as a Sparse
 }
@@ -79,7 +82,7 @@ func (d *Dataset) ToDense() *Dataset {
 	if d.Dense != nil {
 		return d
 	}
-	out := &Dataset{Name: d.Name, Dim: d.Dim, Y: d.Y, Labels: d.Labels, Dense: make([]float64, d.Rows()*d.Dim)}
+	out := &Dataset{Name: d.Name, Dim: d.Dim, Y: d.Y, Labels: d.Labels, W: d.W, Dense: make([]float64, d.Rows()*d.Dim)}
 	out.setIndices()
 	for i := range d.Rows() {
 		row := out.DenseRow(i)
@@ -124,7 +127,7 @@ func (d *Dataset) ToSparse() *Dataset {
 		}
 		out.Append(d.Y[i], d.Labels[i], buf)
 	}
-	out.Dim = d.Dim
+	out.Dim, out.W = d.Dim, d.W
 	return out
 }
 
@@ -221,6 +224,8 @@ func readAllContext(ctx context.Context, r *Reader) (*Dataset, error) {
 	if rows, values, ok := r.SizeHint(); ok {
 		b.reserve(rows, values)
 	}
+	var w []float64 // a table's weight column (TableOptions.Weight)
+	weighted := r.table != nil && r.opts.Table != nil && r.opts.Table.Weight != ""
 	for n := 0; ; n++ {
 		if n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -235,8 +240,12 @@ func readAllContext(ctx context.Context, r *Reader) (*Dataset, error) {
 			return nil, err
 		}
 		b.add(ex.Y, ex.Label, ex.X)
+		if weighted {
+			w = append(w, ex.Weight)
+		}
 	}
 	d := b.dataset(r.path)
+	d.W = w
 	if r.opts.Dim > 0 {
 		d.Dim = r.opts.Dim
 	}
@@ -351,7 +360,7 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 	for _, i := range rows {
 		s.Append(d.Y[i], d.Labels[i], d.Row(i))
 	}
-	s.Dim = d.Dim
+	s.Dim, s.W = d.Dim, d.subsetWeights(rows)
 	return s
 }
 
@@ -390,7 +399,7 @@ func (d *Dataset) Truncate(dim int) *Dataset {
 		buf.Idx, buf.Val = r.Idx[:n], r.Val[:n]
 		out.Append(d.Y[i], d.Labels[i], buf)
 	}
-	out.Dim = dim
+	out.Dim, out.W = dim, d.W
 	if d.Dense != nil {
 		return out.ToDense()
 	}
@@ -400,7 +409,8 @@ func (d *Dataset) Truncate(dim int) *Dataset {
 // Permuted returns d's rows in the order perm (a permutation of 0..Rows()−1): the same
 // dataset as d.Subset(perm). A dense dataset is reordered in place, with one row of
 // scratch, and returned (d's own rows then follow perm), so that a large matrix is
-// never held twice; a sparse one is copied.
+// never held twice; a sparse one is copied. Sample weights are copied in either case
+// (they may be a caller's array).
 func (d *Dataset) Permuted(perm []int) *Dataset {
 	if d.Dense == nil {
 		return d.Subset(perm)
@@ -409,6 +419,7 @@ func (d *Dataset) Permuted(perm []int) *Dataset {
 	if len(perm) != n {
 		panic(fmt.Sprintf("data: Permuted: %d indices for %d rows", len(perm), n))
 	}
+	d.W = d.subsetWeights(perm)
 	done := make([]bool, n)
 	tmp := make([]float64, d.Dim)
 	for start := range n {

@@ -89,6 +89,9 @@ type Example struct {
 	Label float64        // the label as read
 	X     kernels.Sparse // features, 0-based indices, strictly increasing
 	Line  int            // 1-based line of the file
+	// Weight is the row's sample weight from a table's weight column
+	// (TableOptions.Weight); 1 otherwise.
+	Weight float64
 }
 
 // Reader streams examples from LIBSVM/svmlight text, in constant memory.

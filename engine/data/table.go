@@ -91,12 +91,18 @@ type TableOptions struct {
 	AllowExtra bool
 	// Carry, when set, collects the text of some columns of each row as it is read.
 	Carry *Carry
+	// Weight, when set, is a numeric column of sample weights (finite, ≥ 0; weights.go):
+	// not a feature, its values become the Dataset's W. The Schema records it (and
+	// lists it among the ignored columns, so that files scored with the model may have
+	// it or not).
+	Weight string
 }
 
 // IsZero reports whether o is the zero value (all defaults).
 func (o *TableOptions) IsZero() bool {
 	return o == nil || o.Label == "" && len(o.Columns) == 0 && len(o.Ignore) == 0 && len(o.Categorical) == 0 &&
-		o.HashBits == 0 && o.HashSeed == 0 && o.Missing == "" && o.Schema == nil && !o.Unlabelled && !o.AllowExtra && o.Carry == nil
+		o.HashBits == 0 && o.HashSeed == 0 && o.Missing == "" && o.Schema == nil && !o.Unlabelled && !o.AllowExtra && o.Carry == nil &&
+		o.Weight == ""
 }
 
 // Schema is the mapping of a table's columns to the label and features, recorded in a
@@ -111,6 +117,9 @@ type Schema struct {
 	HashBits    int      `json:"hash_bits"`
 	HashSeed    uint32   `json:"hash_seed"`
 	Missing     string   `json:"missing"`
+	// Weight is the column of sample weights the model was trained with ("" for none;
+	// TableOptions.Weight); it is also among Ignored.
+	Weight string `json:"weight,omitempty"`
 }
 
 // Dim is the number of features: the numeric columns, then 2^HashBits buckets when there
@@ -188,6 +197,7 @@ const (
 	roleLabel
 	roleNumeric
 	roleCategorical
+	roleWeight // TableOptions.Weight, when training
 )
 
 // resolveSchema maps a table's header to a Schema under opts (and Options.Positive).
@@ -239,6 +249,20 @@ func resolveSchema(path string, header []string, kinds []colKind, typeName func(
 	if kinds[li] == kindOther {
 		return nil, &ParseError{Path: path, Line: 1, Column: li + 1, Err: fmt.Errorf("%w: label column %q is %s", ErrColumnType, s.Label, typeName(li))}
 	}
+	if w := topt.Weight; w != "" {
+		wi, ok := index[w]
+		switch {
+		case !ok:
+			return nil, colErr("no weight column %q (the file has %s)", w, quoteList(header))
+		case w == s.Label:
+			return nil, colErr("%q is the label column, it cannot also be the weight column", w)
+		case slices.Contains(topt.Columns, w) || slices.Contains(topt.Categorical, w):
+			return nil, colErr("%q is the weight column, it cannot also be a feature", w)
+		case kinds[wi] == kindOther: // text is parsed cell by cell, an error naming the first bad one
+			return nil, &ParseError{Path: path, Line: 1, Column: wi + 1, Err: fmt.Errorf("%w: weight column %q is %s, want numbers", ErrColumnType, w, typeName(wi))}
+		}
+		s.Weight = w
+	}
 	for _, lists := range [][]string{topt.Columns, topt.Ignore, topt.Categorical} {
 		for _, c := range lists {
 			if _, ok := index[c]; !ok {
@@ -252,7 +276,7 @@ func resolveSchema(path string, header []string, kinds []colKind, typeName func(
 	features := topt.Columns
 	if len(features) == 0 {
 		for _, h := range header {
-			if h != s.Label {
+			if h != s.Label && h != s.Weight {
 				features = append(features, h)
 			}
 		}
@@ -266,7 +290,7 @@ func resolveSchema(path string, header []string, kinds []colKind, typeName func(
 		i := index[h]
 		switch {
 		case h == s.Label:
-		case !slices.Contains(features, h) || slices.Contains(topt.Ignore, h):
+		case h == s.Weight || !slices.Contains(features, h) || slices.Contains(topt.Ignore, h):
 			s.Ignored = append(s.Ignored, h)
 		case kinds[i] == kindOther:
 			return nil, &ParseError{Path: path, Line: 1, Column: i + 1, Err: fault.Settingf("%w: column %q is %s (want numbers, booleans or strings; {Ignore} it)", ErrColumnType, h, typeName(i))}
@@ -355,7 +379,8 @@ func applySchema(path string, header []string, index map[string]int, kinds []col
 func (o *TableOptions) equal(p *TableOptions) bool {
 	return o.Label == p.Label && slices.Equal(o.Columns, p.Columns) && slices.Equal(o.Ignore, p.Ignore) &&
 		slices.Equal(o.Categorical, p.Categorical) && o.HashBits == p.HashBits && o.HashSeed == p.HashSeed &&
-		o.Missing == p.Missing && o.Schema == p.Schema && o.Unlabelled == p.Unlabelled && o.AllowExtra == p.AllowExtra && o.Carry == p.Carry
+		o.Missing == p.Missing && o.Schema == p.Schema && o.Unlabelled == p.Unlabelled && o.AllowExtra == p.AllowExtra && o.Carry == p.Carry &&
+		o.Weight == p.Weight
 }
 
 func quoteList(names []string) string {
@@ -416,6 +441,8 @@ func newRowBuilder(path string, header []string, s *Schema, o Options) *rowBuild
 		case slices.Contains(s.Categorical, h):
 			b.role[i], b.slot[i] = roleCategorical, len(b.prefix)
 			b.prefix = append(b.prefix, []byte(h+"="))
+		case h == s.Weight && o.Table != nil && o.Table.Weight == h: // training: not a model's schema
+			b.role[i] = roleWeight
 		}
 	}
 	if s.Positive != "" {
@@ -483,7 +510,7 @@ func (b *rowBuilder) label(line, col int, cell []byte, num float64, isNum bool) 
 // start begins a row (unlabelled until a label cell is read).
 func (b *rowBuilder) start(line int) {
 	b.ex.X.Idx, b.ex.X.Val = b.ex.X.Idx[:0], b.ex.X.Val[:0]
-	b.ex.Y, b.ex.Label, b.ex.Line = 0, 0, line
+	b.ex.Y, b.ex.Label, b.ex.Line, b.ex.Weight = 0, 0, line, 1
 	clear(b.kept)
 	b.labelT = ""
 	if b.vocab != nil && !b.vocab.startRow() {
@@ -533,8 +560,11 @@ func (b *rowBuilder) missing(line, col int) (skip bool, err error) {
 	switch {
 	case b.s.Missing == MissingSkip:
 		return true, nil
-	case b.s.Missing == MissingZero && b.role[col-1] != roleLabel:
+	case b.s.Missing == MissingZero && b.role[col-1] != roleLabel && b.role[col-1] != roleWeight:
 		return false, nil
+	}
+	if b.role[col-1] == roleWeight {
+		return false, b.cellError(line, col, nil, "%w: the weight is empty (the missing-value policy skip leaves such rows out; zero applies to feature cells only)", ErrMissing)
 	}
 	if b.role[col-1] == roleLabel { // zero cannot stand for a label
 		return false, b.cellError(line, col, nil, "%w: the label is empty ({Missing} skip leaves such rows out; zero applies to feature cells only)", ErrMissing)
@@ -550,6 +580,18 @@ func (b *rowBuilder) cell(line, col int, text []byte, num float64, isNum bool) e
 	switch b.role[i] {
 	case roleLabel:
 		return b.label(line, col, text, num, isNum)
+	case roleWeight:
+		if !isNum {
+			v, err := parseFloat(text)
+			if err != nil {
+				return b.cellError(line, col, text, "%w: not a number", ErrWeight)
+			}
+			num = v
+		}
+		if err := checkWeight(num); err != nil {
+			return b.cellError(line, col, strconv.AppendFloat(nil, num, 'g', -1, 64), "%w", err)
+		}
+		b.ex.Weight = num
 	case roleNumeric:
 		if !isNum {
 			v, err := parseFloat(text)

@@ -68,7 +68,7 @@ func (d *Dataset) mapRows(f func(x kernels.Sparse, dim int, dense []float64, out
 		buf = f(d.Row(i), d.Dim, dense, buf)
 		out.Append(d.Y[i], d.Labels[i], buf)
 	}
-	out.Dim = d.Dim
+	out.Dim, out.W = d.Dim, d.W
 	return out
 }
 

@@ -30,7 +30,9 @@ import (
 
 // batchClasses validates a training set for a batch learner made for dim features and
 // returns its class counts. Every label must be ±1, the rows' dimension at most dim,
-// and both classes present (else an error wrapping ErrOneClass).
+// and both classes present, of positive total sample weight (else an error wrapping
+// ErrOneClass). A learner that takes no sample weights checks them itself
+// (checkSampleWeights).
 func batchClasses(name string, ds *data.Dataset, dim int) (pos, neg int, err error) {
 	if ds.Dim > dim {
 		return 0, 0, fmt.Errorf("%s: dataset %s has dimension %d, the learner %d", name, ds.Name, ds.Dim, dim)
@@ -41,6 +43,11 @@ func batchClasses(name string, ds *data.Dataset, dim int) (pos, neg int, err err
 	}
 	if pos == 0 || neg == 0 {
 		return 0, 0, fmt.Errorf("%s: %s: %w (%d positives, %d negatives)", name, ds.Name, ErrOneClass, pos, neg)
+	}
+	if !ds.UnitWeights() {
+		if wp, wn := ds.WeightSums(); !(wp > 0) || !(wn > 0) {
+			return 0, 0, fmt.Errorf("%s: %s: %w (the positives' sample weights sum to %g, the negatives' to %g)", name, ds.Name, ErrOneClass, wp, wn)
+		}
 	}
 	return pos, neg, nil
 }
@@ -270,7 +277,8 @@ func (l *LSAUC) FitOrdered(ctx context.Context, ds *data.Dataset, order []int) e
 
 // classMoments accumulates the moments of ds's positive and negative rows at dimension
 // d, taken in order (nil: as stored), block by block (Moments.AddBlock, a Syrk per
-// block of lsaucBlockRows(d) densified rows of one class). The rows are read where
+// block of lsaucBlockRows(d) densified rows of one class; AddBlockWeighted on the rows
+// times √w_i when ds has sample weights other than all 1). The rows are read where
 // they lie: classMoments(ds, order) equals classMoments(ds.Subset(order), nil) bit for
 // bit. On a host backend (kernels.Viewer) the blocks are built in the backend's own
 // matrices; a large block's rows are copied in on all cores (fillBlock).
@@ -291,17 +299,33 @@ func classMoments(ctx context.Context, b kernels.Backend, ds *data.Dataset, orde
 			blk[c] = b.NewMat(bs, d)
 		}
 	}
+	sw := sampleWeights(ds) // nil: unweighted, AddBlock's bits
+	var bw []float64
 	flush := func(c int) {
 		k := len(rows[c])
 		if k == 0 {
 			return
 		}
 		fillBlock(host[c][:k*d], ds, rows[c], d)
+		if sw != nil { // each row times √w_i for AddBlockWeighted
+			bw = bw[:0]
+			for q, i := range rows[c] {
+				bw = append(bw, sw[i])
+				s := math.Sqrt(sw[i])
+				for j := range host[c][q*d : (q+1)*d] {
+					host[c][q*d+j] *= s
+				}
+			}
+		}
 		m := blk[c].Slice(0, k, 0, d)
 		if !view {
 			b.Upload(m, host[c][:k*d])
 		}
-		mom[c].AddBlock(m)
+		if sw != nil {
+			mom[c].AddBlockWeighted(m, bw)
+		} else {
+			mom[c].AddBlock(m)
+		}
 		rows[c] = rows[c][:0]
 	}
 	for r := range ds.Rows() {
@@ -522,6 +546,9 @@ func (m *MBPair) name() string {
 
 // Fit runs T mini-batch steps from w = 0. The same seed gives the same weights.
 func (m *MBPair) Fit(ctx context.Context, ds *data.Dataset) error {
+	if err := checkSampleWeights(m.name(), Params{}, ds); err != nil {
+		return err
+	}
 	if _, _, err := batchClasses(m.name(), ds, m.dim); err != nil {
 		return err
 	}

@@ -219,8 +219,15 @@ type squareOp struct {
 // fit by conjugate gradients is the same whatever order FitOrdered is given.
 func newSquareOp(b kernels.Backend, ds *data.Dataset, d int, lambda float64) *squareOp {
 	n := ds.Rows()
-	pos, neg := ds.Counts()
-	cw := [2]float64{1 / float64(neg), 1 / float64(pos)} // [class] 1/n_c
+	pos, neg := ds.WeightSums()
+	cw := [2]float64{1 / neg, 1 / pos} // [class] 1/n_c (1/W_c, the class's summed sample weights)
+	sw := sampleWeights(ds)            // nil: every row weighs 1 (the unweighted bits)
+	rowW := func(i int, c int8) float64 {
+		if sw == nil {
+			return cw[c]
+		}
+		return sw[i] * cw[c]
+	}
 	class := make([]int8, n)
 	for i, y := range ds.Y {
 		if y == 1 {
@@ -236,15 +243,16 @@ func newSquareOp(b kernels.Backend, ds *data.Dataset, d int, lambda float64) *sq
 	_, view := b.(kernels.Viewer)
 	fused := view && ds.IsDense() && ds.Dim == d
 	if fused {
-		denseClassSums(ds, class, cw, op.mean, sq)
+		denseClassSums(ds, class, rowW, op.mean, sq)
 	} else {
 		for i := range n {
 			c := class[i]
+			wi := rowW(i, c)
 			x := ds.Row(i)
 			for q, j := range x.Idx {
 				v := x.Val[q]
-				op.mean[c][j] += v * cw[c]
-				sq[c][j] += v * v * cw[c]
+				op.mean[c][j] += v * wi
+				sq[c][j] += v * v * wi
 			}
 		}
 	}
@@ -257,7 +265,7 @@ func newSquareOp(b kernels.Backend, ds *data.Dataset, d int, lambda float64) *sq
 		}
 	}
 	pass := newRowsPass(b, ds, d)
-	scale := func(i int, s float64) float64 { return s * cw[class[i]] }
+	scale := func(i int, s float64) float64 { return s * rowW(i, class[i]) }
 	op.rowsProduct = func(v, av []float64) { pass.product(v, av, scale) }
 	return op
 }
@@ -271,10 +279,10 @@ func (op *squareOp) apply(v, av []float64) {
 	}
 }
 
-// denseClassSums adds Σ_i x_ij·cw[c] to mean[c][j] and Σ_i x_ij²·cw[c] to sq[c][j] over
-// ds's dense rows i of class class[i], in order: the sums of newSquareOp's general loop,
+// denseClassSums adds Σ_i x_ij·rowW(i, c) to mean[c][j] and Σ_i x_ij²·rowW(i, c) to
+// sq[c][j] over ds's dense rows i of class c = class[i], in order: the sums of newSquareOp's general loop,
 // bit for bit (each column in row order), on all cores, each taking a range of columns.
-func denseClassSums(ds *data.Dataset, class []int8, cw [2]float64, mean, sq [2][]float64) {
+func denseClassSums(ds *data.Dataset, class []int8, rowW func(i int, c int8) float64, mean, sq [2][]float64) {
 	d := ds.Dim
 	parts := max(1, min(runtime.GOMAXPROCS(0), d/256))
 	var wg sync.WaitGroup
@@ -283,7 +291,7 @@ func denseClassSums(ds *data.Dataset, class []int8, cw [2]float64, mean, sq [2][
 		wg.Go(func() {
 			for i, c := range class {
 				x := ds.Dense[i*d+lo : i*d+hi]
-				m, s, w := mean[c][lo:hi], sq[c][lo:hi], cw[c]
+				m, s, w := mean[c][lo:hi], sq[c][lo:hi], rowW(i, c)
 				m, s = m[:len(x)], s[:len(x)]
 				for j, v := range x {
 					m[j] += v * w

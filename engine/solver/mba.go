@@ -519,6 +519,10 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset, order []int) err
 	if len(pos) == 0 || len(neg) == 0 {
 		return fmt.Errorf("%s: %w (%d positives, %d negatives)", m.name, ErrOneClass, len(pos), len(neg))
 	}
+	if !ds.UnitWeights() && !m.p.allPairsFor(int64(ds.Rows())) {
+		return fmt.Errorf("%w: %s takes sample weights only with every pair (pairs %s, or %s on at most B·T = %d rows): sampled pairs are drawn unweighted",
+			ErrWeights, m.name, MBAPairsAll, MBAPairsAuto, int64(m.p.B)*int64(m.p.T))
+	}
 	if m.p.allPairsFor(int64(ds.Rows())) {
 		mp, mn, err := classMoments(ctx, m.b, ds, order, m.dim)
 		if err != nil {

@@ -626,6 +626,9 @@ func (r *spdamRun) weights() []float64 {
 // for a single class, ErrParam when m exceeds the number of rows, and ErrDiverged when
 // w becomes non-finite.
 func (s *SPDAM) Fit(ctx context.Context, ds *data.Dataset) error {
+	if err := checkSampleWeights("spdam", Params{}, ds); err != nil {
+		return err
+	}
 	if ds.Dim != s.dim {
 		return fmt.Errorf("spdam: data has %d features, the solver was made for %d", ds.Dim, s.dim)
 	}

@@ -66,6 +66,8 @@ func (p SVMORParams) check() error {
 //
 //	F(w) = (λ/2)‖w‖² + R(w),   R(w) = 1/(n₊n₋) Σ_{i∈+} Σ_{j∈−} [1 − w·(x_i − x_j)]₊
 //
+// (with sample weights, each pair times w_i·w_j and n_c the class's summed weights:
+// rocHingeWeighted)
 // by OCAS (Franc and Sonnenburg 2009), a cutting-plane method (BMRM, Teo et al. 2010;
 // Joachims' 1-slack planes) with a line search. R is piecewise linear: with scores s = Xw
 // and V the set of violated pairs (s_i − s_j < 1),
@@ -119,6 +121,62 @@ func NewSVMOR(b kernels.Backend, dim int, p SVMORParams, seed uint64) (*SVMOR, e
 // hingeScratch is rocHinge's scratch: the two classes' keys and a buffer for sorting.
 type hingeScratch struct {
 	pos, neg, tmp []scored
+	w             []float64 // the rows' sample weights; nil: unweighted
+}
+
+// rocHingeWeighted is rocHinge with sample weights w (finite, ≥ 0, each class's sum
+// > 0): the pair (i, j) weighs w_i·w_j and the risk is divided by W₊W₋, so that the
+// counts c_i and c_j become the summed weights of the violating rows of the other
+// class: γ_i = −w_i·c_i/(W₊W₋), γ_j = w_j·c_j/(W₊W₋), b = Σ_{i∈+} w_i·c_i/(W₊W₋) (an
+// integer weight is the row repeated; docs/ALGORITHMS.md, "Weights").
+func rocHingeWeighted(s []float64, y []int8, w, gamma []float64, sc *hingeScratch) (r, b float64) {
+	pos, neg := sc.pos[:0], sc.neg[:0]
+	var wp, wn float64
+	for k, v := range s {
+		if y[k] == 1 {
+			pos = append(pos, scored{v - 1, int32(k)})
+			wp += w[k]
+		} else {
+			neg = append(neg, scored{v, int32(k)})
+			wn += w[k]
+		}
+	}
+	pos, sc.tmp = sortScored(pos, sc.tmp)
+	neg, sc.tmp = sortScored(neg, sc.tmp)
+	sc.pos, sc.neg = pos, neg
+	np, nn := len(pos), len(neg)
+	inv := 1 / (wp * wn)
+	var viol, sum float64
+	// Positives by increasing key: below sums the weights of the negatives with
+	// s_j ≤ s_i − 1, so c = wn − below.
+	q, below := 0, 0.0
+	for _, e := range pos {
+		for q < nn && neg[q].key <= e.key {
+			below += w[neg[q].i]
+			q++
+		}
+		c := w[e.i] * (wn - below)
+		if q == nn {
+			c = 0 // exactly: no negative is above
+		}
+		viol += c
+		sum += c * (1 - s[e.i])
+		gamma[e.i] = -c * inv
+	}
+	// Negatives by increasing score: c sums the weights of the positives with
+	// s_i − 1 < s_j.
+	q = 0
+	var c float64
+	for _, e := range neg {
+		for q < np && pos[q].key < e.key {
+			c += w[pos[q].i]
+			q++
+		}
+		cj := w[e.i] * c
+		sum += cj * e.key
+		gamma[e.i] = cj * inv
+	}
+	return sum * inv, viol * inv
 }
 
 // rocHinge computes the pairwise hinge risk R of scores s (labels y, both classes
@@ -127,6 +185,9 @@ type hingeScratch struct {
 // (R = a·w + b). A pair is violated when s_j > s_i − 1 (a pair exactly on the margin is
 // not: its hinge is 0 and the subgradient taken there is 0). The scores must be finite.
 func rocHinge(s []float64, y []int8, gamma []float64, sc *hingeScratch) (r, b float64) {
+	if sc.w != nil {
+		return rocHingeWeighted(s, y, sc.w, gamma, sc)
+	}
 	pos, neg := sc.pos[:0], sc.neg[:0]
 	for k, v := range s {
 		if y[k] == 1 {
@@ -292,6 +353,7 @@ func (m *SVMOR) Fit(ctx context.Context, ds *data.Dataset) error {
 	gamma := make([]float64, n)
 	sb, sc, scut := make([]float64, n), make([]float64, n), make([]float64, n) // X·w_b, X·w_c, X·w_cut
 	ls := lineSearch{y: ds.Y, lambda: lambda, gamma: make([]float64, n), s: make([]float64, n)}
+	ls.hinge.w = sampleWeights(ds) // nil: unweighted, rocHinge's counts
 	wb, wc, wcut := make([]float64, d), make([]float64, d), make([]float64, d)
 	wv := m.b.NewVec(d)
 	fb := math.Inf(1) // F(w_b)

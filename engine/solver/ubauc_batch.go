@@ -469,6 +469,9 @@ const ubaucFirstTol = 1e-6
 // Fit runs ba-UBAUC on ds from the least-squares w (α = 0). It returns an error
 // wrapping ErrOneClass for a single class and ErrDiverged on non-finite weights.
 func (u *UBAUCBatch) Fit(ctx context.Context, ds *data.Dataset) error {
+	if err := checkSampleWeights("ubauc-batch", Params{}, ds); err != nil {
+		return err
+	}
 	if ds.Dim != u.dim {
 		return fmt.Errorf("ubauc-batch: data has %d features, the solver was made for %d", ds.Dim, u.dim)
 	}

@@ -38,10 +38,19 @@ type UniLogParams struct {
 	Eps float64 `param:"eps"`
 	// Iters caps the Newton iterations (≥ 1). Default 1000 (LIBLINEAR's).
 	Iters int `param:"iters"`
+	// ClassWeight is the class weighting: "balanced" (the default, Uni-Log's own: each
+	// class's loss terms divided by its rows' summed sample weights W_c, the objective
+	// below) or "P:N", class weights c₊ = P and c₋ = N (finite, > 0) in place of it:
+	// each term of class c times 2·c_c/W with W = W₊ + W₋, so that the balanced c_c =
+	// W/(2·W_c) is the default, and 1:1 is plain logistic regression (each term times
+	// 2/W). Changing the ratio P/N trades one class's errors against the other's.
+	ClassWeight string `param:"class-weight"`
 }
 
 // DefaultUniLogParams returns batch Uni-Log's defaults.
-func DefaultUniLogParams() UniLogParams { return UniLogParams{Lambda: 1e-2, Eps: 0.01, Iters: 1000} }
+func DefaultUniLogParams() UniLogParams {
+	return UniLogParams{Lambda: 1e-2, Eps: 0.01, Iters: 1000, ClassWeight: ClassWeightBalanced}
+}
 
 // UniLogGrid is batch Uni-Log's grid (the project's; the papers print none).
 var UniLogGrid = Grid{Keys: []string{"lambda"}, Values: [][]float64{Pow10(-5, 1)}}
@@ -56,7 +65,21 @@ func (p UniLogParams) check() error {
 			return err
 		}
 	}
-	return nil
+	_, _, _, err := ParseClassWeight(p.ClassWeight)
+	return err
+}
+
+// classMultipliers returns the multipliers of the negative and the positive class's
+// loss terms (each term also times its row's sample weight) for class weighting cw
+// (UniLogParams.ClassWeight, valid) on classes of summed sample weights pos and neg:
+// 1/W_c when balanced, 2·c_c/(W₊ + W₋) for explicit c₊:c₋.
+func classMultipliers(cw string, pos, neg float64) [2]float64 {
+	cp, cn, explicit, _ := ParseClassWeight(cw)
+	if !explicit {
+		return [2]float64{1 / neg, 1 / pos}
+	}
+	w := pos + neg
+	return [2]float64{2 * cn / w, 2 * cp / w}
 }
 
 // UniLog is batch Uni-Log (Kotłowski et al. 2011; the OPAUC paper's baseline):
@@ -64,7 +87,9 @@ func (p UniLogParams) check() error {
 //
 //	f(w, b) = (1/n₊) Σ_{i∈+} log(1 + e^{−(w·x_i + b)}) + (1/n₋) Σ_{j∈−} log(1 + e^{w·x_j + b}) + (λ/2)‖w‖²,
 //
-// minimised over w and an unregularised bias b by Newton's method as LIBLINEAR 2.4x
+// with sample weights s_i each term times s_i and n_c the class's Σ s_i (so that an
+// integer weight k is the row repeated k times); UniLogParams.ClassWeight replaces the
+// classes' 1/n_c by explicit class weights; minimised over w and an unregularised bias b by Newton's method as LIBLINEAR 2.4x
 // solves -s 0: each step is found by conjugate gradients on the Hessian
 // Xᵀ D X + λI (D the rows' σ(1 − σ) by their class weights; the bias a column of ones)
 // with the diagonal preconditioner, each product one pass over the rows in place
@@ -108,19 +133,24 @@ type unilogProblem struct {
 	pass *rowsPass
 	d, n int
 	y    []int8
-	cw   [2]float64 // class weights: [0] 1/n₋, [1] 1/n₊
+	cw   [2]float64 // class multipliers: [0] 1/W₋, [1] 1/W₊ when balanced (classMultipliers)
+	sw   []float64  // the rows' sample weights; nil when all 1
 	z    []float64  // the rows' scores w·x_i + b at the last gradient
 	dd   []float64  // the Hessian's row weights cw·σ(1 − σ) there
 	xs   []float64  // the line search's direction's scores
 	c    []float64  // each pass's row coefficients, summed for the bias
 	// dpart holds the diagonal's partial sums, one per part of the rows (diag).
 	dpart [][]float64
-	// posOver is max(min(n₊, n₋), 1)/n, LIBLINEAR's factor of eps.
+	// posOver is max(min(n₊, n₋), 1)/n, LIBLINEAR's factor of eps (with sample weights,
+	// of the classes' summed weights).
 	posOver float64
 }
 
-func newUniLogProblem(b kernels.Backend, ds *data.Dataset, d, pos, neg int) *unilogProblem {
+// newUniLogProblem is the objective on ds at d features with class weighting cw
+// (UniLogParams.ClassWeight, valid).
+func newUniLogProblem(b kernels.Backend, ds *data.Dataset, d int, cw string) *unilogProblem {
 	n := ds.Rows()
+	pos, neg := ds.WeightSums() // the counts without weights
 	dpart := make([][]float64, sparseParts(n, d, ds.Nnz()))
 	for q := range dpart {
 		dpart[q] = make([]float64, d+1)
@@ -128,18 +158,23 @@ func newUniLogProblem(b kernels.Backend, ds *data.Dataset, d, pos, neg int) *uni
 	return &unilogProblem{
 		dpart: dpart,
 		ds:    ds, pass: newRowsPass(b, ds, d), d: d, n: n, y: ds.Y,
-		cw: [2]float64{1 / float64(neg), 1 / float64(pos)},
-		z:  make([]float64, n), dd: make([]float64, n), xs: make([]float64, n), c: make([]float64, n),
-		posOver: float64(max(min(pos, neg), 1)) / float64(n),
+		cw: classMultipliers(cw, pos, neg), sw: sampleWeights(ds),
+		z: make([]float64, n), dd: make([]float64, n), xs: make([]float64, n), c: make([]float64, n),
+		posOver: math.Max(math.Min(pos, neg), 1) / (pos + neg),
 	}
 }
 
-// weight is row i's class weight and label.
+// weight is row i's weight in the loss (its class's multiplier times its sample
+// weight) and its label.
 func (p *unilogProblem) weight(i int) (float64, float64) {
+	c, y := 0, -1.0
 	if p.y[i] == 1 {
-		return p.cw[1], 1
+		c, y = 1, 1
 	}
-	return p.cw[0], -1
+	if p.sw != nil {
+		return p.cw[c] * p.sw[i], y
+	}
+	return p.cw[c], y
 }
 
 // softplus returns log(1 + e^z) without overflow.
@@ -407,14 +442,13 @@ func (p *unilogProblem) threshold(eps, gnorm0 float64) float64 { return eps * p.
 // the gradient tolerance (the iteration cap, no decrease at the limits of precision)
 // keeps its last point and returns nil: Converged and GradNorm report how it ended.
 func (u *UniLog) Fit(ctx context.Context, ds *data.Dataset) error {
-	pos, neg, err := batchClasses("unilog", ds, u.dim)
-	if err != nil {
+	if _, _, err := batchClasses("unilog", ds, u.dim); err != nil {
 		return err
 	}
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	p := newUniLogProblem(u.b, ds, u.dim, pos, neg)
+	p := newUniLogProblem(u.b, ds, u.dim, u.p.ClassWeight)
 	x, g := make([]float64, u.dim+1), make([]float64, u.dim+1)
 	f := p.funcGrad(x, u.p.Lambda, g)
 	return u.solve(ctx, p, x, f, g, math.Sqrt(hostDot(g, g)))
@@ -451,13 +485,12 @@ func (u *UniLog) FitGrid(ctx context.Context, ds *data.Dataset, params []Params)
 	ps := make([]UniLogParams, len(params))
 	for g, p := range params {
 		pp, ok := p.ptr.(*UniLogParams)
-		if !ok || pp.Eps != u.p.Eps || pp.Iters != u.p.Iters {
+		if !ok || pp.Eps != u.p.Eps || pp.Iters != u.p.Iters || pp.ClassWeight != u.p.ClassWeight {
 			return nil, nil, false, nil
 		}
 		ps[g] = *pp
 	}
-	pos, neg, err := batchClasses("unilog", ds, u.dim)
-	if err != nil {
+	if _, _, err := batchClasses("unilog", ds, u.dim); err != nil {
 		return nil, nil, true, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -470,7 +503,7 @@ func (u *UniLog) FitGrid(ctx context.Context, ds *data.Dataset, params []Params)
 		errs[g] = ps[g].check()
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ps[b].Lambda, ps[a].Lambda) })
-	p := newUniLogProblem(u.b, ds, u.dim, pos, neg)
+	p := newUniLogProblem(u.b, ds, u.dim, u.p.ClassWeight)
 	x, g := make([]float64, u.dim+1), make([]float64, u.dim+1)
 	f := p.funcGrad(x, 0, g) // at 0, f and ∇f do not depend on λ
 	gnorm0 := math.Sqrt(hostDot(g, g))

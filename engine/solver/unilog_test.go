@@ -110,8 +110,7 @@ func TestUniLogDerivatives(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%s/%T", tc.name, b.Name(), b), func(t *testing.T) {
 				ds, lambda := tc.ds, tc.lambda
 				d := ds.Dim
-				pos, neg := ds.Counts()
-				p := newUniLogProblem(b, ds, d, pos, neg)
+				p := newUniLogProblem(b, ds, d, ClassWeightBalanced)
 				r := rand.New(rand.NewPCG(3, 3))
 				x, v := make([]float64, d+1), make([]float64, d+1)
 				for j := range x {

@@ -32,6 +32,9 @@ func NewProblem(pos, neg *Moments) (*Problem, error) {
 	if pos.n == 0 || neg.n == 0 {
 		return nil, fmt.Errorf("%w (%d positives, %d negatives)", ErrEmptyClass, pos.n, neg.n)
 	}
+	if !(pos.w > 0) || !(neg.w > 0) {
+		return nil, fmt.Errorf("%w of positive weight (the positives' weights sum to %g, the negatives' to %g)", ErrEmptyClass, pos.w, neg.w)
+	}
 	d := pos.d
 	mp, mn := pos.Mean(), neg.Mean()
 	delta := make([]float64, d)
@@ -45,7 +48,7 @@ func NewProblem(pos, neg *Moments) (*Problem, error) {
 	pos.b.Download(a, pos.scatter)
 	const band = 256
 	sn := make([]float64, min(band, d)*d)
-	cp, cn := 1/float64(pos.n), 1/float64(neg.n)
+	cp, cn := 1/pos.w, 1/neg.w // 1/n_c without weights
 	for i0 := 0; i0 < d; i0 += band {
 		i1 := min(i0+band, d)
 		neg.b.Download(sn[:(i1-i0)*d], neg.scatter.Slice(i0, i1, 0, d))

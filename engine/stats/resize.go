@@ -18,7 +18,7 @@ func (m *Moments) Resize(d int) *Moments {
 		panic(fmt.Sprintf("stats: Moments.Resize: dimension %d", d))
 	}
 	out := NewMoments(m.b, d)
-	out.n = m.n
+	out.n, out.w, out.weighted = m.n, m.w, m.weighted
 	k := min(d, m.d)
 	if k == 0 {
 		return out
@@ -65,7 +65,11 @@ var ErrEncoding = errors.New("stats: malformed encoded moments")
 
 // MarshalBinary encodes the moments: a magic string, d and n, the mean and the upper
 // triangle of the scatter, little-endian. The encoding does not depend on the backend.
+// Weighted moments have no encoding (an error).
 func (m *Moments) MarshalBinary() ([]byte, error) {
+	if m.weighted {
+		return nil, errors.New("stats: weighted moments have no encoding")
+	}
 	d := m.d
 	out := make([]byte, 0, len(momentsMagic)+16+8*(d+d*(d+1)/2))
 	out = append(out, momentsMagic...)
@@ -104,6 +108,7 @@ func UnmarshalMoments(b kernels.Backend, buf []byte) (*Moments, int, error) {
 	}
 	m := NewMoments(b, d)
 	m.n = int64(n64)
+	m.w = float64(m.n)
 	next := func() float64 {
 		v := math.Float64frombits(binary.LittleEndian.Uint64(buf[p:]))
 		p += 8

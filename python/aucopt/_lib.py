@@ -189,10 +189,12 @@ class Handle:
         return out
 
 
-def train(algo, params, options, X, labels, seed, backend, progress=None):
+def train(algo, params, options, X, labels, seed, backend, progress=None, sample_weight=None):
     """Train algo on the rows of X with labels (float64, the files' label rules) and return
     (Handle, the training result as a dict). params: {key: value}; options: the run's
-    settings (capi's options JSON); progress, when set, is called as
+    settings (capi's options JSON); sample_weight: None or one weight per row (capi's
+    sample_weight: taken by the algorithms whose objective takes them, all one value
+    by any); progress, when set, is called as
     progress(pass, examples in the pass, examples in the run, seconds, pass done) while
     an online learner trains. Ctrl-C during the call cancels the run and raises
     KeyboardInterrupt: the call runs on a thread of its own while this one waits."""
@@ -201,6 +203,11 @@ def train(algo, params, options, X, labels, seed, backend, progress=None):
     labels = np.ascontiguousarray(labels, dtype=np.float64)
     if labels.shape != (a.rows,):
         raise ValueError(f"{labels.shape[0]} labels for {a.rows} rows")
+    sw = None
+    if sample_weight is not None:
+        sw = np.ascontiguousarray(sample_weight, dtype=np.float64)
+        if sw.shape != (a.rows,):
+            raise ValueError(f"{sw.shape[0]} sample weights for {a.rows} rows")
     call = next(_calls)
     h, err = ctypes.c_size_t(), _errbuf()
     out = {}
@@ -215,7 +222,7 @@ def train(algo, params, options, X, labels, seed, backend, progress=None):
     def run():
         out["status"] = lib.aucopt_train(
             algo.encode(), json.dumps(params).encode(), json.dumps(options).encode(), *a.args(),
-            labels.ctypes.data, None, seed, (backend or "").encode(), call, cb, None, ctypes.byref(h), err, _ERRLEN)
+            labels.ctypes.data, None if sw is None else sw.ctypes.data, seed, (backend or "").encode(), call, cb, None, ctypes.byref(h), err, _ERRLEN)
 
     t = threading.Thread(target=run, name="aucopt-train", daemon=True)
     t.start()

@@ -191,34 +191,47 @@ class AUCClassifier(ClassifierMixin, BaseEstimator):
             "binary_only": True,
             "allow_nan": False,
             "requires_y": True,
-            "_xfail_checks": {
-                "check_sample_weights_not_overwritten": "the learners take no sample weights: weights other than 0 "
-                "(row left out) and one positive value are refused with a ValueError, by design",
+            "_xfail_checks": dict({
                 "check_sample_weights_invariance": "weights 0 leave their rows out, but the rows kept then come in "
                 "another order, and predict_proba's held-out calibration split is drawn by row position: another "
                 "sigmoid and threshold (the weights agree to rounding)",
-            },
+            }, **({} if self._takes_weights() else {
+                "check_sample_weights_not_overwritten": f"{self._fixed_algo or self.algo} takes no sample weights: "
+                "weights other than 0 (row left out) and one positive value are refused with a ValueError, by design",
+            })),
         }
+
+    def _takes_weights(self):
+        """Whether the algorithm's objective takes sample weights (the engine's
+        solver.TakesSampleWeights; mba-* only with pairs='all')."""
+        algo = self._fixed_algo or self.algo
+        if algo in ("unilog", "ls-auc", "svm-or"):
+            return True
+        return algo in ("mba-l2", "mba-l1", "mba-el") and getattr(self, "pairs", None) == "all"
 
     def _options(self):
         o = {"scale": self.scale, "passes": int(self.passes), "shuffle": bool(self.shuffle)}
         return o
 
-    def _run(self, X, y01):
+    def _run(self, X, y01, sw=None):
         algo = self._fixed_algo or self.algo
         return _lib.train(algo, self._algo_params(), self._options(), X, y01, int(self.seed), self.backend,
-                          _report if self.verbose else None)
+                          _report if self.verbose else None, sample_weight=sw)
 
-    def _run_again(self, X, y01):
+    def _run_again(self, X, y01, sw=None):
         """A fit like fit's on other rows (the held-out calibration's)."""
-        return self._run(X, y01)[0]
+        return self._run(X, y01, sw)[0]
 
     def fit(self, X, y, sample_weight=None):
         """Train on X (NumPy in any order and dtype, SciPy CSR/CSC, pandas) and binary y.
 
-        sample_weight must be None, or 0 (the row is left out: a copy of the rows kept)
-        and one positive value for the other rows: the engine's learners take no sample
-        weights (uniform weights are the unweighted problem); others raise ValueError.
+        sample_weight: None, or one weight per row (finite, >= 0). Rows of weight 0 are
+        left out (a copy of the rows kept). The other weights train the weighted objective
+        of the algorithms that take them (unilog, ls-auc, svm-or, mba-* with pairs='all': an
+        integer weight k is the row repeated k times; docs/ALGORITHMS.md, "Weights");
+        all one value is the unweighted problem, which every algorithm takes, and other
+        weights for another algorithm raise ValueError. The calibration's sigmoid is
+        fitted unweighted on its held-out rows (the model on the others is weighted).
         """
         X = _numeric(X)
         X, y = self._validate_data(X, y, accept_sparse=["csr", "csc"], dtype=np.float64, order=None,
@@ -226,24 +239,24 @@ class AUCClassifier(ClassifierMixin, BaseEstimator):
         check_classification_targets(y)
         if self.calibration not in ("holdout", "train"):
             raise ValueError(f"calibration={self.calibration!r}: want 'holdout' or 'train'")
+        sw = None
         if sample_weight is not None:
             sw = _check_sample_weight(sample_weight, X, dtype=np.float64)
+            if not np.all(np.isfinite(sw)) or np.any(sw < 0):
+                raise ValueError("sample_weight: want finite weights >= 0")
             keep = sw > 0
-            if np.any(sw < 0) or not np.all(sw[keep] == sw[keep][:1]):
-                raise ValueError("sample_weight: aucopt's learners take no sample weights; accepted are 0 (the row is left "
-                                 "out) and one positive value for all other rows (the unweighted problem)")
             if not keep.all():
-                X, y = X[keep], y[keep]  # a copy of the rows kept
+                X, y, sw = X[keep], y[keep], sw[keep]  # a copy of the rows kept
         self.classes_ = np.unique(y)
         if len(self.classes_) != 2:
             raise ValueError(f"AUC maximisation needs two classes; y has {len(self.classes_)} class(es): {self.classes_[:5]}")
         y01 = (y == self.classes_[1]).astype(np.float64)
-        handle, self.result_ = self._run(X, y01)
+        handle, self.result_ = self._run(X, y01, sw)
         self.model_ = Model(handle)
-        self._calibrate(X, y01)
+        self._calibrate(X, y01, sw)
         return self
 
-    def _calibrate(self, X, y01):
+    def _calibrate(self, X, y01, sw=None):
         rng = np.random.default_rng(int(self.seed))
         hold = np.zeros(len(y01), dtype=bool)
         for c in (0.0, 1.0):
@@ -255,7 +268,7 @@ class AUCClassifier(ClassifierMixin, BaseEstimator):
             hold[rng.choice(idx, size=k, replace=False)] = True
         how = self.calibration
         if how == "holdout" and hold is not None:
-            aux = self._run_again(X[~hold], y01[~hold])
+            aux = self._run_again(X[~hold], y01[~hold], None if sw is None else sw[~hold])
             scores, target = aux.score(X[hold]), y01[hold]
             ref = self.model_.decision_function(X[hold])
         else:
@@ -331,8 +344,8 @@ class AutoAUC(AUCClassifier):
                                      "fails (an AucoptError that says so, not the ValueError the check looks for)")
         return tags
 
-    def _run_again(self, X, y01):
+    def _run_again(self, X, y01, sw=None):
         # The winner (algorithm, parameters as chosen, bins) on other rows, not another race.
         o = {"scale": self.scale, "passes": 1, "shuffle": True, "bins": int(self.result_.get("bins", 0) or 0)}
         params = {k: v for k, v in self.model_.params.items()}
-        return _lib.train(self.model_.algo, params, o, X, y01, int(self.seed), self.backend)[0]
+        return _lib.train(self.model_.algo, params, o, X, y01, int(self.seed), self.backend, sample_weight=sw)[0]

@@ -136,9 +136,24 @@ def test_sample_weights():
     w[:100] = 0
     cut = aucopt.AUCClassifier().fit(Xtr, ytr, sample_weight=w)
     assert cut.model_.weights.tobytes() == aucopt.AUCClassifier().fit(Xtr[100:], ytr[100:]).model_.weights.tobytes()
+    # Integer weights are the rows repeated (λ given: the data-scaled default sees the
+    # rows), for the algorithms that take weights; refused by the others.
+    k = np.random.default_rng(3).integers(0, 4, len(ytr))
+    k[np.flatnonzero(ytr == ytr[0])[0]] = k[np.flatnonzero(ytr != ytr[0])[0]] = 2
+    rep = np.repeat(np.arange(len(ytr)), k)
+    for algo, params in [("ls-auc", {"lambda": 1e-3}), ("unilog", {"lambda": 1e-3, "eps": 1e-6}),
+                         ("mba-l2", {"pairs": "all", "lambda2": 1e-3})]:
+        weighted = aucopt.AUCClassifier(algo, **params).fit(Xtr, ytr, sample_weight=k.astype(float))
+        repeated = aucopt.AUCClassifier(algo, **params).fit(Xtr[rep], ytr[rep])
+        np.testing.assert_allclose(weighted.model_.weights, repeated.model_.weights, rtol=1e-9, atol=1e-12)
+        assert not np.allclose(weighted.model_.weights, aucopt.AUCClassifier(algo, **params).fit(Xtr, ytr).model_.weights)
     w[200] = 2
-    with pytest.raises(ValueError, match="no sample weights"):
-        aucopt.AUCClassifier().fit(Xtr, ytr, sample_weight=w)
+    with pytest.raises(ValueError, match="opauc takes no sample weights"):
+        aucopt.AUCClassifier("opauc").fit(Xtr, ytr, sample_weight=w)
+    with pytest.raises(ValueError, match="auto takes no sample or class weights"):
+        aucopt.AutoAUC(budget=1).fit(Xtr, ytr, sample_weight=w)
+    with pytest.raises(ValueError, match="finite weights >= 0"):
+        aucopt.AUCClassifier().fit(Xtr, ytr, sample_weight=-w)
 
 
 def test_auto():
