@@ -22,6 +22,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -81,6 +83,10 @@ func realMain() int {
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "aucopt-beam: --log %q: %v (see aucopt-beam --help)\n", *logLevel, err)
 		return 2
+	}
+	if err := defaultWorkerBinary(); err != nil {
+		fmt.Fprintln(os.Stderr, "aucopt-beam:", err)
+		return 1
 	}
 	beam.Init() // a worker does not return; a launcher's logging is set up, at Beam's level
 	slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
@@ -164,6 +170,60 @@ func logLevelOf(level string) (slog.Level, error) {
 	return l, nil
 }
 
+// defaultWorkerBinary makes this executable the worker binary that a portable runner
+// stages for its SDK workers (environment PROCESS, DOCKER or EXTERNAL: a Flink, Spark or
+// Dataflow job), unless --worker_binary names one. Beam's own default cross-compiles
+// the program from its source, which an installed aucopt-beam does not have. The
+// workers run linux/amd64 (Beam's Go SDK images), so this is done only where this
+// executable is one; elsewhere --worker_binary must name a linux/amd64 build.
+func defaultWorkerBinary() error {
+	wb, env := flag.Lookup("worker_binary"), flag.Lookup("environment_type")
+	if wb == nil || env == nil || wb.Value.String() != "" || strings.EqualFold(env.Value.String(), "LOOPBACK") ||
+		runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		return nil
+	}
+	if inProcess() {
+		return nil
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("finding this executable to stage as the worker binary (give --worker_binary): %w", err)
+	}
+	return wb.Value.Set(self)
+}
+
+// workerPath is the glob the pipeline reads: glob itself on the local runner, in this
+// process, and for a path on a Beam filesystem (gs://…); a relative local path made
+// absolute on another runner, whose workers run in directories of their own (a job
+// server's, a container's), where it would match nothing.
+func workerPath(glob string) (string, error) {
+	if inProcess() || strings.Contains(glob, "://") || filepath.IsAbs(glob) {
+		return glob, nil
+	}
+	abs, err := filepath.Abs(glob)
+	if err != nil {
+		return "", fmt.Errorf("--data %s: %w", glob, err)
+	}
+	return abs, nil
+}
+
+// inProcess reports whether the pipeline runs in this process: on prism, the local
+// runner, which is the default, unless --endpoint names a prism job server of its own;
+// or on Beam's direct runner.
+func inProcess() bool {
+	f, ep := flag.Lookup("runner"), flag.Lookup("endpoint")
+	if f == nil {
+		return true
+	}
+	switch strings.ToLower(f.Value.String()) {
+	case "", "prism", "prismrunner":
+		return ep == nil || ep.Value.String() == ""
+	case "direct", "directrunner":
+		return true
+	}
+	return false
+}
+
 // usage prints aucopt-beam's own flags, then those of Beam's packages (runner,
 // endpoints, pipeline options: beamFlags), which would otherwise bury them.
 func usage(w io.Writer, beamFlags map[string]bool) {
@@ -197,6 +257,10 @@ func run(ctx context.Context, out io.Writer, job, glob, algo string, ps []string
 	if glob == "" {
 		return usageError{errors.New("--data: give a glob of LIBSVM shards")}
 	}
+	pipelineGlob, err := workerPath(glob)
+	if err != nil {
+		return err
+	}
 	if job == "train" || job == "grid" {
 		// Before any pipeline: the model must be writable and no shard (aucopt's rule).
 		if err := data.CheckOutput(modelPath); err != nil {
@@ -217,7 +281,7 @@ func run(ctx context.Context, out io.Writer, job, glob, algo string, ps []string
 	}
 	switch job {
 	case "train":
-		res, err := aucbeam.TrainMoments(ctx, aucbeam.MomentsConfig{Data: glob, Algo: algo, Params: ps, Scale: scale, Positive: positive, Seed: seed, TempDir: results})
+		res, err := aucbeam.TrainMoments(ctx, aucbeam.MomentsConfig{Data: pipelineGlob, Algo: algo, Params: ps, Scale: scale, Positive: positive, Seed: seed, TempDir: results})
 		if err != nil {
 			return err
 		}
@@ -227,7 +291,7 @@ func run(ctx context.Context, out io.Writer, job, glob, algo string, ps []string
 		return print(res, fmt.Sprintf("%s on %s: %d rows, %d features, scaling %s, in %.3fs (Beam pipeline and solve)\n",
 			res.Algo, glob, res.TrainRows, res.Features, res.Scale, res.Seconds))
 	case "grid":
-		res, err := aucbeam.Grid(ctx, aucbeam.GridConfig{Data: glob, Algo: algo, Grid: grid, Folds: folds, Passes: passes, Scale: scale, Seed: seed, Positive: positive, TempDir: results})
+		res, err := aucbeam.Grid(ctx, aucbeam.GridConfig{Data: pipelineGlob, Algo: algo, Grid: grid, Folds: folds, Passes: passes, Scale: scale, Seed: seed, Positive: positive, TempDir: results})
 		if err != nil {
 			return err
 		}
@@ -245,7 +309,7 @@ func run(ctx context.Context, out io.Writer, job, glob, algo string, ps []string
 		if err != nil {
 			return usageError{err}
 		}
-		res, err := aucbeam.Eval(ctx, aucbeam.EvalConfig{Model: m, Data: glob, Positive: positive, TempDir: results})
+		res, err := aucbeam.Eval(ctx, aucbeam.EvalConfig{Model: m, Data: pipelineGlob, Positive: positive, TempDir: results})
 		if err != nil {
 			return err
 		}
