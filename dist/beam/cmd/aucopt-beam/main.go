@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -55,7 +56,7 @@ func realMain() int {
 	beamFlags := map[string]bool{} // the flags Beam's packages defined: the help lists them after aucopt-beam's
 	flag.VisitAll(func(f *flag.Flag) { beamFlags[f.Name] = true })
 	job := flag.String("job", "train", "what to run: train (class moments, then solve: ls-auc, mba-* with -p pairs=all), grid (grid × folds, refit the best) or eval (exact AUC of --model)")
-	dataGlob := flag.String("data", "", "glob of LIBSVM shards on any Beam filesystem (local, gs://, s3://, …)")
+	dataGlob := flag.String("data", "", "glob of shards on any Beam filesystem (local, gs://, s3://, …): LIBSVM text, or CSV, TSV or Parquet tables (the table flags say how their columns become features, as in aucopt train)")
 	algo := flag.String("algo", "ls-auc", "algorithm (aucopt train --help lists them)")
 	var ps params
 	flag.Var(&ps, "p", "hyper-parameter key=value, repeatable")
@@ -66,6 +67,7 @@ func realMain() int {
 	grid := flag.String("grid", engine.GridPaper, "grid: 'paper' or 'key=v1,v2,b^[lo..hi];…'")
 	folds := flag.Int("folds", 5, "grid: stratified folds")
 	passes := flag.Int("passes", 0, "grid: passes of an online algorithm (0: its default, as aucopt train)")
+	table := addTableFlags()
 	results := flag.String("results_dir", "", "where the pipeline leaves its result for this launcher (default: a local temporary directory, for local runners)")
 	asJSON := flag.Bool("json", false, "print the result as JSON")
 	logLevel := flag.String("log", "", "level of Beam's and the runner's logs on stderr: debug, info, warn, error or off (default: off on the local runner, prism, whose failure aucopt-beam says in its one line; info on a cluster's)")
@@ -101,7 +103,12 @@ func realMain() int {
 	defer os.RemoveAll(tmp)
 	os.Setenv("TMPDIR", tmp)
 	ctx, stop := sigctx.Context(context.Background())
-	err = run(ctx, os.Stdout, *job, *dataGlob, *algo, ps, *scale, *seed, *positive, *modelPath, *grid, *folds, *passes, *results, *asJSON)
+	topts, err := table.options()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "aucopt-beam: %v (see aucopt-beam --help)\n", err)
+		return 2
+	}
+	err = run(ctx, os.Stdout, *job, *dataGlob, *algo, ps, *scale, *seed, *positive, topts, *modelPath, *grid, *folds, *passes, *results, *asJSON)
 	sig, _ := context.Cause(ctx).(sigctx.Error) // before stop, which cancels ctx
 	stop()
 	if err == nil {
@@ -127,7 +134,58 @@ func realMain() int {
 var notFor = map[string][]string{
 	"train": {"grid", "folds", "passes"},
 	"grid":  {"p"},
-	"eval":  {"algo", "p", "scale", "seed", "grid", "folds", "passes"},
+	"eval":  append([]string{"algo", "p", "scale", "seed", "grid", "folds", "passes"}, tableFlagNames...), // a table model has its schema
+}
+
+// tableFlagNames are the flags of the table options, as aucopt train's.
+var tableFlagNames = []string{"label", "columns", "ignore", "categorical", "hash-bits", "hash-seed", "missing"}
+
+// tableFlags are the table options' flags.
+type tableFlags struct {
+	label, columns, ignore, categorical, missing *string
+	hashBits                                     *int
+	hashSeed                                     *uint64
+}
+
+func addTableFlags() *tableFlags {
+	return &tableFlags{
+		label:       flag.String("label", data.DefaultLabel, "table shards (CSV, TSV, Parquet): the label column"),
+		columns:     flag.String("columns", "", "table: the feature columns, comma-separated (default: all but the label and --ignore)"),
+		ignore:      flag.String("ignore", "", "table: columns to leave out, comma-separated"),
+		categorical: flag.String("categorical", "", "table: numeric columns to treat as categories (text columns always are), comma-separated"),
+		hashBits:    flag.Int("hash-bits", data.DefaultHashBits, "table: categorical values are hashed (signed MurmurHash3 of column=value) into 2^B features"),
+		hashSeed:    flag.Uint64("hash-seed", 0, "table: seed of the feature hash"),
+		missing:     flag.String("missing", data.MissingError, "table: an empty cell (a Parquet null) is an error, zero (no feature), or skip (the row is left out)"),
+	}
+}
+
+// options returns the table options the flags give, nil when none was given (the
+// defaults), as aucopt train reads them.
+func (t *tableFlags) options() (*data.TableOptions, error) {
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || slices.Contains(tableFlagNames, f.Name) })
+	if !given {
+		return nil, nil
+	}
+	if *t.hashBits < 1 || *t.hashBits > data.MaxHashBits {
+		return nil, fmt.Errorf("--hash-bits %d: want 1 to %d", *t.hashBits, data.MaxHashBits)
+	}
+	if *t.hashSeed > math.MaxUint32 {
+		return nil, fmt.Errorf("--hash-seed %d: want 0 to %d", *t.hashSeed, uint32(math.MaxUint32))
+	}
+	switch *t.missing {
+	case data.MissingError, data.MissingZero, data.MissingSkip:
+	default:
+		return nil, fmt.Errorf("--missing %q: want %s, %s or %s", *t.missing, data.MissingError, data.MissingZero, data.MissingSkip)
+	}
+	list := func(s string) []string {
+		if s == "" {
+			return nil
+		}
+		return strings.Split(s, ",")
+	}
+	return &data.TableOptions{Label: *t.label, Columns: list(*t.columns), Ignore: list(*t.ignore), Categorical: list(*t.categorical),
+		HashBits: *t.hashBits, HashSeed: uint32(*t.hashSeed), Missing: *t.missing}, nil
 }
 
 // checkJobFlags refuses a flag given on the command line that job does not use: a
@@ -252,10 +310,10 @@ Examples:
 `)
 }
 
-func run(ctx context.Context, out io.Writer, job, glob, algo string, ps []string, scale string, seed uint64, positive, modelPath, grid string,
-	folds, passes int, results string, asJSON bool) error {
+func run(ctx context.Context, out io.Writer, job, glob, algo string, ps []string, scale string, seed uint64, positive string,
+	table *data.TableOptions, modelPath, grid string, folds, passes int, results string, asJSON bool) error {
 	if glob == "" {
-		return usageError{errors.New("--data: give a glob of LIBSVM shards")}
+		return usageError{errors.New("--data: give a glob of shards (LIBSVM, CSV, TSV or Parquet)")}
 	}
 	pipelineGlob, err := workerPath(glob)
 	if err != nil {
@@ -281,7 +339,7 @@ func run(ctx context.Context, out io.Writer, job, glob, algo string, ps []string
 	}
 	switch job {
 	case "train":
-		res, err := aucbeam.TrainMoments(ctx, aucbeam.MomentsConfig{Data: pipelineGlob, Algo: algo, Params: ps, Scale: scale, Positive: positive, Seed: seed, TempDir: results})
+		res, err := aucbeam.TrainMoments(ctx, aucbeam.MomentsConfig{Data: pipelineGlob, Algo: algo, Params: ps, Scale: scale, Positive: positive, Table: table, Seed: seed, TempDir: results})
 		if err != nil {
 			return err
 		}
@@ -291,7 +349,7 @@ func run(ctx context.Context, out io.Writer, job, glob, algo string, ps []string
 		return print(res, fmt.Sprintf("%s on %s: %d rows, %d features, scaling %s, in %.3fs (Beam pipeline and solve)\n",
 			res.Algo, glob, res.TrainRows, res.Features, res.Scale, res.Seconds))
 	case "grid":
-		res, err := aucbeam.Grid(ctx, aucbeam.GridConfig{Data: pipelineGlob, Algo: algo, Grid: grid, Folds: folds, Passes: passes, Scale: scale, Seed: seed, Positive: positive, TempDir: results})
+		res, err := aucbeam.Grid(ctx, aucbeam.GridConfig{Data: pipelineGlob, Algo: algo, Grid: grid, Folds: folds, Passes: passes, Scale: scale, Seed: seed, Positive: positive, Table: table, TempDir: results})
 		if err != nil {
 			return err
 		}
