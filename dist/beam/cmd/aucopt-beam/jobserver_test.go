@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime"
 	"strconv"
@@ -25,7 +26,8 @@ import (
 // against a job server started as its own process (prism's, built from the Beam SDK's
 // cmd/prism) through Beam's portable job API (--runner=universal --endpoint=HOST:PORT),
 // the path a Flink, Spark or Dataflow job server takes, and checks that they give the
-// in-process run's model and AUC.
+// in-process run's model and AUC, for LIBSVM shards and CSV shards read with the table
+// flags.
 //
 // The SDK workers run in two ways, both in separate processes from the job server:
 //
@@ -98,6 +100,22 @@ exec ` + strconv.Quote(boot) + ` --semi_persist_dir=` + strconv.Quote(persist) +
 	}
 	writeShards(t, sp.Train, filepath.Join(work, "train"), 3)
 	writeShards(t, sp.Test, filepath.Join(work, "test"), 2)
+	// A click table in CSV shards, read with the table flags (hashed categories).
+	var ctr bytes.Buffer
+	if err := (&data.CTR{Rows: 2000, Seed: 5}).WriteContext(context.Background(), &ctr, data.FormatCSV, 0); err != nil {
+		t.Fatal(err)
+	}
+	whole := filepath.Join(work, "ctr.csv")
+	if err := os.WriteFile(whole, ctr.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(work, "ctr"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := data.ConvertShards(whole, filepath.Join(work, "ctr", "part.csv"), 3, data.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	tableFlags := []string{"--data", "ctr/part-*.csv", "--label", "click", "--hash-bits", "6", "--ignore", "device_id,device_ip"}
 
 	endpoint := startJobServer(t, prism, dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a job server can wait forever on a worker that died
@@ -135,6 +153,11 @@ exec ` + strconv.Quote(boot) + ` --semi_persist_dir=` + strconv.Quote(persist) +
 		t.Fatal(err)
 	}
 	localAUC := evalAUC(t, nil, "local.json")
+	run(t, append([]string{"--job", "train", "--model", "local-ctr.json"}, tableFlags...)...)
+	localCTR, err := model.Read(filepath.Join(work, "local-ctr.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, env := range []struct {
 		name string
 		args []string
@@ -153,16 +176,7 @@ exec ` + strconv.Quote(boot) + ` --semi_persist_dir=` + strconv.Quote(persist) +
 			if m.Features != local.Features || len(m.Weights) != len(local.Weights) {
 				t.Fatalf("%d features, %d weights; in process %d, %d", m.Features, len(m.Weights), local.Features, len(local.Weights))
 			}
-			var d, s float64
-			identical := true
-			for i, w := range local.Weights {
-				d, s = max(d, math.Abs(m.Weights[i]-w)), max(s, math.Abs(w))
-				identical = identical && math.Float64bits(m.Weights[i]) == math.Float64bits(w)
-			}
-			if d/s > 1e-12 {
-				t.Errorf("weights differ from the in-process run's by %.3g relative, want ≤ 1e-12", d/s)
-			}
-			t.Logf("weights through the job server (%s): bit-identical %v, largest difference %.3g relative", env.name, identical, d/s)
+			compareWeights(t, env.name+", LIBSVM shards", m.Weights, local.Weights)
 			// The same model scored through the job server: the same AUC, exactly;
 			// the job server's own model: the in-process one's, to its last digits.
 			if got := evalAUC(t, runner, "local.json"); got != localAUC {
@@ -171,8 +185,35 @@ exec ` + strconv.Quote(boot) + ` --semi_persist_dir=` + strconv.Quote(persist) +
 			if got := evalAUC(t, runner, name); math.Abs(got-localAUC) > 1e-9 {
 				t.Errorf("AUC of the job server's model %v, of the in-process model %v", got, localAUC)
 			}
+			// Table shards: the same model, its schema included.
+			name = "remote-ctr-" + env.name + ".json"
+			run(t, append(append(runner, "--job", "train", "--model", name), tableFlags...)...)
+			m, err = model.Read(filepath.Join(work, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(m.Table, localCTR.Table) || len(m.Weights) != len(localCTR.Weights) {
+				t.Fatalf("table model: schema %+v, %d weights; in process %+v, %d", m.Table, len(m.Weights), localCTR.Table, len(localCTR.Weights))
+			}
+			compareWeights(t, env.name+", CSV shards", m.Weights, localCTR.Weights)
 		})
 	}
+}
+
+// compareWeights checks got against the in-process run's weights want: 1e-12
+// relative (TestJobServer says why), and logs whether they were bit-identical.
+func compareWeights(t *testing.T, what string, got, want []float64) {
+	t.Helper()
+	var d, s float64
+	identical := true
+	for i, w := range want {
+		d, s = max(d, math.Abs(got[i]-w)), max(s, math.Abs(w))
+		identical = identical && math.Float64bits(got[i]) == math.Float64bits(w)
+	}
+	if d/s > 1e-12 {
+		t.Errorf("%s: weights differ from the in-process run's by %.3g relative, want ≤ 1e-12", what, d/s)
+	}
+	t.Logf("weights through the job server (%s): bit-identical %v, largest difference %.3g relative", what, identical, d/s)
 }
 
 // goCommand is the go command that built this test, for building the binaries.
