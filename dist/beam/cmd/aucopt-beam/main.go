@@ -4,6 +4,7 @@
 //	aucopt-beam --job train --algo ls-auc --data 'shards/part-*.svm' --model m.json
 //	aucopt-beam --job grid  --algo spam-l2 --grid 'eta=2^[-8..0]' --folds 5 --data 'shards/*' --model m.json
 //	aucopt-beam --job eval  --model m.json --data 'test/part-*.svm'
+//	aucopt-beam --job train --data 'clicks/part-*.csv' --label click --hash-bits 8 --model c.json
 //
 // With no --runner the pipeline runs on prism, Beam's local runner, in this process.
 // For a cluster, name the runner and its job service, e.g. --runner=universal
@@ -307,6 +308,7 @@ Examples:
   aucopt-beam --job train --algo ls-auc --data 'shards/part-*.svm' --model m.json
   aucopt-beam --job grid --algo spam-l2 --grid 'eta=2^[-8..0]' --folds 5 --data 'shards/*' --model m.json
   aucopt-beam --job eval --model m.json --data 'test/part-*.svm'
+  aucopt-beam --job train --data 'clicks/part-*.csv' --label click --hash-bits 8 --model c.json
 `)
 }
 
