@@ -120,6 +120,8 @@ exec ` + strconv.Quote(boot) + ` --semi_persist_dir=` + strconv.Quote(persist) +
 	endpoint := startJobServer(t, prism, dir)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute) // a job server can wait forever on a worker that died
 	defer cancel()
+	// run runs aucopt-beam and returns its standard output; a successful run writes
+	// nothing on stderr (Beam's and the job server's logs are at warn by default).
 	run := func(t *testing.T, args ...string) string {
 		t.Helper()
 		c := exec.CommandContext(ctx, bin, args...)
@@ -128,6 +130,9 @@ exec ` + strconv.Quote(boot) + ` --semi_persist_dir=` + strconv.Quote(persist) +
 		c.Stdout, c.Stderr = &out, &errOut
 		if err := c.Run(); err != nil {
 			t.Fatalf("aucopt-beam %s: %v\n%s%s", strings.Join(args, " "), err, out.String(), errOut.String())
+		}
+		if errOut.Len() > 0 {
+			t.Errorf("aucopt-beam %s wrote on stderr:\n%s", strings.Join(args, " "), errOut.String())
 		}
 		return out.String()
 	}
@@ -166,7 +171,7 @@ exec ` + strconv.Quote(boot) + ` --semi_persist_dir=` + strconv.Quote(persist) +
 		{"LOOPBACK", []string{"--environment_type=LOOPBACK"}},
 	} {
 		t.Run(env.name, func(t *testing.T) {
-			runner := append([]string{"--runner=universal", "--endpoint=" + endpoint, "--log=off"}, env.args...)
+			runner := append([]string{"--runner=universal", "--endpoint=" + endpoint}, env.args...)
 			name := "remote-" + env.name + ".json"
 			run(t, append(runner, "--job", "train", "--data", "train/part-*.svm", "--model", name)...)
 			m, err := model.Read(filepath.Join(work, name))

@@ -71,7 +71,8 @@ func realMain() int {
 	table := addTableFlags()
 	results := flag.String("results_dir", "", "where the pipeline leaves its result for this launcher (default: a local temporary directory, for local runners)")
 	asJSON := flag.Bool("json", false, "print the result as JSON")
-	logLevel := flag.String("log", "", "level of Beam's and the runner's logs on stderr: debug, info, warn, error or off (default: off on the local runner, prism, whose failure aucopt-beam says in its one line; info on a cluster's)")
+	logLevel := flag.String("log", "", "level of Beam's and the runner's logs on stderr: debug, info, warn, error or off (default: off on the local runner, prism, whose failure aucopt-beam says in its one line; warn on another)")
+	verbose := flag.Bool("verbose", false, "Beam's and the runner's logs at info (--log info)")
 	flag.Usage = func() { usage(flag.CommandLine.Output(), beamFlags) }
 	flag.Parse()
 	if flag.NArg() > 0 {
@@ -81,6 +82,13 @@ func realMain() int {
 	if err := checkJobFlags(*job); err != nil {
 		fmt.Fprintf(os.Stderr, "aucopt-beam: %v (see aucopt-beam --help)\n", err)
 		return 2
+	}
+	if *verbose {
+		if *logLevel != "" {
+			fmt.Fprintf(os.Stderr, "aucopt-beam: --verbose is --log info: give one or the other (see aucopt-beam --help)\n")
+			return 2
+		}
+		*logLevel = "info"
 	}
 	level, err := logLevelOf(*logLevel)
 	if err != nil {
@@ -211,11 +219,12 @@ func checkJobFlags(job string) error {
 // logLevelOf is the level of the default slog logger, which Beam's SDK and prism log
 // to: level, or by default off for the local runner (prism, in this process: its
 // logs of a failed bundle repeat the error aucopt-beam reports, with the execution
-// plan) and info for another.
+// plan) and warn for another (a job server's: its progress at info, a job's every
+// state, is asked for with --verbose).
 func logLevelOf(level string) (slog.Level, error) {
 	if level == "" {
-		level = "info"
-		if f := flag.Lookup("runner"); f == nil || f.Value.String() == "" || strings.EqualFold(f.Value.String(), "prism") {
+		level = "warn"
+		if inProcess() {
 			level = "off"
 		}
 	}
