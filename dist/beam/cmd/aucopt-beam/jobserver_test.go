@@ -255,6 +255,11 @@ func startJobServer(t *testing.T, prism, dir string) string {
 	}
 	c := exec.Command(prism, "--job_port="+strconv.Itoa(port), "--serve_http=false", "--log_level=debug", "--log_kind=text")
 	c.Stdout, c.Stderr = logFile, logFile
+	// The workers it starts run in its directory, where boot writes pipeline_options.json.
+	c.Dir = filepath.Join(dir, "jobserver")
+	if err := os.Mkdir(c.Dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
