@@ -209,6 +209,8 @@ func runFetch(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 const convertExamples = `  aucopt convert a9a.txt.xz a9a.cache       # read once, re-read at memory speed
+  aucopt convert --shards 4 a9a train/part.svm                  # the dataset a9a's training split: train/part-0.svm … part-3.svm
+  aucopt convert --shards 2 --split test a9a test/part.svm      # its test split
   aucopt convert --positive 3 letter.scale letter3.cache
   aucopt convert clicks.csv.gz clicks.parquet                    # a table to a table: the same columns
   aucopt convert --label click --hash-bits 14 clicks.parquet clicks.svm   # hashed features, LIBSVM text
@@ -216,9 +218,11 @@ const convertExamples = `  aucopt convert a9a.txt.xz a9a.cache       # read once
 `
 
 func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("convert", "convert IN OUT [--positive LABEL] [--dim N] [--raw] [table flags]", convertExamples, stdout, stderr)
+	fs := newFlags("convert", "convert IN|DATASET OUT [--shards N] [--positive LABEL] [--dim N] [--raw] [table flags]", convertExamples, stdout, stderr)
 	dim := fs.Int("dim", 0, "fix the number of features of LIBSVM input (an index above it is an error); default: the largest index")
 	raw := fs.Bool("raw", false, "keep multi-class labels as read (group them at training time)")
+	shards := fs.Int("shards", 1, fmt.Sprintf("write N shard files, OUT's name with -0 … -(N-1) before its extension: consecutive runs of rows, in order (at most %d)", data.MaxShards))
+	split := fs.String("split", "train", "a dataset name (aucopt datasets) as IN: its train or test split")
 	read := addReadFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return parseError(fs, err)
@@ -228,15 +232,29 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return errUsage
 	}
 	in, out := fs.Arg(0), fs.Arg(1)
-	if err := checkOutput("output", out); err != nil {
-		return err
+	if *shards < 1 || *shards > data.MaxShards {
+		return inputErrorf("--shards %d: want 1 to %d", *shards, data.MaxShards)
 	}
-	if err := checkNotInput("output", out, in); err != nil {
-		return err
+	paths := data.ShardPaths(out, *shards)
+	for _, p := range paths {
+		if err := checkOutput("output", p); err != nil {
+			return err
+		}
+		if err := checkNotInput("output", p, in); err != nil {
+			return err
+		}
 	}
 	positive, table, err := read.options()
 	if err != nil {
 		return err
+	}
+	if _, serr := data.StatInput(in); serr != nil {
+		if _, lerr := data.Lookup(in); lerr == nil {
+			return convertDataset(ctx, stdout, fs, in, out, *split, *shards)
+		}
+	}
+	if fs.Changed("split") {
+		return inputErrorf("--split %s applies to a dataset name; %s is a file", *split, in)
 	}
 	if *raw && positive != "" {
 		return inputErrorf("--raw keeps the labels as read: --positive %s does not apply (give one or the other)", positive)
@@ -246,13 +264,13 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	start := time.Now()
-	st, err := data.Convert(in, out, data.Options{Positive: positive, Dim: *dim, Raw: *raw, Table: table, Indices: indices, Context: ctx})
+	st, err := data.ConvertShards(in, out, *shards, data.Options{Positive: positive, Dim: *dim, Raw: *raw, Table: table, Indices: indices, Context: ctx})
 	if err != nil {
 		return fault.Input(err)
 	}
 	format := data.OutputFormat(out)
 	if (format == data.FormatCSV || format == data.FormatTSV || format == data.FormatParquet) && data.IsTableFile(in, data.Options{}) {
-		fmt.Fprintf(stdout, "%s → %s (%s): %d rows, %d columns, %d values in %v\n", in, out, format, st.Rows, st.Features, st.Values,
+		fmt.Fprintf(stdout, "%s → %s (%s): %d rows, %d columns, %d values in %v\n", in, shardsName(paths), formatShards(format, *shards), st.Rows, st.Features, st.Values,
 			time.Since(start).Round(time.Millisecond))
 		return nil
 	}
@@ -260,9 +278,75 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *raw {
 		summary = "raw labels"
 	}
-	fmt.Fprintf(stdout, "%s → %s (%s): %d rows, %d features, %d values (%s) in %v\n", in, out, format, st.Rows, st.Features, st.Values,
+	fmt.Fprintf(stdout, "%s → %s (%s): %d rows, %d features, %d values (%s) in %v\n", in, shardsName(paths), formatShards(format, *shards), st.Rows, st.Features, st.Values,
 		summary, time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// shardsName names the files written: the one, or the first … the last.
+func shardsName(paths []string) string {
+	if len(paths) == 1 {
+		return paths[0]
+	}
+	return fmt.Sprintf("%s … %s", paths[0], paths[len(paths)-1])
+}
+
+// formatShards is the format written, and the number of shards when more than one.
+func formatShards(format string, n int) string {
+	if n == 1 {
+		return format
+	}
+	return fmt.Sprintf("%s, %d shards", format, n)
+}
+
+// convertDataset writes a registry dataset's split (aucopt datasets: its data
+// directory or embedded copy) to out in n shards, its labels the binary ones it is
+// trained with (+1, -1; a multi-class dataset's grouped as train groups them).
+func convertDataset(ctx context.Context, stdout io.Writer, fs *flag.FlagSet, name, out, split string, n int) error {
+	var given []string
+	for _, f := range append([]string{"positive", "dim", "raw", "zero-based"}, tableFlagNames...) {
+		if fs.Changed(f) {
+			given = append(given, "--"+f)
+		}
+	}
+	if len(given) > 0 {
+		return inputErrorf("%s is a dataset name: %s only apply to data files", name, strings.Join(given, ", "))
+	}
+	if split != "train" && split != "test" {
+		return inputErrorf("--split %q: want train or test", split)
+	}
+	start := time.Now()
+	sp, err := data.Load(name, data.LoadOptions{Layout: data.LayoutSparse, Context: ctx})
+	if err != nil {
+		return fault.Input(err)
+	}
+	d := sp.Train
+	if split == "test" {
+		if sp.Test == nil {
+			return inputErrorf("dataset %s has no test split (--split train writes all its rows)", name)
+		}
+		d = sp.Test
+	}
+	if sp.KnownDataset.Classes > 2 {
+		d = binaryLabels(d)
+	}
+	if err := data.WriteDatasetShards(ctx, d, out, n); err != nil {
+		return fault.Input(err)
+	}
+	pos, neg := d.Counts()
+	fmt.Fprintf(stdout, "%s (%s split) → %s (%s): %d rows, %d features, %d values (%d positive, %d negative) in %v\n", name, split,
+		shardsName(data.ShardPaths(out, n)), formatShards(data.OutputFormat(out), n), d.Rows(), d.Dim, d.Nnz(), pos, neg, time.Since(start).Round(time.Millisecond))
+	return nil
+}
+
+// binaryLabels returns d (a shallow copy) with its classes, +1 and -1, as its labels.
+func binaryLabels(d *data.Dataset) *data.Dataset {
+	c := *d
+	c.Labels = make([]float64, len(d.Y))
+	for i, y := range d.Y {
+		c.Labels[i] = float64(y)
+	}
+	return &c
 }
 
 const genExamples = `  aucopt gen --rows 1000000 --out ctr.parquet     # Avazu-shaped click log, 17% clicks

@@ -8,10 +8,12 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/aucopt/aucopt/engine/data"
 	"github.com/ulikunitz/xz"
 )
 
@@ -133,5 +135,76 @@ func TestDatasetsFetch(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "german.numer")); !os.IsNotExist(err) {
 		t.Errorf("a failed fetch left its directory: %v", err)
+	}
+}
+
+// TestConvertShardsDataset: convert takes a dataset name (its train or test split) and
+// writes --shards files whose concatenation in name order is the split, the same bytes
+// on a second run; flags that cannot apply are refused with exit 2 and nothing written.
+func TestConvertShardsDataset(t *testing.T) {
+	t.Setenv(data.EnvData, t.TempDir()) // the embedded a9a
+	sp, err := data.Load("a9a", data.LoadOptions{Layout: data.LayoutSparse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, tt := range []struct {
+		split string
+		n     int
+		want  *data.Dataset
+	}{{"train", 4, sp.Train}, {"test", 3, sp.Test}} {
+		out := filepath.Join(dir, tt.split, "part.svm")
+		os.Mkdir(filepath.Dir(out), 0o755)
+		var first [][]byte
+		for run1 := range 2 {
+			var stdout, stderr bytes.Buffer
+			if status := run([]string{"convert", "--shards", strconv.Itoa(tt.n), "--split", tt.split, "a9a", out}, &stdout, &stderr); status != 0 {
+				t.Fatalf("convert --split %s exited %d: %s", tt.split, status, stderr.String())
+			}
+			want := fmt.Sprintf("a9a (%s split) → %s … %s (libsvm, %d shards): %d rows", tt.split, data.ShardPaths(out, tt.n)[0], data.ShardPaths(out, tt.n)[tt.n-1], tt.n, tt.want.Rows())
+			if !strings.HasPrefix(stdout.String(), want) {
+				t.Errorf("convert said %q, want %q…", stdout.String(), want)
+			}
+			var all bytes.Buffer
+			for s, p := range data.ShardPaths(out, tt.n) {
+				b, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if run1 == 0 {
+					first = append(first, b)
+				} else if !bytes.Equal(b, first[s]) {
+					t.Errorf("%s differs on a second run", p)
+				}
+				all.Write(b)
+			}
+			var whole bytes.Buffer
+			if err := data.WriteLibSVM(&whole, tt.want); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(all.Bytes(), whole.Bytes()) {
+				t.Errorf("the %s shards in name order are not the %s split", tt.split, tt.split)
+			}
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--shards", "2", "--positive", "1", "a9a"}, "a9a is a dataset name: --positive only apply to data files"},
+		{[]string{"--split", "test", "german"}, "dataset german has no test split"},
+		{[]string{"--split", "valid", "a9a"}, `--split "valid"`},
+		{[]string{"--shards", "0", "a9a"}, "--shards 0: want 1 to"},
+		{[]string{"--split", "test", filepath.Join(dir, "train", "part-0.svm")}, "--split test applies to a dataset name"},
+	} {
+		var stdout, stderr bytes.Buffer
+		out := filepath.Join(t.TempDir(), "x.svm")
+		status := run(append(append([]string{"convert"}, tt.args...), out), &stdout, &stderr)
+		if status != 2 || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("convert %s: exit %d, stderr %q; want 2 and %q", strings.Join(tt.args, " "), status, stderr.String(), tt.want)
+		}
+		if ents, _ := os.ReadDir(filepath.Dir(out)); len(ents) > 0 {
+			t.Errorf("convert %s left %d files", strings.Join(tt.args, " "), len(ents))
+		}
 	}
 }

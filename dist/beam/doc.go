@@ -1,5 +1,7 @@
-// Package aucbeam runs aucopt on Apache Beam: pipelines that read LIBSVM shards with
-// Beam's file IO (a local glob, or any filesystem Beam supports: gs://, s3://, …) and
+// Package aucbeam runs aucopt on Apache Beam: pipelines that read shards with Beam's
+// file IO (a local glob, or any filesystem Beam supports: gs://, s3://, …) — LIBSVM
+// text, or CSV, TSV or Parquet tables read by engine/data with `aucopt train`'s table
+// options (data.TableOptions; every shard must give the same schema) — and
 //
 //  1. accumulate the per-class moments with a CombineFn whose accumulator is aucopt's
 //     stats.ClassMoments (the class Moments, merged exactly), then solve on the

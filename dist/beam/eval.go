@@ -73,13 +73,12 @@ func (f *scoreFn) process(ctx context.Context, rf fileio.ReadableFile, emit func
 	if err != nil {
 		return err
 	}
-	rc, err := openShard(ctx, rf)
-	if err != nil {
-		return err
+	var table *data.TableOptions
+	if m.Table != nil {
+		table = &data.TableOptions{Schema: m.Table} // a table shard is read as the model's training table
 	}
-	defer rc.Close()
 	ds := &data.Dataset{Name: rf.Metadata.Path}
-	fl, err := readShard(ctx, rc, rf.Metadata.Path, rule, func(y int8, label float64, x kernels.Sparse) { ds.Append(y, label, x) })
+	fl, err := readShard(ctx, rf, rule, table, nil, func(y int8, label float64, x kernels.Sparse) { ds.Append(y, label, x) })
 	if err != nil {
 		return err
 	}
@@ -121,7 +120,8 @@ func (f *scoreFn) process(ctx context.Context, rf fileio.ReadableFile, emit func
 	return nil
 }
 
-// ScoreCounts adds to s the pipeline that scores the LIBSVM shards matching glob with
+// ScoreCounts adds to s the pipeline that scores the shards matching glob (LIBSVM, or
+// tables read with the model's schema) with
 // the model (its JSON) and merges the counts of positives and negatives per distinct
 // score; the second collection holds each shard's summary (FileLabels as JSON).
 func ScoreCounts(s beam.Scope, glob string, modelJSON []byte, positive string) (counts, files beam.PCollection) {
@@ -164,6 +164,9 @@ func Eval(ctx context.Context, cfg EvalConfig) (*EvalResult, error) {
 	}
 	if _, err := data.NewLabelRule(cfg.Positive); err != nil {
 		return nil, err
+	}
+	if t := cfg.Model.Table; t != nil && cfg.Positive != "" && cfg.Positive != t.Positive {
+		return nil, inputErrorf("eval: the model was trained on a table with positive label %q: --positive %s cannot change it", t.Positive, cfg.Positive)
 	}
 	dir, cleanup, err := tempDir(cfg.TempDir)
 	if err != nil {

@@ -42,9 +42,10 @@ type WorkResult struct {
 	Weights []float64 `json:"weights,omitempty"` // a refit's
 	Scale   string    `json:"scale,omitempty"`
 	Scaling *data.Scaling
-	Dim     int     `json:"dim"`
-	Rows    int     `json:"rows"`
-	Seconds float64 `json:"seconds"`
+	Dim     int          `json:"dim"`
+	Rows    int          `json:"rows"`
+	Seconds float64      `json:"seconds"`
+	Schema  *data.Schema `json:"table,omitempty"` // a refit's: how the table shards' columns became features
 }
 
 // fitFn fits one work item through aucopt's library on the training shards (a side
@@ -56,6 +57,7 @@ type fitFn struct {
 	Scale    string
 	Passes   int
 	Positive string
+	Table    *data.TableOptions // table shards: how their columns become features (nil: the defaults)
 	Glob     string
 }
 
@@ -67,11 +69,14 @@ func (f *fitFn) ProcessElement(ctx context.Context, it WorkItem, shards func(*fi
 	for shards(&rf) {
 		files = append(files, rf)
 	}
-	ds, err := readDataset(ctx, files, f.Positive, f.Glob)
+	ds, sch, err := readDataset(ctx, files, f.Positive, f.Table, f.Glob)
 	if err != nil {
 		return markInput(err)
 	}
 	res := fitItem(ctx, f, it, ds)
+	if it.Fold < 0 {
+		res.Schema = sch
+	}
 	b, err := json.Marshal(res)
 	if err != nil {
 		return err
@@ -168,7 +173,8 @@ type GridConfig struct {
 	Scale    string
 	Seed     uint64
 	Positive string
-	TempDir  string // see MomentsConfig.TempDir
+	Table    *data.TableOptions // see MomentsConfig.Table
+	TempDir  string             // see MomentsConfig.TempDir
 }
 
 // GridPoint is one grid point's outcome.
@@ -277,7 +283,7 @@ func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 	}
 	res.Refit = &engine.TrainResult{Algo: spec.Name, Params: params.Values(), Backend: accBackend().Name(), Data: cfg.Data,
 		TrainRows: r.Rows, Features: r.Dim, Passes: passes, Scale: r.Scale, Seconds: r.Seconds, TestAUC: math.NaN(),
-		Weights: r.Weights, Scaling: r.Scaling, Seed: cfg.Seed}
+		Weights: r.Weights, Scaling: r.Scaling, Seed: cfg.Seed, Schema: r.Schema}
 	res.Secs = time.Since(start).Seconds()
 	return res, nil
 }
@@ -293,7 +299,7 @@ func runItems(ctx context.Context, cfg GridConfig, algo string, items []WorkItem
 	p, s := beam.NewPipelineWithRoot()
 	files := fileio.ReadMatches(s, fileio.MatchFiles(s, cfg.Data, fileio.MatchEmptyAllow()))
 	its := beam.CreateList(s, items)
-	fn := &fitFn{Algo: algo, Folds: cfg.Folds, Seed: cfg.Seed, Scale: cfg.Scale, Passes: cfg.Passes, Positive: cfg.Positive, Glob: cfg.Data}
+	fn := &fitFn{Algo: algo, Folds: cfg.Folds, Seed: cfg.Seed, Scale: cfg.Scale, Passes: cfg.Passes, Positive: cfg.Positive, Table: cfg.Table, Glob: cfg.Data}
 	textio.Write(s, out, beam.Reshuffle(s, beam.ParDo(s, fn, beam.Reshuffle(s, its), beam.SideInput{Input: files})))
 	if _, err := beamx.RunWithMetrics(ctx, p); err != nil {
 		return nil, pipelineError(fmt.Sprintf("grid pipeline on %s", cfg.Data), err)

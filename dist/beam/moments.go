@@ -118,6 +118,7 @@ func encodeAccLine(a *Acc) (string, error) {
 // momentsFn reads one shard file into its class moments.
 type momentsFn struct {
 	Positive string
+	Table    *data.TableOptions
 }
 
 // ProcessElement emits the file's accumulator; a malformed line fails the bundle with
@@ -131,13 +132,20 @@ func (f *momentsFn) process(ctx context.Context, rf fileio.ReadableFile, emit fu
 	if err != nil {
 		return err
 	}
-	rc, err := openShard(ctx, rf)
-	if err != nil {
-		return err
+	var cm *stats.ClassMoments
+	begin := func(sch *data.Schema) error {
+		dim := 0 // LIBSVM: the largest index seen
+		if sch != nil {
+			// A table's width is its schema's (a shard need not reach its last feature).
+			if dim = sch.Dim(); dim > maxMomentsDim {
+				return inputErrorf("%s: %d features (%d numeric columns, %d hashed into 2^%d buckets): their moments are %d² numbers a class, more than the %d² the moments job takes (give fewer --hash-bits, or use --job grid)",
+					rf.Metadata.Path, dim, len(sch.Numeric), len(sch.Categorical), sch.HashBits, dim, maxMomentsDim)
+			}
+		}
+		cm = stats.NewClassMoments(accBackend(), dim)
+		return nil
 	}
-	defer rc.Close()
-	cm := stats.NewClassMoments(accBackend(), 0)
-	fl, err := readShard(ctx, rc, rf.Metadata.Path, rule, func(y int8, _ float64, x kernels.Sparse) { cm.Add(y, x) })
+	fl, err := readShard(ctx, rf, rule, f.Table, begin, func(y int8, _ float64, x kernels.Sparse) { cm.Add(y, x) })
 	if err != nil {
 		return err
 	}
@@ -161,12 +169,13 @@ func (momentsCombine) MergeAccumulators(a, b *Acc) *Acc { return a.merge(b) }
 // ExtractOutput returns the merged accumulator.
 func (momentsCombine) ExtractOutput(a *Acc) *Acc { return a }
 
-// ClassMoments adds to s the pipeline that reads the LIBSVM shards matching glob (any
-// Beam filesystem) and combines their class moments into one *Acc.
-func ClassMoments(s beam.Scope, glob, positive string) beam.PCollection {
+// ClassMoments adds to s the pipeline that reads the shards matching glob (any Beam
+// filesystem; LIBSVM, or CSV, TSV or Parquet tables read with table) and combines their
+// class moments into one *Acc.
+func ClassMoments(s beam.Scope, glob, positive string, table *data.TableOptions) beam.PCollection {
 	s = s.Scope("aucopt.ClassMoments")
 	files := fileio.ReadMatches(s, fileio.MatchFiles(s, glob, fileio.MatchEmptyAllow()))
-	accs := beam.ParDo(s, &momentsFn{Positive: positive}, files)
+	accs := beam.ParDo(s, &momentsFn{Positive: positive, Table: table}, files)
 	return beam.Combine(s, &momentsCombine{}, accs)
 }
 
@@ -177,7 +186,11 @@ type MomentsConfig struct {
 	Params   []string // key=value over the algorithm's defaults
 	Scale    string   // data.ScaleAuto (default), ScaleNone or ScaleMinMax: applied on the moments, exactly
 	Positive string   // the positive label (one-vs-rest); "" for the binary conventions
-	Seed     uint64
+	// Table says how CSV, TSV or Parquet shards' columns become the label and features,
+	// as `aucopt train`'s table flags (nil: the defaults); every shard must give the
+	// same schema, which the model records.
+	Table *data.TableOptions
+	Seed  uint64
 	// TempDir is where the pipeline writes its result for the launcher (a directory on
 	// a filesystem both reach; default a local temporary directory, for local runners).
 	TempDir string
@@ -211,7 +224,7 @@ func TrainMoments(ctx context.Context, cfg MomentsConfig) (*engine.TrainResult, 
 	out := dir + "/moments.txt"
 	start := time.Now()
 	p, s := beam.NewPipelineWithRoot()
-	textio.Write(s, out, beam.ParDo(s, encodeAccLine, ClassMoments(s, cfg.Data, cfg.Positive)))
+	textio.Write(s, out, beam.ParDo(s, encodeAccLine, ClassMoments(s, cfg.Data, cfg.Positive, cfg.Table)))
 	if _, err := beamx.RunWithMetrics(ctx, p); err != nil {
 		return nil, pipelineError(fmt.Sprintf("moments pipeline on %s", cfg.Data), err)
 	}
@@ -227,6 +240,7 @@ func TrainMoments(ctx context.Context, cfg MomentsConfig) (*engine.TrainResult, 
 	if err := engine.FitClassMoments(ctx, accBackend(), spec, params, true, acc.CM, cfg.Scale, res); err != nil {
 		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 	}
+	res.Schema = acc.Files[0].Schema // the same for all (checkLabels)
 	res.Seconds = time.Since(start).Seconds()
 	res.Notes = append(res.Notes, fmt.Sprintf("class moments of %d shards combined by Beam", len(acc.Files)))
 	return res, nil

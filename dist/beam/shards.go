@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	iofs "io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -24,7 +27,8 @@ type FileLabels struct {
 	File   string
 	Rows   int64
 	Labels []data.LabelAt
-	Dim    int `json:",omitempty"` // the shard's largest feature index (eval)
+	Dim    int          `json:",omitempty"` // the shard's largest feature index (eval)
+	Schema *data.Schema `json:",omitempty"` // how a table shard's columns became features
 }
 
 // checkLabels checks the shards' labels in the order of their names, by data.Reader's
@@ -48,6 +52,9 @@ func checkLabels(files []FileLabels, positive, glob string) error {
 	var all data.LabelSet
 	var rows int64
 	for _, f := range files {
+		if err := sameSchema(files[0], f); err != nil {
+			return err
+		}
 		all.Merge(data.LabelSet{Labels: f.Labels})
 		rows += f.Rows
 	}
@@ -60,16 +67,52 @@ func checkLabels(files []FileLabels, positive, glob string) error {
 	return nil
 }
 
-// readShard streams one shard (text, compressed or an aucopt cache) and calls add for
-// each row with its ±1 label. A malformed line is a *data.ParseError naming path and
-// line. It stops at a third distinct label (no binary problem is possible then; the
-// check over all shards reports the exact line).
-func readShard(ctx context.Context, r io.Reader, path string, rule data.LabelRule, add func(y int8, label float64, x kernels.Sparse)) (FileLabels, error) {
+// sameSchema checks that shard f was read with first's table schema (both LIBSVM, or
+// tables whose columns became the same features): the shards of one dataset must be.
+func sameSchema(first, f FileLabels) error {
+	a, b := first.Schema, f.Schema
+	switch {
+	case a == nil && b == nil:
+		return nil
+	case a == nil || b == nil:
+		return inputErrorf("%s and %s: a table and LIBSVM text in one set of shards", first.File, f.File)
+	case !reflect.DeepEqual(a, b):
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		return inputErrorf("%s: its columns make other features than %s's (%s, not %s): the shards must have the same columns, of the same kinds (--categorical, --ignore)",
+			f.File, first.File, jb, ja)
+	}
+	return nil
+}
+
+// maxMomentsDim bounds the features of a table read for its class moments (two d×d
+// matrices): a table's width follows from its columns and --hash-bits, not its rows.
+const maxMomentsDim = 1 << 14
+
+// readShard streams one shard (LIBSVM text, compressed or an aucopt cache; or a CSV,
+// TSV or Parquet table, read with table: nil for the defaults, or a model's Schema)
+// and calls add for each row with its ±1 label; begin, when not nil, is called first
+// with the table's schema (nil for LIBSVM). A malformed line is a *data.ParseError
+// naming path and line. It stops at a third distinct label (no binary problem is
+// possible then; the check over all shards reports the exact line).
+func readShard(ctx context.Context, rf fileio.ReadableFile, rule data.LabelRule, table *data.TableOptions,
+	begin func(*data.Schema) error, add func(y int8, label float64, x kernels.Sparse)) (FileLabels, error) {
+	path := rf.Metadata.Path
 	fl := FileLabels{File: path}
-	rd, err := data.NewReader(r, path, data.Options{Raw: true})
+	rd, cleanup, err := openRows(ctx, rf, rule, table)
 	if err != nil {
 		return fl, err
 	}
+	defer cleanup()
+	fl.Schema = rd.Schema()
+	if begin != nil {
+		if err := begin(fl.Schema); err != nil {
+			return fl, err
+		}
+	}
+	// A table's reader applies the label rules of one file; the labels of all shards
+	// are checked together, as for LIBSVM, unless a positive label makes any binary.
+	noteTable := fl.Schema != nil && fl.Schema.Positive == ""
 	var seen data.LabelSet
 	for {
 		if fl.Rows%4096 == 0 {
@@ -84,11 +127,13 @@ func readShard(ctx context.Context, r io.Reader, path string, rule data.LabelRul
 		if err != nil {
 			return fl, err
 		}
-		y := ex.Y // an aucopt cache's rows are labelled ±1 already
-		if y == 0 {
+		y := ex.Y // an aucopt cache's rows are labelled ±1 already, a table's by its reader
+		if y == 0 || noteTable {
 			if seen.Note(ex.Label, path, ex.Line) {
 				break
 			}
+		}
+		if y == 0 {
 			y = rule.Y(ex.Label)
 		}
 		add(y, ex.Label, ex.X)
@@ -96,6 +141,90 @@ func readShard(ctx context.Context, r io.Reader, path string, rule data.LabelRul
 	}
 	fl.Labels = seen.Labels
 	return fl, nil
+}
+
+// isTable reports whether the shard path is read as a table.
+func isTable(path string, table *data.TableOptions) bool {
+	return data.TableFormat(path) != "" || !table.IsZero()
+}
+
+// openRows opens a shard's rows through engine/data's readers: LIBSVM text (labels
+// raw, mapped by rule) from Beam's stream; a table by data.Open where the shard is a
+// local file (a CSV's columns are typed in a first pass over it), else from the stream
+// (CSV, TSV) or a local copy (Parquet, read by offsets).
+func openRows(ctx context.Context, rf fileio.ReadableFile, rule data.LabelRule, table *data.TableOptions) (*data.Reader, func(), error) {
+	path := rf.Metadata.Path
+	if !isTable(path, table) {
+		rc, err := openShard(ctx, rf)
+		if err != nil {
+			return nil, nil, err
+		}
+		rd, err := data.NewReader(rc, path, data.Options{Raw: true})
+		if err != nil {
+			rc.Close()
+			return nil, nil, err
+		}
+		return rd, func() { rc.Close() }, nil
+	}
+	opts := data.Options{Positive: rule.Positive(), Table: table, Context: ctx}
+	if table != nil && table.Schema != nil {
+		opts.Positive = "" // the model's schema has it
+	}
+	if !strings.Contains(path, "://") {
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+			rd, err := data.Open(path, opts)
+			if err != nil {
+				return nil, nil, err
+			}
+			return rd, func() { rd.Close() }, nil
+		}
+	}
+	rc, err := openShard(ctx, rf)
+	if err != nil {
+		return nil, nil, err
+	}
+	if data.TableFormat(path) != data.FormatParquet {
+		rd, err := data.NewReader(rc, path, opts)
+		if err != nil {
+			rc.Close()
+			return nil, nil, err
+		}
+		return rd, func() { rc.Close() }, nil
+	}
+	defer rc.Close()
+	return openParquetCopy(rc, path, opts)
+}
+
+// openParquetCopy copies a remote Parquet shard to a local temporary file (Parquet is
+// read by offsets) and opens it; errors name the shard, not the copy.
+func openParquetCopy(r io.Reader, path string, opts data.Options) (*data.Reader, func(), error) {
+	dir, err := os.MkdirTemp("", "aucopt-shard-")
+	if err != nil {
+		return nil, nil, err
+	}
+	local := filepath.Join(dir, "shard.parquet")
+	f, err := os.Create(local)
+	if err == nil {
+		_, err = io.Copy(f, r)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, fmt.Errorf("copying %s: %w", path, err)
+	}
+	rd, err := data.Open(local, opts)
+	if err != nil {
+		os.RemoveAll(dir)
+		var pe *data.ParseError
+		if errors.As(err, &pe) && pe.Path == local {
+			pe.Path = path
+			return nil, nil, pe
+		}
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rd, func() { rd.Close(); os.RemoveAll(dir) }, nil
 }
 
 // openShard opens a matched file through Beam's filesystems (Beam decompresses .gz by
@@ -110,10 +239,10 @@ func openShard(ctx context.Context, f fileio.ReadableFile) (io.ReadCloser, error
 
 // readDataset reads the shards, in the order of their names, into one in-memory
 // dataset, as data.ReadFile reads their concatenation.
-func readDataset(ctx context.Context, files []fileio.ReadableFile, positive, glob string) (*data.Dataset, error) {
+func readDataset(ctx context.Context, files []fileio.ReadableFile, positive string, table *data.TableOptions, glob string) (*data.Dataset, *data.Schema, error) {
 	rule, err := data.NewLabelRule(positive)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	slices.SortFunc(files, func(a, b fileio.ReadableFile) int {
 		switch {
@@ -127,21 +256,20 @@ func readDataset(ctx context.Context, files []fileio.ReadableFile, positive, glo
 	ds := &data.Dataset{Name: glob}
 	var labels []FileLabels
 	for _, f := range files {
-		rc, err := openShard(ctx, f)
+		fl, err := readShard(ctx, f, rule, table, nil, ds.Append)
 		if err != nil {
-			return nil, err
-		}
-		fl, err := readShard(ctx, rc, f.Metadata.Path, rule, ds.Append)
-		rc.Close()
-		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		labels = append(labels, fl)
 	}
 	if err := checkLabels(labels, positive, glob); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return ds, nil
+	sch := labels[0].Schema
+	if sch != nil {
+		ds.Dim = sch.Dim() // a table's width is its schema's, whatever its rows hold
+	}
+	return ds, sch, nil
 }
 
 // readOutput reads a file written by the pipeline, through Beam's filesystems (the

@@ -61,7 +61,20 @@ type ConvertStats struct {
 // and the write (checked at every 64 KiB written and before the rename), leaving out
 // as it was.
 func Convert(in, out string, opts Options) (ConvertStats, error) {
+	return ConvertShards(in, out, 1, opts)
+}
+
+// ConvertShards is Convert writing the rows of in to n shard files (ShardPaths(out,
+// n); n = 1 writes out itself): consecutive runs of rows, the first shards one row
+// longer where n does not divide the rows, so that the shards in the order of their
+// names are in's rows in order. The same input gives the same shards. Either every
+// shard is written or, when anything fails, none is changed (the shards' temporary
+// files are renamed only once all are complete).
+func ConvertShards(in, out string, n int, opts Options) (ConvertStats, error) {
 	var st ConvertStats
+	if n < 1 || n > MaxShards {
+		return st, fmt.Errorf("convert %s: %d shards: want 1 to %d", in, n, MaxShards)
+	}
 	ctx := opts.Context
 	if ctx == nil {
 		ctx = context.Background()
@@ -72,19 +85,14 @@ func Convert(in, out string, opts Options) (ConvertStats, error) {
 		if !opts.Table.IsZero() || opts.Positive != "" {
 			return st, fmt.Errorf("convert %s to %s: a table copied to a table keeps its columns: the table options do not apply", in, out)
 		}
-		var readErr error // the input's, reported as it is, not as the output's write
-		err := WriteAtomicContext(ctx, out, func(w io.Writer) error {
+		rows := -1 // one file: no need to count
+		if n > 1 {
 			var err error
-			st, readErr, err = copyTable(in, w, format)
-			if readErr != nil {
-				return readErr
+			if rows, err = countTableRows(in); err != nil {
+				return st, err
 			}
-			return err
-		})
-		if readErr != nil {
-			return st, readErr
 		}
-		return st, err
+		return copyTableShards(ctx, in, ShardPaths(out, n), format, rows)
 	}
 	d, _, err := ReadTableFile(in, opts)
 	if err != nil {
@@ -93,21 +101,109 @@ func Convert(in, out string, opts Options) (ConvertStats, error) {
 	if opts.Positive != "" && !opts.Raw {
 		d = withBinaryLabels(d)
 	}
+	if err := WriteDatasetShards(ctx, d, out, n); err != nil {
+		return st, fmt.Errorf("convert %s: %w", in, err)
+	}
 	st.Rows, st.Features, st.Values = d.Rows(), d.Dim, int64(d.Nnz())
 	st.Pos, st.Neg = d.Counts()
-	var write func(io.Writer) error
-	switch format {
-	case FormatCache:
-		write = func(w io.Writer) error { return WriteCache(w, d) }
-	case FormatLibSVM:
-		write = func(w io.Writer) error { return WriteLibSVM(w, d) }
-	default:
-		if d.Dim > MaxTableColumns {
-			return st, fmt.Errorf("convert %s to %s: %d features would be %d columns (at most %d)", in, out, d.Dim, d.Dim, MaxTableColumns)
-		}
-		write = func(w io.Writer) error { return writeDatasetTable(w, format, d) }
+	return st, nil
+}
+
+// MaxShards is the most shards ConvertShards writes (they are open together until all
+// are complete).
+const MaxShards = 1000
+
+// ShardPaths names the n shards of out: out itself for one, else out's name with "-"
+// and the shard's number before its extension, zero-padded so that the names sort in
+// shard order: train/part.svm in 4 shards is train/part-0.svm … train/part-3.svm (a
+// glob 'train/part-*.svm' matches them), in 12 part-00.svm … part-11.svm.
+func ShardPaths(out string, n int) []string {
+	if n == 1 {
+		return []string{out}
 	}
-	return st, WriteAtomicContext(ctx, out, write)
+	ext := filepath.Ext(out)
+	if strings.ContainsAny(ext, `/\`) {
+		ext = ""
+	}
+	stem, width := strings.TrimSuffix(out, ext), len(strconv.Itoa(n-1))
+	paths := make([]string, n)
+	for s := range paths {
+		paths[s] = fmt.Sprintf("%s-%0*d%s", stem, width, s, ext)
+	}
+	return paths
+}
+
+// shardBounds returns the first row of each of n shards of rows rows, and rows: shard
+// s is rows [b[s], b[s+1]).
+func shardBounds(rows, n int) []int {
+	b := make([]int, n+1)
+	for s := range b {
+		b[s] = s * rows / n
+	}
+	return b
+}
+
+// WriteDatasetShards writes d to out in OutputFormat(out), in n shards as
+// ConvertShards does (n = 1: out itself), labels as d holds them.
+func WriteDatasetShards(ctx context.Context, d *Dataset, out string, n int) error {
+	if n < 1 || n > MaxShards {
+		return fmt.Errorf("%d shards: want 1 to %d", n, MaxShards)
+	}
+	format := OutputFormat(out)
+	if (format == FormatCSV || format == FormatTSV || format == FormatParquet) && d.Dim > MaxTableColumns {
+		return fmt.Errorf("writing %s: %d features would be %d columns (at most %d)", out, d.Dim, d.Dim, MaxTableColumns)
+	}
+	bounds := shardBounds(d.Rows(), n)
+	return writeAllAtomic(ctx, ShardPaths(out, n), func(s int, w io.Writer) error {
+		part := d
+		if n > 1 {
+			rows := make([]int, 0, bounds[s+1]-bounds[s])
+			for i := bounds[s]; i < bounds[s+1]; i++ {
+				rows = append(rows, i)
+			}
+			part = d.Subset(rows)
+		}
+		switch format {
+		case FormatCache:
+			return WriteCache(w, part)
+		case FormatLibSVM:
+			return WriteLibSVM(w, part)
+		}
+		return writeDatasetTable(w, format, part)
+	})
+}
+
+// errInnerWrite stands for the error of a later file of writeAllAtomic.
+var errInnerWrite = errors.New("a later file failed")
+
+// writeAllAtomic writes the files paths with WriteAtomicContext, file s by write(s,
+// w), each one's temporary file kept until the later ones are complete, so that a
+// failure anywhere leaves every path as it was. (Only a failing rename, after all were
+// written, could leave the later files renamed and the earlier not.)
+func writeAllAtomic(ctx context.Context, paths []string, write func(s int, w io.Writer) error) error {
+	var inner error
+	var chain func(s int) error
+	chain = func(s int) error {
+		return WriteAtomicContext(ctx, paths[s], func(w io.Writer) error {
+			if err := write(s, w); err != nil {
+				return err
+			}
+			if s+1 < len(paths) {
+				if err := chain(s + 1); err != nil {
+					if inner == nil {
+						inner = err
+					}
+					return errInnerWrite
+				}
+			}
+			return nil
+		})
+	}
+	err := chain(0)
+	if inner != nil {
+		return inner
+	}
+	return err
 }
 
 // withBinaryLabels returns d (a shallow copy) with its labels as its classes, +1 and
@@ -173,56 +269,97 @@ func writeDatasetTable(w io.Writer, format string, d *Dataset) error {
 	return tw.Close()
 }
 
-// copyTable copies the table in to w in format, column by column. readErr is an error
-// reading in, err one writing w.
-func copyTable(in string, w io.Writer, format string) (st ConvertStats, readErr, err error) {
+// countTableRows counts the rows of the table in (a first pass of a sharded copy).
+func countTableRows(in string) (int, error) {
 	f, err := openInput(in)
 	if err != nil {
-		return st, err, nil
+		return 0, err
 	}
 	defer f.Close()
-	var (
-		header []string
-		kinds  []colKind
-		next   func(cells []Cell) error
-	)
-	if isParquetFile(in) || TableFormat(in) == FormatParquet {
-		header, kinds, next, err = parquetCells(f, in)
-	} else {
-		header, kinds, next, err = csvCells(f, in)
-	}
+	header, _, next, err := tableCells(f, in)
 	if err != nil {
-		return st, err, nil
+		return 0, err
+	}
+	cells := make([]Cell, len(header))
+	rows := 0
+	for {
+		err := next(cells)
+		if errors.Is(err, io.EOF) {
+			return rows, nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		rows++
+	}
+}
+
+// tableCells opens the cells of the table in f (CSV, TSV or Parquet).
+func tableCells(f *os.File, in string) ([]string, []colKind, func([]Cell) error, error) {
+	if isParquetFile(in) || TableFormat(in) == FormatParquet {
+		return parquetCells(f, in)
+	}
+	return csvCells(f, in)
+}
+
+// copyTableShards copies the table in to paths in format, column by column, rows
+// (counted before; -1 for one file) split as ConvertShards says. An error reading in is
+// returned as it is, one writing as WriteAtomicContext's.
+func copyTableShards(ctx context.Context, in string, paths []string, format string, rows int) (ConvertStats, error) {
+	var st ConvertStats
+	f, err := openInput(in)
+	if err != nil {
+		return st, err
+	}
+	defer f.Close()
+	header, kinds, next, err := tableCells(f, in)
+	if err != nil {
+		return st, err
 	}
 	cols := make([]TableColumn, len(header))
 	for i, h := range header {
 		cols[i] = TableColumn{Name: h, Text: kinds[i] == kindString}
 	}
-	tw, err := NewTableWriter(w, format, cols, 0)
-	if err != nil {
-		return st, nil, err
+	st.Features = len(cols)
+	bounds := []int{0, -1}
+	if len(paths) > 1 {
+		bounds = shardBounds(rows, len(paths))
 	}
+	var readErr error // the input's, reported as it is, not as the output's write
 	cells := make([]Cell, len(cols))
-	for {
-		err := next(cells)
-		if errors.Is(err, io.EOF) {
-			break
-		}
+	err = writeAllAtomic(ctx, paths, func(s int, w io.Writer) error {
+		tw, err := NewTableWriter(w, format, cols, 0)
 		if err != nil {
-			return st, err, nil
+			return err
 		}
-		st.Rows++
-		for _, c := range cells {
-			if !c.Null {
-				st.Values++
+		for i := bounds[s]; bounds[s+1] < 0 || i < bounds[s+1]; i++ {
+			err := next(cells)
+			if errors.Is(err, io.EOF) && bounds[s+1] < 0 {
+				break
+			}
+			if errors.Is(err, io.EOF) {
+				err = fmt.Errorf("%s: %w: it ended after %d rows, %d were counted before", in, ErrCorrupt, i, rows)
+			}
+			if err != nil {
+				readErr = err
+				return err
+			}
+			st.Rows++
+			for _, c := range cells {
+				if !c.Null {
+					st.Values++
+				}
+			}
+			if err := tw.WriteRow(cells); err != nil {
+				return err
 			}
 		}
-		if err := tw.WriteRow(cells); err != nil {
-			return st, nil, err
-		}
+		return tw.Close()
+	})
+	if readErr != nil {
+		return st, readErr
 	}
-	st.Features = len(cols)
-	return st, nil, tw.Close()
+	return st, err
 }
 
 // csvCells reads a CSV or TSV file's cells, the kinds of its columns taken from its
