@@ -128,22 +128,35 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 	if src != nil {
 		t.Points = t.streamLengths(t.Points, res.TrainRows)
 	}
+	start := time.Now()
+	fitted := false
 	if src == nil {
 		// prepareTask takes the rows as read: once scaled, they can go.
 		train := t.Train
 		t.Train, t.Test = nil, nil
-		if src, test, err = prepareTask(ctx, b, &t, train, test, &cfg, res); err != nil {
+		var order []int
+		if cfg.Shuffle {
+			order = data.Shuffle(train.Rows(), cfg.Seed) // fit's order
+		}
+		if fitted, err = momentsFit(ctx, b, &t, train, order, false, &cfg, res); err != nil {
+			return nil, err
+		}
+		if fitted {
+			test = res.asTrained(test)
+		} else if src, test, err = prepareTask(ctx, b, &t, train, test, &cfg, res); err != nil {
 			return nil, err
 		}
 	}
 	best := t.Points[res.Best]
 	res.Params = best.Values()
-	start := time.Now()
-	if res.Weights, err = fit(ctx, spec, b, best, src, cfg, res.TrainResult); err != nil {
-		if len(t.Points) > 1 {
-			return nil, fmt.Errorf("refit of the best grid point (%s): %w", pointString(res.Points, res.Best), err)
+	if !fitted {
+		start = time.Now()
+		if res.Weights, err = fit(ctx, spec, b, best, src, cfg, res.TrainResult); err != nil {
+			if len(t.Points) > 1 {
+				return nil, fmt.Errorf("refit of the best grid point (%s): %w", pointString(res.Points, res.Best), err)
+			}
+			return nil, err
 		}
-		return nil, err
 	}
 	res.Seconds = time.Since(start).Seconds()
 	if t.testLater != nil {
@@ -171,7 +184,7 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 // it returns the refit's source and the scaled test data.
 func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *data.Dataset, cfg *TrainConfig, res *GridResult) (solver.Source, *data.Dataset, error) {
 	read := train
-	train, err := scale(t.Scale, t.Spec.UnitRows, train, res.TrainResult)
+	train, err := scale(t.Scale, t.Spec.UnitRows, train, t.owned, res.TrainResult)
 	if err != nil {
 		return nil, nil, err
 	}

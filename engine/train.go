@@ -998,14 +998,18 @@ func scanTable(path string, in data.Options, notes *[]string) (dim, rows int, sc
 }
 
 // scale fits the scaling kind (data.FitScaling; unitRows: the algorithm assumes
-// ‖x‖ ≤ 1) on the training data and applies it; res gets the scaling (asTrained applies
-// it to test data).
-func scale(kind string, unitRows bool, train *data.Dataset, res *TrainResult) (*data.Dataset, error) {
+// ‖x‖ ≤ 1) on the training data and applies it, in place when the run owns the rows
+// (data.Scaling.ApplyInPlace: a dense matrix is not held twice), else to a copy; res
+// gets the scaling (asTrained applies it to test data).
+func scale(kind string, unitRows bool, train *data.Dataset, owned bool, res *TrainResult) (*data.Dataset, error) {
 	s, err := data.FitScaling(kind, train, unitRows)
 	if err != nil {
 		return nil, inputError{err}
 	}
 	res.Scale, res.Scaling = s.Kind, s
+	if owned {
+		return s.ApplyInPlace(train), nil
+	}
 	return s.Apply(train), nil
 }
 

@@ -1,0 +1,121 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/kernels"
+)
+
+// Scaling without a second copy of the training matrix (issue 40). The scaled rows a
+// learner reads are made in one of three ways:
+//
+//   - folded into the class moments (momentsFit): a learner that fits from the class
+//     moments alone (solver.MomentsFit: ls-auc up to solver.LSAUCDirectMax features with
+//     steps=0, mba-* with pairs=all) under an affine per-feature scaling (minmax, auto
+//     resolved to it, none) accumulates the moments of the rows as read and maps them
+//     (stats.Moments.Affine: the mean by the map, the scatter by its scales). The rows
+//     are never written, so this serves a caller's arrays and a mapped cache as well.
+//   - in place (data.Scaling.ApplyInPlace), when the run owns a dense matrix (Task.owned:
+//     read from a file, not a caller's Dataset);
+//   - a scaled copy otherwise (a caller's rows, a sparse matrix).
+//
+// The first gives the weights of the scaled copy to rounding (the moments' map is
+// exact in exact arithmetic; on the sets of the tests, to 1e-13 relative), the second
+// bit for bit; the model's Scaling is FitScaling's either way, and the data-scaled
+// defaults see the copy's facts bit for bit (data.Scaler.AppliedStats).
+
+// momentsFit fits Run's one point on train's rows order (nil: all, as stored; Shuffle's
+// permutation, or a subset of the rows) from their class moments mapped by the
+// scaling, when that is the fit the scaled rows would get: one point, no bins, a batch
+// learner that fits from the moments on rows of the scaled copy's shape
+// (solver.MomentsFit), a scaling that is none or min-max. It then fills res as
+// prepareTask and fit would (Scale, Scaling, Best, the defaults' note, Weights) and
+// reports true; false leaves res alone and nothing fitted. With scaling none and all
+// the rows, there is no copy to spare, and it reports false.
+func momentsFit(ctx context.Context, b kernels.Backend, t *Task, train *data.Dataset, order []int, subset bool, cfg *TrainConfig, res *GridResult) (bool, error) {
+	spec := t.Spec
+	if len(t.Points) != 1 || t.Bins != 0 || !spec.IsBatch() || cfg.Average > 1 || train.Rows() == 0 || res.width() != train.Dim {
+		return false, nil
+	}
+	kind, err := data.ResolveScale(t.Scale, train.Dim, spec.UnitRows)
+	if err != nil || (kind != data.ScaleMinMax && kind != data.ScaleNone) || (kind == data.ScaleNone && !subset) {
+		return false, nil // the copy path reports a bad kind
+	}
+	if l, err := spec.NewBatch(b, max(train.Dim, 1), t.Points[0], cfg.Seed); err != nil {
+		return false, nil
+	} else if ml, ok := l.(solver.MomentsLearner); !ok || !ml.MomentsOnly() {
+		return false, nil // cheap refusal before a pass over the rows
+	}
+	n := train.Rows()
+	if order != nil {
+		n = len(order)
+	}
+	pos := 0
+	for r := range n {
+		i := r
+		if order != nil {
+			i = order[r]
+		}
+		switch train.Y[i] {
+		case 1:
+			pos++
+		case -1:
+		default:
+			return false, nil // the learner's fit says what is wrong
+		}
+	}
+	if pos == 0 || pos == n {
+		return false, nil
+	}
+	s := &data.Scaling{Kind: kind}
+	facts := solver.DataFacts{Rows: n, Features: train.Dim, Positives: pos}
+	shape := solver.Shape{Rows: n, Dim: train.Dim, Dense: train.IsDense()}
+	var sq float64
+	if kind == data.ScaleMinMax {
+		if s.MinMax, err = data.FitMinMaxRows(train, order, -1, 1); err != nil {
+			return false, nil
+		}
+		sq, shape.Nnz = s.MinMax.AppliedStats(train, order)
+	} else {
+		sq, shape.Nnz = data.SqNormStats(train, order)
+	}
+	facts.MeanSqNorm = sq / float64(n)
+	facts.Passes = cfg.Passes
+	point, note := t.Points[0], ""
+	if t.Settings != nil && spec.Defaults != nil {
+		if len(t.Settings) != 1 {
+			return false, nil
+		}
+		if point, note, err = dataParams(spec, facts, t.Settings[0]); err != nil {
+			return false, err
+		}
+	}
+	l, err := spec.NewBatch(b, res.width(), point, cfg.Seed)
+	if err != nil {
+		return false, nil
+	}
+	ml, ok := solver.MomentsFit(l, shape)
+	if !ok {
+		return false, nil
+	}
+	p, ng, err := solver.ClassMoments(ctx, b, train, order, res.width())
+	if err != nil {
+		return false, err
+	}
+	if s.MinMax != nil {
+		p.Affine(s.MinMax.Scale, s.MinMax.Shift)
+		ng.Affine(s.MinMax.Scale, s.MinMax.Shift)
+	}
+	if err := ml.FitMoments(ctx, p, ng); err != nil {
+		return false, err
+	}
+	t.Points = []solver.Params{point}
+	res.Scale, res.Scaling, res.Best = s.Kind, s, 0
+	if note != "" {
+		res.Notes = append(res.Notes, note)
+	}
+	res.Weights = ml.Weights()
+	return true, nil
+}
