@@ -2,8 +2,11 @@ package engine
 
 import (
 	"context"
+	"fmt"
+	"math"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/kernels"
 )
@@ -118,4 +121,99 @@ func momentsFit(ctx context.Context, b kernels.Backend, t *Task, train *data.Dat
 	}
 	res.Weights = ml.Weights()
 	return true, nil
+}
+
+// scoreRows is Score(w, res.asTrained(ds.Subset(rows))) without the copies, bit for bit:
+// each row scaled by res.Scaling into scratch and scored. ds is the training data as
+// read (res.Features features); with bins (res.Binned) it takes the copies.
+func scoreRows(res *TrainResult, w []float64, ds *data.Dataset, rows []int) []float64 {
+	if res.Binned != nil || ds.Dim != res.Features {
+		return Score(w, res.asTrained(ds.Subset(rows)))
+	}
+	mapRow := func(x kernels.Sparse, _ int, _ []float64, _ kernels.Sparse) kernels.Sparse { return x }
+	if res.Scaling != nil {
+		mapRow = res.Scaling.RowMapper()
+	}
+	dense := make([]float64, ds.Dim)
+	var buf kernels.Sparse
+	scores := make([]float64, len(rows))
+	for k, i := range rows {
+		buf = mapRow(ds.Row(i), ds.Dim, dense, buf)
+		var s float64
+		for q, j := range buf.Idx {
+			if int(j) < len(w) {
+				s += w[j] * buf.Val[q]
+			}
+		}
+		scores[k] = s
+	}
+	return scores
+}
+
+// rowsDensity is ds.Subset(rows).Density() without the copy.
+func rowsDensity(ds *data.Dataset, rows []int) float64 {
+	if len(rows) == 0 || ds.Dim == 0 {
+		return 0
+	}
+	if ds.IsDense() {
+		return 1
+	}
+	var nnz int64
+	for _, i := range rows {
+		nnz += ds.Ptr[i+1] - ds.Ptr[i]
+	}
+	return float64(nnz) / (float64(len(rows)) * float64(ds.Dim))
+}
+
+// crossFit fits the calibration cfg.CalibrateFolds-fold cross-fitted
+// (TrainConfig.CalibrateFolds) into res.Calibration: t is the final fit's task on all
+// the training rows (t.Train as read), each fold's fit the same task on the other
+// folds' rows (named: Task.rows), none of them written (not owned); its rows are
+// scored where they lie (scoreRows), scaled by the fold fit's own scaling.
+func crossFit(ctx context.Context, b kernels.Backend, t Task, cfg TrainConfig, res *TrainResult) (note string, err error) {
+	train := t.Train
+	if train == nil {
+		return "", inputErrorf("cross-fitted calibration needs the training rows in memory")
+	}
+	k := cfg.CalibrateFolds
+	// The folds of data.StratifiedKFold, each made when its turn comes.
+	part, err := data.StratifiedKFoldParts(train.Y, k, SubSeed(cfg.Seed, 0x6366))
+	if err != nil {
+		return "", inputErrorf("calibration folds of %s: %w", cfg.dataName(), err)
+	}
+	scores := make([]float64, train.Rows())
+	fcfg := cfg
+	fcfg.Checkpoint, fcfg.Progress, fcfg.CalibrateFolds, fcfg.Calibrate = "", nil, 0, ""
+	for fi := range k {
+		var f data.Fold
+		for i, p := range part {
+			if p == fi {
+				f.Test = append(f.Test, i)
+			}
+		}
+		f.Train = make([]int, 0, len(part)-len(f.Test))
+		for i, p := range part {
+			if p != fi {
+				f.Train = append(f.Train, i)
+			}
+		}
+		ft := t
+		ft.rows, ft.owned, ft.Test, ft.testLater, ft.Progress, ft.cfg = f.Train, false, nil, nil, nil, &fcfg
+		ft.res = &TrainResult{Algo: res.Algo, Data: res.Data, TrainRows: len(f.Train), Features: res.Features, Passes: res.Passes,
+			TestAUC: math.NaN(), Seed: res.Seed, Backend: res.Backend, density: rowsDensity(train, f.Train)}
+		if _, err = Run(ctx, b, ft); err != nil {
+			return "", fmt.Errorf("calibration fold %d of %d: %w", fi+1, k, err)
+		}
+		for q, s := range scoreRows(ft.res, ft.res.Weights, train, f.Test) {
+			scores[f.Test[q]] = s
+		}
+	}
+	c, err := model.Fit(cfg.Calibrate, scores, train.Y)
+	if err != nil {
+		return "", fmt.Errorf("calibration on the out-of-fold scores of %d training rows: %w", len(scores), err)
+	}
+	c.Folds = k
+	res.Calibration = c
+	return fmt.Sprintf("calibration: %s fitted on the out-of-fold scores of all %d training rows (%d stratified folds, seed %d, each scored by a fit on the others); the weights trained on every row",
+		cfg.Calibrate, len(scores), k, cfg.Seed), nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/fallback"
 	"github.com/aucopt/aucopt/kernels"
@@ -246,6 +247,165 @@ func TestAppliedStats(t *testing.T) {
 				if f := solver.FactsOf(sub); sq/float64(sub.Rows()) != f.MeanSqNorm || nnz != int64(sub.Nnz()) {
 					t.Errorf("dense=%v subset=%v: SqNormStats %v %d, the subset's %v %d", ds.IsDense(), rows != nil, sq, nnz, f.MeanSqNorm, sub.Nnz())
 				}
+			}
+		}
+	}
+}
+
+// TestCalibrationNamesRows: the held-out calibration and the cross-fitted one train
+// on rows they name rather than copy: a moments learner on a caller's rows allocates
+// less than a quarter of the matrix, and every fit is the one on the rows' copy, bit
+// for bit (the oracle: Train on ds.Subset of the same rows, the map fitted on the
+// scores of the held-out or out-of-fold rows' copy). The cross-fitted run's weights
+// are the uncalibrated run's.
+func TestCalibrationNamesRows(t *testing.T) {
+	b := fallback.NewWorkers(2)
+	defer b.Close()
+	// Large sets for the moments learners, whose fits allocate little beside the rows;
+	// small ones for the others.
+	sets := func(rows int) (dense, sparse *data.Dataset) {
+		x, labels := memoryRows(rows, 150, 11)
+		dense, err := data.NewDenseRows("", rows, 150, x, false, labels, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp := dense.ToSparse()
+		sparse, err = data.NewCSR("", 150, sp.Ptr, sp.Idx, sp.Val, labels, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dense, sparse
+	}
+	dense, sparse := sets(40000)
+	smallDense, smallSparse := sets(4000)
+	ctx := context.Background()
+	train := func(cfg TrainConfig) *TrainResult {
+		t.Helper()
+		res, err := Train(ctx, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	cases := []struct {
+		name     string
+		algo     string
+		ds       *data.Dataset
+		shuffle  bool
+		method   string
+		folds    int
+		noCopies bool
+	}{
+		{"ls-auc holdout", "ls-auc", dense, true, "platt", 0, true},
+		{"ls-auc folds", "ls-auc", dense, true, "platt", 3, true},
+		{"ls-auc csr folds isotonic", "ls-auc", sparse, false, "isotonic", 3, true},
+		{"mba-l2 folds", "mba-l2", smallDense, false, "platt", 2, false},
+		{"opauc folds", "opauc", smallSparse, true, "platt", 3, false},
+		{"opauc holdout", "opauc", smallSparse, false, "isotonic", 0, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			base := TrainConfig{Algo: c.algo, Dataset: c.ds, Shuffle: c.shuffle, Backend: b}
+			if c.algo == "opauc" {
+				base.Passes = 2 // the folds' fits take the final fit's passes, not their rows' default
+			}
+			cfg := base
+			cfg.Calibrate, cfg.CalibrateFolds = c.method, c.folds
+			var res *TrainResult
+			alloc := allocated(func() { res = train(cfg) })
+			// A copy of a fold's training part would be at least half the matrix, of the
+			// hold-out's 80 %; the fits' own state and the folds' row lists are less.
+			bound := uint64(8*c.ds.Rows()*c.ds.Dim) / 4
+			if c.folds != 0 {
+				bound *= 2
+			}
+			if c.noCopies && alloc > bound {
+				t.Errorf("allocated %d bytes, more than %d: rows were copied", alloc, bound)
+			}
+			var parts []data.Fold
+			var err error
+			if c.folds == 0 {
+				f, err := data.TrainTestSplit(c.ds.Y, 1-DefaultCalibrateHoldout, SubSeed(DefaultSeed, 0x6361))
+				if err != nil {
+					t.Fatal(err)
+				}
+				parts = []data.Fold{f}
+			} else if parts, err = data.StratifiedKFold(c.ds.Y, c.folds, SubSeed(DefaultSeed, 0x6366)); err != nil {
+				t.Fatal(err)
+			}
+			var scores []float64 // the held-out rows' in their order, or every row's in the data's
+			var y []int8
+			if c.folds != 0 {
+				scores, y = make([]float64, c.ds.Rows()), c.ds.Y
+			}
+			for _, f := range parts {
+				part := base
+				part.Dataset = c.ds.Subset(f.Train)
+				pr := train(part)
+				held := c.ds.Subset(f.Test)
+				s := Score(pr.Weights, pr.asTrained(held))
+				if c.folds == 0 {
+					scores, y = s, held.Y
+				}
+				for q, i := range f.Test {
+					if c.folds != 0 {
+						scores[i] = s[q]
+					}
+				}
+				if c.folds == 0 && !slices.Equal(res.Weights, pr.Weights) {
+					t.Errorf("weights differ from the fit on the training part's copy by %.3g relative", relDiff(pr.Weights, res.Weights))
+				}
+			}
+			if c.folds != 0 {
+				if plain := train(base); !slices.Equal(res.Weights, plain.Weights) {
+					t.Error("cross-fitted run's weights differ from the uncalibrated run's")
+				}
+			}
+			want, err := model.Fit(c.method, scores, y)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := res.Calibration
+			if got == nil || got.A != want.A || got.B != want.B || !slices.Equal(got.X, want.X) || got.Rows != want.Rows || got.Folds != c.folds {
+				t.Errorf("calibration %+v, want %+v with folds %d", got, want, c.folds)
+			}
+			if err := got.Validate(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+// TestModelScoresWithoutCopy: a model scores rows as its training scaled them, each row
+// scaled where it is read: the scores of the scaled copy bit for bit, allocating less
+// than a quarter of the rows (the scores and scratch).
+func TestModelScoresWithoutCopy(t *testing.T) {
+	const rows, dim = 6000, 50
+	x, labels := memoryRows(rows, dim, 13)
+	dense, err := data.NewDenseRows("", rows, dim, x, false, labels, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sparse := dense.ToSparse()
+	for _, kind := range []string{data.ScaleMinMax, data.ScaleNorm, data.ScaleUnit, data.ScaleMinMaxUnit, data.ScaleNone} {
+		for _, ds := range []*data.Dataset{dense, sparse} {
+			res, err := Train(context.Background(), TrainConfig{Algo: "ls-auc", Dataset: ds, Scale: kind})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := res.Model()
+			want := Score(res.Weights, res.asTrained(ds))
+			var got []float64
+			alloc := allocated(func() {
+				if got, err = m.Score(ds); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if !slices.Equal(got, want) {
+				t.Errorf("%s dense=%v: scores differ from the scaled copy's", kind, ds.IsDense())
+			}
+			if matrix := uint64(8 * rows * dim); alloc > matrix/4 {
+				t.Errorf("%s dense=%v: scoring allocated %d bytes, the matrix is %d: a scaled copy", kind, ds.IsDense(), alloc, matrix)
 			}
 		}
 	}

@@ -116,21 +116,11 @@ func (s *Scaling) applyMinMaxUnit(d *Dataset) *Dataset {
 // file is left as it was). A sparse d, whose rows may gain stored values, gets Apply's
 // copy.
 func (s *Scaling) ApplyInPlace(d *Dataset) *Dataset {
-	var f func(x kernels.Sparse, dim int, dense []float64, out kernels.Sparse) kernels.Sparse
-	switch {
-	case d.Dense == nil:
+	f := s.rowMap()
+	if d.Dense == nil {
 		return s.Apply(d)
-	case s.MinMax != nil && s.Norm != nil:
-		var mm kernels.Sparse
-		f = func(x kernels.Sparse, dim int, dense []float64, out kernels.Sparse) kernels.Sparse {
-			mm = s.MinMax.ApplyRow(x, dim, dense, mm)
-			return s.Norm.normalizeRow(mm, dim, dense, out)
-		}
-	case s.MinMax != nil:
-		f = s.MinMax.ApplyRow
-	case s.Norm != nil:
-		f = s.Norm.normalizeRow
-	default:
+	}
+	if f == nil {
 		return d
 	}
 	dense := make([]float64, d.Dim)
@@ -223,4 +213,33 @@ func SqNormStats(d *Dataset, order []int) (sqSum float64, nnz int64) {
 		nnz += int64(len(x.Val))
 	}
 	return sqSum, nnz
+}
+
+// rowMap is the scaling of one row (x of dimension dim into out, reusing its storage;
+// dense is scratch of length dim), as Apply maps each row; nil for ScaleNone.
+func (s *Scaling) rowMap() func(x kernels.Sparse, dim int, dense []float64, out kernels.Sparse) kernels.Sparse {
+	switch {
+	case s.MinMax != nil && s.Norm != nil:
+		var mm kernels.Sparse
+		return func(x kernels.Sparse, dim int, dense []float64, out kernels.Sparse) kernels.Sparse {
+			mm = s.MinMax.ApplyRow(x, dim, dense, mm)
+			return s.Norm.normalizeRow(mm, dim, dense, out)
+		}
+	case s.MinMax != nil:
+		return s.MinMax.ApplyRow
+	case s.Norm != nil:
+		return s.Norm.normalizeRow
+	}
+	return nil
+}
+
+// RowMapper returns the scaling of one row as Apply maps each row of a dataset: x of
+// dimension dim written into out (reusing its storage) and returned, dense scratch of
+// length dim; for ScaleNone, x itself. The function keeps state between calls: one
+// per goroutine.
+func (s *Scaling) RowMapper() func(x kernels.Sparse, dim int, dense []float64, out kernels.Sparse) kernels.Sparse {
+	if f := s.rowMap(); f != nil {
+		return f
+	}
+	return func(x kernels.Sparse, _ int, _ []float64, _ kernels.Sparse) kernels.Sparse { return x }
 }
