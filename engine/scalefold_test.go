@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"math"
 	"runtime"
 	"slices"
 	"testing"
@@ -333,7 +334,9 @@ func TestCalibrationNamesRows(t *testing.T) {
 			} else if parts, err = data.StratifiedKFold(c.ds.Y, c.folds, SubSeed(DefaultSeed, 0x6366)); err != nil {
 				t.Fatal(err)
 			}
-			var scores []float64 // the held-out rows' in their order, or every row's in the data's
+			// The held-out rows' scores in their order; or every row's out-of-fold score,
+			// standardised by its fold model's scores of every row, in the data's.
+			var scores []float64
 			var y []int8
 			if c.folds != 0 {
 				scores, y = make([]float64, c.ds.Rows()), c.ds.Y
@@ -342,23 +345,18 @@ func TestCalibrationNamesRows(t *testing.T) {
 				part := base
 				part.Dataset = c.ds.Subset(f.Train)
 				pr := train(part)
-				held := c.ds.Subset(f.Test)
-				s := Score(pr.Weights, pr.asTrained(held))
 				if c.folds == 0 {
-					scores, y = s, held.Y
-				}
-				for q, i := range f.Test {
-					if c.folds != 0 {
-						scores[i] = s[q]
+					held := c.ds.Subset(f.Test)
+					scores, y = Score(pr.Weights, pr.asTrained(held)), held.Y
+					if !slices.Equal(res.Weights, pr.Weights) {
+						t.Errorf("weights differ from the fit on the training part's copy by %.3g relative", relDiff(pr.Weights, res.Weights))
 					}
+					continue
 				}
-				if c.folds == 0 && !slices.Equal(res.Weights, pr.Weights) {
-					t.Errorf("weights differ from the fit on the training part's copy by %.3g relative", relDiff(pr.Weights, res.Weights))
-				}
-			}
-			if c.folds != 0 {
-				if plain := train(base); !slices.Equal(res.Weights, plain.Weights) {
-					t.Error("cross-fitted run's weights differ from the uncalibrated run's")
+				all := Score(pr.Weights, pr.asTrained(c.ds))
+				m, sd := meanStd(all)
+				for _, i := range f.Test {
+					scores[i] = (all[i] - m) / sd
 				}
 			}
 			want, err := model.Fit(c.method, scores, y)
@@ -366,8 +364,28 @@ func TestCalibrationNamesRows(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := res.Calibration
-			if got == nil || got.A != want.A || got.B != want.B || !slices.Equal(got.X, want.X) || got.Rows != want.Rows || got.Folds != c.folds {
-				t.Errorf("calibration %+v, want %+v with folds %d", got, want, c.folds)
+			if got == nil || got.Rows != want.Rows || got.Folds != c.folds {
+				t.Fatalf("calibration %+v, want %+v with folds %d", got, want, c.folds)
+			}
+			if c.folds == 0 {
+				if got.A != want.A || got.B != want.B || !slices.Equal(got.X, want.X) {
+					t.Errorf("calibration %+v, want %+v", got, want)
+				}
+			} else {
+				plain := train(base)
+				if !slices.Equal(res.Weights, plain.Weights) {
+					t.Error("cross-fitted run's weights differ from the uncalibrated run's")
+				}
+				// The map carried to the final model's scores: its probability of a score
+				// is the standardised map's of the score standardised by the final
+				// model's scores of every row.
+				final := Score(plain.Weights, plain.asTrained(c.ds))
+				m, sd := meanStd(final)
+				for i, s := range final {
+					if p, q := got.Prob(s), want.Prob((s-m)/sd); math.Abs(p-q) > 1e-9 {
+						t.Fatalf("row %d: probability %v, want %v", i, p, q)
+					}
+				}
 			}
 			if err := got.Validate(); err != nil {
 				t.Error(err)

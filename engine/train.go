@@ -333,12 +333,12 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	} else {
 		t.src = src // streamed as read
 	}
-	calibNote := ""
+	var cross *crossFitted
 	if cfg.CalibrateFolds != 0 {
-		// Before the final fit, which may scale the rows in place.
-		if calibNote, err = crossFit(ctx, b, t, cfg, res); err != nil {
+		if cross, err = crossFit(ctx, b, t, cfg, res); err != nil {
 			return nil, err
 		}
+		t.owned = false // the rows as read score the final model after its fit
 	}
 	if _, err = Run(ctx, b, t); err != nil {
 		if terr := test.failed(); terr != nil {
@@ -356,8 +356,8 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if err := calibrate(res, cfg); err != nil {
 		return nil, err
 	}
-	if calibNote != "" {
-		res.Notes = append(res.Notes, calibNote)
+	if cross != nil {
+		cross.finish(res, t.Train)
 	}
 	res.nameBuckets()
 	return res, nil
