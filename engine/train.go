@@ -80,7 +80,8 @@ type TrainConfig struct {
 	// arrays made a Dataset by data.NewDenseRows or data.NewCSR, or any Dataset): the run
 	// is Data's for a file of the same rows in the same layout (defaults, scaling,
 	// weights, bit for bit), the rows read where they lie and never written: the run
-	// scales a copy and does not reorder them in place. The layout is the Dataset's as
+	// scales a copy (a learner that fits from the class moments under min-max scaling
+	// maps the moments instead, and needs none) and does not reorder them in place. The layout is the Dataset's as
 	// given (a file is read sparse for an online learner and dense when dense for a batch
 	// one; the weights of another layout can differ in the last bits). Train, Grid and
 	// Auto take it; it has no fingerprint, so Checkpoint, OutOfCore, Positive and Table
