@@ -1,8 +1,10 @@
 #!/bin/sh
 # Calibrated probabilities on a9a (issue 42, bench/README.md "Calibrated probabilities"):
 # aucopt's learners trained on the embedded a9a with --calibrate platt and isotonic (the map
-# fitted on a stratified 20% of the training rows, the weights on the other 80%) and
-# without (probabilities a sigmoid of the raw score), evaluated on a9a.t by aucopt eval;
+# fitted on a stratified 20% of the training rows, the weights on the other 80%; or, with
+# --calibrate-folds 5, cross-fitted: the map on every row's out-of-fold score, the weights
+# on every row) and without (probabilities a sigmoid of the raw score), evaluated on a9a.t
+# by aucopt eval;
 # beside them scikit-learn's LogisticRegression (C=1) alone and wrapped in
 # CalibratedClassifierCV (5-fold, sigmoid and isotonic) on the same files. Prints one
 # Markdown table row per model: test AUC, log-loss, Brier score.
@@ -32,22 +34,35 @@ xz -dc engine/data/embedded/a9a.t.xz >"$DIR/a9a.t"
 export AUCOPT_DATA="$DIR/empty" # the embedded a9a
 mkdir -p "$AUCOPT_DATA"
 
-echo "| model | calibration | test AUC | log-loss | Brier |"
-echo "|---|---|---:|---:|---:|"
-for algo in $ALGOS; do
-	for cal in none platt isotonic; do
-		flag=""
-		[ "$cal" = none ] || flag="--calibrate $cal"
-		# shellcheck disable=SC2086
-		"$AUCOPT" train --algo "$algo" --data a9a $flag --model "$DIR/$algo-$cal.json" --quiet >/dev/null
-		"$AUCOPT" eval --model "$DIR/$algo-$cal.json" --data "$DIR/a9a.t" --allow-fewer-features --json >"$DIR/$algo-$cal.eval.json"
-		"$PYTHON" - "$DIR/$algo-$cal.eval.json" "aucopt $algo" <<'PY'
+# calflags CAL: train's flags for none, platt, isotonic, or METHOD-K (cross-fitted, K folds).
+calflags() {
+	case $1 in
+	none) ;;
+	*-*) echo "--calibrate ${1%-*} --calibrate-folds ${1#*-}" ;;
+	*) echo "--calibrate $1" ;;
+	esac
+}
+# row EVAL.json MODEL CAL: the table row of aucopt eval's report.
+row() {
+	"$PYTHON" - "$1" "$2" "$3" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 p = r["probabilities"]
 src = p["source"] if p["source"] in ("platt", "isotonic") else "none (sigmoid of the raw score)"
+if "-" in sys.argv[3]:
+    src += f", {sys.argv[3].split('-')[1]}-fold cross-fitted"
 print(f"| {sys.argv[2]} | {src} | {r['auc']:.4f} | {p['log_loss']:.4f} | {p['brier']:.4f} |")
 PY
+}
+
+echo "| model | calibration | test AUC | log-loss | Brier |"
+echo "|---|---|---:|---:|---:|"
+for algo in $ALGOS; do
+	for cal in none platt isotonic platt-5 isotonic-5; do
+		# shellcheck disable=SC2046
+		"$AUCOPT" train --algo "$algo" --data a9a $(calflags "$cal") --model "$DIR/$algo-$cal.json" --quiet >/dev/null
+		"$AUCOPT" eval --model "$DIR/$algo-$cal.json" --data "$DIR/a9a.t" --allow-fewer-features --json >"$DIR/$algo-$cal.eval.json"
+		row "$DIR/$algo-$cal.eval.json" "aucopt $algo" "$cal"
 	done
 done
 sklearn() { # sklearn TRAIN TEST FEATURES: LogisticRegression alone and calibrated
@@ -79,19 +94,11 @@ echo "|---|---|---:|---:|---:|"
 T="--label click --hash-bits 13"
 "$AUCOPT" gen --rows 200000 --out "$DIR/ctr-train.csv" >/dev/null
 "$AUCOPT" gen --rows 50000 --first-row 200000 --out "$DIR/ctr-test.csv" >/dev/null
-for cal in none platt isotonic; do
-	flag=""
-	[ "$cal" = none ] || flag="--calibrate $cal"
-	# shellcheck disable=SC2086
-	"$AUCOPT" train --algo ls-auc --data "$DIR/ctr-train.csv" $T $flag --model "$DIR/ctr-$cal.json" --quiet >/dev/null
+for cal in none platt isotonic platt-5 isotonic-5; do
+	# shellcheck disable=SC2086,SC2046
+	"$AUCOPT" train --algo ls-auc --data "$DIR/ctr-train.csv" $T $(calflags "$cal") --model "$DIR/ctr-$cal.json" --quiet >/dev/null
 	"$AUCOPT" eval --model "$DIR/ctr-$cal.json" --data "$DIR/ctr-test.csv" --json >"$DIR/ctr-$cal.eval.json"
-	"$PYTHON" - "$DIR/ctr-$cal.eval.json" "aucopt ls-auc" <<'PY'
-import json, sys
-r = json.load(open(sys.argv[1]))
-p = r["probabilities"]
-src = p["source"] if p["source"] in ("platt", "isotonic") else "none (sigmoid of the raw score)"
-print(f"| {sys.argv[2]} | {src} | {r['auc']:.4f} | {p['log_loss']:.4f} | {p['brier']:.4f} |")
-PY
+	row "$DIR/ctr-$cal.eval.json" "aucopt ls-auc" "$cal"
 done
 # shellcheck disable=SC2086
 "$AUCOPT" convert $T "$DIR/ctr-train.csv" "$DIR/ctr-train.svm" >/dev/null

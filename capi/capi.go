@@ -218,6 +218,12 @@ type options struct {
 	MaxMem  int64   `json:"max_memory"`
 	Average int     `json:"average"`
 	Bins    int     `json:"bins"`
+	// Calibrate, CalibrateHoldout and CalibrateFolds are train's --calibrate,
+	// --calibrate-holdout and --calibrate-folds (engine.TrainConfig): the map is the
+	// result's "calibration".
+	Calibrate        string  `json:"calibrate"`
+	CalibrateHoldout float64 `json:"calibrate_holdout"`
+	CalibrateFolds   int     `json:"calibrate_folds"`
 }
 
 // parseOptions reads the options JSON ("" for the defaults).
@@ -411,7 +417,8 @@ func aucopt_train(algo, params, opts *C.char, layout C.int, rows, cols C.int64_t
 			return err
 		}
 		cfg := engine.TrainConfig{Algo: goString(algo), Params: hyper, Dataset: ds, Passes: o.Passes, Shuffle: true,
-			Scale: data.ScaleAuto, Seed: uint64(seed), Backend: b, MaxMemory: o.MaxMem, Average: o.Average, Bins: o.Bins}
+			Scale: data.ScaleAuto, Seed: uint64(seed), Backend: b, MaxMemory: o.MaxMem, Average: o.Average, Bins: o.Bins,
+			Calibrate: o.Calibrate, CalibrateHoldout: o.CalibrateHoldout, CalibrateFolds: o.CalibrateFolds}
 		if o.Shuffle != nil {
 			cfg.Shuffle = *o.Shuffle
 		}

@@ -149,6 +149,9 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	if err := checkHoldOut(cfg.TrainConfig); err != nil {
 		return nil, err
 	}
+	if cfg.CalibrateFolds != 0 {
+		return nil, inputErrorf("--grid: a cross-fitted calibration (calibration folds) is for a single fit; hold rows out (--calibrate-holdout) or train the chosen point")
+	}
 	res := &TrainResult{Algo: spec.Name, Data: cfg.dataName(), Passes: max(cfg.Passes, 1), TestAUC: math.NaN(), Seed: cfg.Seed}
 	if spec.IsBatch() {
 		res.Passes = 0

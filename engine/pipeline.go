@@ -70,10 +70,15 @@ type Task struct {
 	// (the experiments' paper settings).
 	DataDefaults bool
 
-	cfg   *TrainConfig  // Train's run: checkpoint, averaging, the data's name
-	res   *TrainResult  // filled in place of a fresh result when set
-	owned bool          // Train may be permuted in place
-	src   solver.Source // a file streamed as read (no scaling, one point): replaces Train
+	cfg   *TrainConfig // Train's run: checkpoint, averaging, the data's name
+	res   *TrainResult // filled in place of a fresh result when set
+	owned bool         // Train may be permuted in place
+	// rows, when not nil, are the rows of Train to train on (in this order): the
+	// calibration hold-out's training part, or a cross-fitting fold's, named rather
+	// than copied. A fit from the moments reads them where they lie (momentsFit);
+	// any other fit gets their copy, Train.Subset(rows).
+	rows []int
+	src  solver.Source // a file streamed as read (no scaling, one point): replaces Train
 	// sized: the entry point leaves the stream length (solver.Spec.SetStreamLength:
 	// FSAUC's n) to the run, which sets it to the examples each fit sees where the user
 	// did not set it (Train, Grid and CV; an experiment sets it itself).
@@ -105,6 +110,8 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 	if t.Passes == 0 && !spec.IsBatch() {
 		rows := 0
 		switch {
+		case t.rows != nil:
+			rows = len(t.rows)
 		case t.Train != nil:
 			rows = t.Train.Rows()
 		case t.res != nil:
@@ -129,22 +136,47 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 	if src != nil {
 		t.Points = t.streamLengths(t.Points, res.TrainRows)
 	}
+	start := time.Now()
+	fitted := false
 	if src == nil {
 		// prepareTask takes the rows as read: once scaled, they can go.
 		train := t.Train
 		t.Train, t.Test = nil, nil
-		if src, test, err = prepareTask(ctx, b, &t, train, test, &cfg, res); err != nil {
+		order := t.rows
+		if cfg.Shuffle { // fit's order, of the rows' copy when they are named
+			sh := data.Shuffle(train.Rows(), cfg.Seed)
+			if t.rows != nil {
+				sh = data.Shuffle(len(t.rows), cfg.Seed)
+				for k, i := range sh {
+					sh[k] = t.rows[i]
+				}
+			}
+			order = sh
+		}
+		if fitted, err = momentsFit(ctx, b, &t, train, order, t.rows != nil, &cfg, res); err != nil {
 			return nil, err
+		}
+		if fitted {
+			test = res.asTrained(test)
+		} else {
+			if t.rows != nil {
+				train, t.owned = train.Subset(t.rows), true // the copy is this run's alone
+			}
+			if src, test, err = prepareTask(ctx, b, &t, train, test, &cfg, res); err != nil {
+				return nil, err
+			}
 		}
 	}
 	best := t.Points[res.Best]
 	res.Params = best.Values()
-	start := time.Now()
-	if res.Weights, err = fit(ctx, spec, b, best, src, cfg, res.TrainResult); err != nil {
-		if len(t.Points) > 1 {
-			return nil, fmt.Errorf("refit of the best grid point (%s): %w", pointString(res.Points, res.Best), err)
+	if !fitted {
+		start = time.Now()
+		if res.Weights, err = fit(ctx, spec, b, best, src, cfg, res.TrainResult); err != nil {
+			if len(t.Points) > 1 {
+				return nil, fmt.Errorf("refit of the best grid point (%s): %w", pointString(res.Points, res.Best), err)
+			}
+			return nil, err
 		}
-		return nil, err
 	}
 	res.Seconds = time.Since(start).Seconds()
 	if t.testLater != nil {
@@ -172,7 +204,7 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 // it returns the refit's source and the scaled test data.
 func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *data.Dataset, cfg *TrainConfig, res *GridResult) (solver.Source, *data.Dataset, error) {
 	read := train
-	train, err := scale(t.Scale, t.Spec.UnitRows, train, res.TrainResult)
+	train, err := scale(t.Scale, t.Spec.UnitRows, train, t.owned, res.TrainResult)
 	if err != nil {
 		return nil, nil, err
 	}

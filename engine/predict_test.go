@@ -84,7 +84,7 @@ func TestModelScoresEqualTraining(t *testing.T) {
 				t.Fatal(err)
 			}
 			fitted := &TrainResult{Features: trainDS.Dim}
-			if _, err := scale(tt.scale, false, trainDS, fitted); err != nil {
+			if _, err := scale(tt.scale, false, trainDS, false, fitted); err != nil {
 				t.Fatal(err)
 			}
 			scaled := fitted.asTrained(testDS)

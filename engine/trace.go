@@ -108,7 +108,7 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 	}
 	defaultPasses(spec, &cfg.Passes, res)
 	if ds, ok := src.(solver.DatasetSource); ok {
-		if ds.D, err = scale(cfg.Scale, spec.UnitRows, ds.D, res); err != nil {
+		if ds.D, err = scale(cfg.Scale, spec.UnitRows, ds.D, cfg.Dataset == nil, res); err != nil {
 			return nil, err
 		}
 		test = res.asTrained(test)

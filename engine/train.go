@@ -84,7 +84,8 @@ type TrainConfig struct {
 	// arrays made a Dataset by data.NewDenseRows or data.NewCSR, or any Dataset): the run
 	// is Data's for a file of the same rows in the same layout (defaults, scaling,
 	// weights, bit for bit), the rows read where they lie and never written: the run
-	// scales a copy and does not reorder them in place. The layout is the Dataset's as
+	// scales a copy (a learner that fits from the class moments under min-max scaling
+	// maps the moments instead, and needs none) and does not reorder them in place. The layout is the Dataset's as
 	// given (a file is read sparse for an online learner and dense when dense for a batch
 	// one; the weights of another layout can differ in the last bits). Train, Grid and
 	// Auto take it; it has no fingerprint, so Checkpoint, OutOfCore, Positive and Table
@@ -102,6 +103,15 @@ type TrainConfig struct {
 	// memory.
 	Calibrate        string
 	CalibrateHoldout float64
+	// CalibrateFolds, when at least 2, cross-fits the calibration instead of holding
+	// rows out: the training rows are split in CalibrateFolds stratified folds (seeded by
+	// Seed), each fold's rows are scored by a fit on the other folds made as the final
+	// one is (its scaling and data-scaled defaults fitted on those rows), the map is
+	// fitted on every row's out-of-fold score, and the weights are trained on every row
+	// (those of the same run without Calibrate, bit for bit). CalibrateFolds+1 fits;
+	// the folds' rows are named, not copied, where the fit reads rows where they lie
+	// (Task.rows). Not with CalibrateHoldout; Train only.
+	CalibrateFolds int
 
 	// AlgoDefaulted says that Algo is the caller's default rather than the user's
 	// choice: when its state cannot fit in memory for the data's features (OPAUC's d×d
@@ -120,6 +130,9 @@ type TrainConfig struct {
 	ClassWeight string
 
 	vocab *data.Vocab // counts the training table's hashed strings (readOptions)
+	// namedRows: the calibration hold-out names its rows instead of copying them
+	// (holdOut; Train's own runs).
+	namedRows bool
 }
 
 // DefaultCalibrateHoldout is the share of the training rows TrainConfig.Calibrate holds
@@ -173,6 +186,10 @@ type TrainResult struct {
 	// rows (TrainConfig.Calibrate); nil without.
 	Calibration *model.Calibration `json:"calibration,omitempty"`
 	calibRows   *data.Dataset      // the held-out rows it is fitted on, as read
+	// Or, named rather than copied (TrainConfig.namedRows): the held-out rows calibIdx
+	// of calibFrom, as read, and the training rows trainIdx of the same data.
+	calibFrom          *data.Dataset
+	calibIdx, trainIdx []int
 
 	// Vocabulary names the buckets of a table's hashed columns with the column=value
 	// strings the training file had in them, the most frequent ones of the buckets of
@@ -298,6 +315,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	cfg.namedRows = true
 	src, test, err := prepareAsync(ctx, cancel, cfg, inMemory, res)
 	if err != nil {
 		return nil, err
@@ -329,10 +347,17 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	t := Task{Spec: spec, Points: []solver.Params{params}, Scale: cfg.Scale, Bins: cfg.Bins, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
 		Seed: cfg.Seed, Progress: cfg.Progress, cfg: &cfg, res: res, owned: cfg.Dataset == nil, sized: true, testLater: test}
 	if ds, ok := src.(solver.DatasetSource); ok {
-		t.Train = ds.D
+		t.Train, t.rows = ds.D, res.trainIdx
 		t.DataDefaults = !loadedStream // on the scaled rows
 	} else {
 		t.src = src // streamed as read
+	}
+	var cross *crossFitted
+	if cfg.CalibrateFolds != 0 {
+		if cross, err = crossFit(ctx, b, t, cfg, res); err != nil {
+			return nil, err
+		}
+		t.owned = false // the rows as read score the final model after its fit
 	}
 	if _, err = Run(ctx, b, t); err != nil {
 		if terr := test.failed(); terr != nil {
@@ -349,6 +374,9 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	}
 	if err := calibrate(res, cfg); err != nil {
 		return nil, err
+	}
+	if cross != nil {
+		cross.finish(res, t.Train)
 	}
 	res.nameBuckets()
 	return res, nil
@@ -412,6 +440,12 @@ func checkHoldOut(cfg TrainConfig) error {
 		return inputErrorf("calibration hold-out %g: want a share of the training rows in (0, 1), e.g. 0.2", cfg.CalibrateHoldout)
 	case cfg.CalibrateHoldout != 0 && cfg.Calibrate == "":
 		return inputErrorf("a calibration hold-out without a calibration method: give platt or isotonic")
+	case cfg.CalibrateFolds != 0 && cfg.Calibrate == "":
+		return inputErrorf("calibration folds without a calibration method: give platt or isotonic")
+	case cfg.CalibrateFolds < 0 || cfg.CalibrateFolds == 1:
+		return inputErrorf("calibration folds %d: want at least 2 (cross-fitted), or 0 for a held-out share", cfg.CalibrateFolds)
+	case cfg.CalibrateFolds != 0 && cfg.CalibrateHoldout != 0:
+		return inputErrorf("calibration: give a hold-out share or cross-fitting folds, not both")
 	case cfg.Calibrate != "" && cfg.Calibrate != model.CalibratePlatt && cfg.Calibrate != model.CalibrateIsotonic:
 		return inputErrorf("calibration %q: want %s or %s", cfg.Calibrate, model.CalibratePlatt, model.CalibrateIsotonic)
 	case cfg.OutOfCore && (cfg.TestSplit != 0 || cfg.Calibrate != ""):
@@ -447,10 +481,23 @@ func holdOut(cfg TrainConfig, train, test *data.Dataset, res *TrainResult) (*dat
 		res.Notes = append(res.Notes, fmt.Sprintf("test data: %d of the %d training rows held out (stratified %g split, seed %d)%s",
 			test.Rows(), rows, cfg.TestSplit, cfg.Seed, own))
 	}
-	if cfg.Calibrate != "" {
+	if cfg.Calibrate != "" && cfg.CalibrateFolds == 0 {
 		h := cfg.CalibrateHoldout
 		if h == 0 {
 			h = DefaultCalibrateHoldout
+		}
+		if cfg.namedRows {
+			// Named, not copied: Train's fit reads the training part where it lies
+			// when it can (Task.rows), and the held-out rows are scored where they lie.
+			f, err := data.TrainTestSplit(train.Y, 1-h, SubSeed(cfg.Seed, 0x6361))
+			if err != nil {
+				return nil, nil, inputErrorf("calibration hold-out %g of %s: %w", h, cfg.dataName(), err)
+			}
+			if len(f.Test) == 0 || len(f.Train) == 0 {
+				return nil, nil, inputErrorf("calibration hold-out %g of %s: %d rows are too few to hold out a share", h, cfg.dataName(), train.Rows())
+			}
+			res.trainIdx, res.calibFrom, res.calibIdx = f.Train, train, f.Test
+			return train, test, nil
 		}
 		var err error
 		if train, res.calibRows, err = split(train, h, 0x6361, "calibration hold-out"); err != nil {
@@ -463,14 +510,24 @@ func holdOut(cfg TrainConfig, train, test *data.Dataset, res *TrainResult) (*dat
 // calibrate fits cfg.Calibrate on the held-out rows' scores (res.calibRows, prepared as
 // the training data were) into res.Calibration; nothing without.
 func calibrate(res *TrainResult, cfg TrainConfig) error {
-	if res.calibRows == nil {
+	if res.calibRows == nil && res.calibFrom == nil {
 		return nil
 	}
-	held := res.calibRows
-	res.calibRows = nil
-	c, err := model.Fit(cfg.Calibrate, Score(res.Weights, res.asTrained(held)), held.Y)
+	var scores []float64
+	var y []int8
+	if res.calibFrom != nil {
+		scores, y = scoreRows(res, res.Weights, res.calibFrom, res.calibIdx), make([]int8, len(res.calibIdx))
+		for k, i := range res.calibIdx {
+			y[k] = res.calibFrom.Y[i]
+		}
+	} else {
+		held := res.asTrained(res.calibRows)
+		scores, y = Score(res.Weights, held), held.Y
+	}
+	res.calibRows, res.calibFrom, res.calibIdx, res.trainIdx = nil, nil, nil, nil
+	c, err := model.Fit(cfg.Calibrate, scores, y)
 	if err != nil {
-		return fmt.Errorf("calibration on %d held-out training rows: %w", held.Rows(), err)
+		return fmt.Errorf("calibration on %d held-out training rows: %w", len(y), err)
 	}
 	c.Holdout = cfg.CalibrateHoldout
 	if c.Holdout == 0 {
@@ -478,7 +535,7 @@ func calibrate(res *TrainResult, cfg TrainConfig) error {
 	}
 	res.Calibration = c
 	res.Notes = append(res.Notes, fmt.Sprintf("calibration: %s fitted on %d held-out training rows (a stratified %g split, seed %d); the weights trained on the other %d",
-		cfg.Calibrate, held.Rows(), c.Holdout, cfg.Seed, res.TrainRows))
+		cfg.Calibrate, len(y), c.Holdout, cfg.Seed, res.TrainRows))
 	return nil
 }
 
@@ -679,6 +736,9 @@ func prepareAsync(ctx context.Context, cancel context.CancelCauseFunc, cfg Train
 		return nil, nil, err
 	}
 	res.TrainRows, res.Features, res.density = train.Rows(), train.Dim, train.Density()
+	if res.trainIdx != nil {
+		res.TrainRows, res.density = len(res.trainIdx), rowsDensity(train, res.trainIdx)
+	}
 	test := readyTest(splitTest)
 	if cfg.Test != "" {
 		test = startTest(ctx, cancel, cfg, layout, testOptions(in, sch), train.Dim)
@@ -1019,14 +1079,18 @@ func scanTable(path string, in data.Options, notes *[]string) (dim, rows int, sc
 }
 
 // scale fits the scaling kind (data.FitScaling; unitRows: the algorithm assumes
-// ‖x‖ ≤ 1) on the training data and applies it; res gets the scaling (asTrained applies
-// it to test data).
-func scale(kind string, unitRows bool, train *data.Dataset, res *TrainResult) (*data.Dataset, error) {
+// ‖x‖ ≤ 1) on the training data and applies it, in place when the run owns the rows
+// (data.Scaling.ApplyInPlace: a dense matrix is not held twice), else to a copy; res
+// gets the scaling (asTrained applies it to test data).
+func scale(kind string, unitRows bool, train *data.Dataset, owned bool, res *TrainResult) (*data.Dataset, error) {
 	s, err := data.FitScaling(kind, train, unitRows)
 	if err != nil {
 		return nil, inputError{err}
 	}
 	res.Scale, res.Scaling = s.Kind, s
+	if owned {
+		return s.ApplyInPlace(train), nil
+	}
 	return s.Apply(train), nil
 }
 

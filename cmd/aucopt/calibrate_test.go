@@ -104,11 +104,33 @@ func TestHoldOutFlags(t *testing.T) {
 		{[]string{"--calibrate-holdout", "0.3"}, "--calibrate-holdout goes with --calibrate"},
 		{[]string{"--calibrate", "platt", "--calibrate-holdout", "1"}, "--calibrate-holdout 1"},
 		{[]string{"--calibrate", "probit"}, `--calibrate "probit"`},
+		{[]string{"--calibrate-folds", "5"}, "--calibrate-folds goes with --calibrate"},
+		{[]string{"--calibrate", "platt", "--calibrate-folds", "5", "--calibrate-holdout", "0.3"}, "not both"},
+		{[]string{"--calibrate", "platt", "--calibrate-folds", "1", "--data", "german"}, "calibration folds 1: want at least 2"},
+		{[]string{"--calibrate", "platt", "--calibrate-folds", "3", "--data", "german", "--grid", "lambda=0.1,1"}, "cross-fitted calibration"},
 		{[]string{"--algo", "auto", "--calibrate", "platt"}, "--calibrate does not apply"},
 		{[]string{"--algo", "auto", "--test-split", "0.2"}, "--test-split does not apply"},
 		{[]string{"--algo", "ls-auc", "--out-of-core", "--test-split", "0.2", "--scale", "none"}, "out-of-core"},
 	} {
 		runFailing(t, "train", tt.args, 2, tt.want)
+	}
+	// Cross-fitted: the weights are the uncalibrated run's, the model records the folds.
+	dir := t.TempDir()
+	runOK(t, "train", "--algo", "spam-l2", "--data", "german", "--model", dir+"/plain.json", "--quiet")
+	runOK(t, "train", "--algo", "spam-l2", "--data", "german", "--calibrate", "platt", "--calibrate-folds", "4", "--model", dir+"/cross.json", "--quiet")
+	plain, err := aucmodel.Read(dir + "/plain.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cross, err := aucmodel.Read(dir + "/cross.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(plain.Weights, cross.Weights) || cross.Calibration == nil || cross.Calibration.Folds != 4 || cross.Calibration.Rows != 1000 {
+		t.Errorf("cross-fitted model: calibration %+v, weights the plain run's: %v", cross.Calibration, slices.Equal(plain.Weights, cross.Weights))
+	}
+	if ins := runOK(t, "inspect", "--model", dir+"/cross.json"); !strings.Contains(ins, "fitted on the out-of-fold scores of 1000 training rows (4 folds)") {
+		t.Errorf("inspect:\n%s", ins)
 	}
 	out := runOK(t, "train", "--algo", "spam-l2", "--data", "german", "--test-split", "0.2", "--quiet")
 	if !strings.Contains(out, "note: test data: 200 of the 1000 training rows held out (stratified 0.2 split, seed 1)") || !strings.Contains(out, "test AUC") || !strings.Contains(out, "on 200 rows") {

@@ -182,7 +182,11 @@ func printInspect(w io.Writer, m *model.Model, r *inspectReport) {
 		default:
 			fmt.Fprintf(w, "  calibration: isotonic, %d knots from score %.4g (p %.4g) to %.4g (p %.4g)", len(c.X), c.X[0], c.Y[0], c.X[len(c.X)-1], c.Y[len(c.Y)-1])
 		}
-		fmt.Fprintf(w, ", fitted on %d held-out training rows\n", c.Rows)
+		if c.Folds != 0 {
+			fmt.Fprintf(w, ", fitted on the out-of-fold scores of %d training rows (%d folds)\n", c.Rows, c.Folds)
+		} else {
+			fmt.Fprintf(w, ", fitted on %d held-out training rows\n", c.Rows)
+		}
 	}
 	fmt.Fprintln(w, "  intercept: none (the score is w·x: AUC does not depend on a shift)")
 	for _, n := range r.Notes {

@@ -54,6 +54,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	allowExtra := allowExtraFlag(fs)
 	calib := fs.String("calibrate", "", "fit a map from scores to probabilities (platt: a sigmoid a·s+b with Platt's smoothed targets; isotonic: pool-adjacent-violators, interpolated) on a stratified seeded --calibrate-holdout of the training rows, trained on the others; recorded in the model (predict --proba)")
 	calibHoldout := fs.Float64("calibrate-holdout", engine.DefaultCalibrateHoldout, "with --calibrate: the share of the training rows held out to fit the calibration")
+	calibFolds := fs.Int("calibrate-folds", 0, "with --calibrate: cross-fit the map instead of holding rows out: each of this many stratified folds scored by a fit on the others, the map fitted on every row's out-of-fold score, the weights trained on every row (folds+1 fits)")
 	testSplit := fs.Float64("test-split", 0, "hold out this share of the training rows (stratified, seeded by --seed) as the test data, when no --test is given")
 	weights := weightFlags(fs)
 	outOfCore := fs.Bool("out-of-core", false, "stream the --data file once (LIBSVM text in parallel chunks, a CSV/TSV/Parquet table row by row), memory independent of its rows: ls-auc, mba-l2/l1/el with -p pairs=all (scaling none, minmax or auto; no shuffling)")
@@ -127,6 +128,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if fs.Changed("calibrate-holdout") {
 		cfg.CalibrateHoldout = *calibHoldout
 	}
+	cfg.CalibrateFolds = *calibFolds
 	if auto {
 		cfg.Algo, cfg.Passes = engine.AlgoAuto, 0
 		acfg := engine.AutoConfig{TrainConfig: cfg, Budget: *budget, Folds: *gridFolds}
@@ -402,6 +404,10 @@ func checkHoldOutFlags(fs *flag.FlagSet) error {
 		return inputErrorf("--test-split holds out part of --data as the test data: give --test or --test-split, not both")
 	case fs.Changed("calibrate-holdout") && !fs.Changed("calibrate"):
 		return inputErrorf("--calibrate-holdout goes with --calibrate platt or --calibrate isotonic")
+	case fs.Changed("calibrate-folds") && !fs.Changed("calibrate"):
+		return inputErrorf("--calibrate-folds goes with --calibrate platt or --calibrate isotonic")
+	case fs.Changed("calibrate-folds") && fs.Changed("calibrate-holdout"):
+		return inputErrorf("--calibrate-folds cross-fits the map on every row: give --calibrate-holdout or --calibrate-folds, not both")
 	case !(holdout > 0 && holdout < 1):
 		return inputErrorf("--calibrate-holdout %g: want a share of the training rows in (0, 1), e.g. 0.2", holdout)
 	case fs.Changed("calibrate") && method != model.CalibratePlatt && method != model.CalibrateIsotonic:

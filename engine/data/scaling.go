@@ -109,3 +109,137 @@ func (s *Scaling) applyMinMaxUnit(d *Dataset) *Dataset {
 		return s.Norm.normalizeRow(mm, dim, dense, out)
 	})
 }
+
+// ApplyInPlace is Apply writing a dense d's rows in place, and returns d: the values of
+// Apply's copy, bit for bit, without holding the matrix twice. d must be the caller's
+// alone (no one else reads its rows: a mapped cache's pages are copied on write, and the
+// file is left as it was). A sparse d, whose rows may gain stored values, gets Apply's
+// copy.
+func (s *Scaling) ApplyInPlace(d *Dataset) *Dataset {
+	f := s.rowMap()
+	if d.Dense == nil {
+		return s.Apply(d)
+	}
+	if f == nil {
+		return d
+	}
+	dense := make([]float64, d.Dim)
+	var buf kernels.Sparse
+	for i := range d.Rows() {
+		buf = f(d.Row(i), d.Dim, dense, buf) // reads the row before it is written
+		row := d.DenseRow(i)
+		clear(row)
+		for k, j := range buf.Idx {
+			row[j] = buf.Val[k]
+		}
+	}
+	return d
+}
+
+// AppliedStats is what solver.FactsOf and a learner's choice of method see in the
+// mapped copy s.Apply(d).Subset(order) (order nil: all of d's rows), without making
+// it: sqSum, Σᵢ ‖s(xᵢ)‖² summed as FactsOf sums the copy's values (bit for bit), and
+// nnz, the values the copy would store.
+func (s *Scaler) AppliedStats(d *Dataset, order []int) (sqSum float64, nnz int64) {
+	shifted := false
+	for j := range min(d.Dim, len(s.Shift)) {
+		if s.Shift[j] != 0 {
+			shifted = true
+			break
+		}
+	}
+	n := d.Rows()
+	if order != nil {
+		n = len(order)
+	}
+	dense := make([]float64, d.Dim)
+	for r := range n {
+		i := r
+		if order != nil {
+			i = order[r]
+		}
+		x := d.Row(i)
+		if !shifted { // ApplyRow keeps the stored values of the features with a scale
+			for k, j := range x.Idx {
+				if int(j) < len(s.Scale) && s.Scale[j] != 0 {
+					v := s.Scale[j] * x.Val[k]
+					sqSum += v * v
+					nnz++
+				}
+			}
+			continue
+		}
+		for j := range dense {
+			dense[j] = 0
+			if j < len(s.Shift) {
+				dense[j] = s.Shift[j]
+			}
+		}
+		for k, j := range x.Idx {
+			if int(j) < len(s.Scale) {
+				dense[j] = s.Scale[j]*x.Val[k] + s.Shift[j]
+			}
+		}
+		for _, v := range dense { // the zeros ApplyRow drops add nothing to the sum
+			sqSum += v * v
+			if v != 0 {
+				nnz++
+			}
+		}
+	}
+	if d.Dense != nil { // the copy is dense: every value stored
+		nnz = int64(n) * int64(d.Dim)
+	}
+	return sqSum, nnz
+}
+
+// SqNormStats is AppliedStats without a scaling: the squared norms of d's rows order
+// (nil: all), summed as solver.FactsOf sums d.Subset(order)'s stored values, and the
+// values that copy stores.
+func SqNormStats(d *Dataset, order []int) (sqSum float64, nnz int64) {
+	n := d.Rows()
+	if order != nil {
+		n = len(order)
+	}
+	for r := range n {
+		i := r
+		if order != nil {
+			i = order[r]
+		}
+		x := d.Row(i)
+		for _, v := range x.Val {
+			sqSum += v * v
+		}
+		nnz += int64(len(x.Val))
+	}
+	return sqSum, nnz
+}
+
+// rowMap is the scaling of one row (x of dimension dim into out, reusing its storage;
+// dense is scratch of length dim), as Apply maps each row; nil for ScaleNone.
+func (s *Scaling) rowMap() func(x kernels.Sparse, dim int, dense []float64, out kernels.Sparse) kernels.Sparse {
+	switch {
+	case s.MinMax != nil && s.Norm != nil:
+		var mm kernels.Sparse
+		return func(x kernels.Sparse, dim int, dense []float64, out kernels.Sparse) kernels.Sparse {
+			mm = s.MinMax.ApplyRow(x, dim, dense, mm)
+			return s.Norm.normalizeRow(mm, dim, dense, out)
+		}
+	case s.MinMax != nil:
+		return s.MinMax.ApplyRow
+	case s.Norm != nil:
+		return s.Norm.normalizeRow
+	}
+	return nil
+}
+
+// RowMapper returns the scaling of one row as Apply maps each row of a dataset: x of
+// dimension dim written into out (reusing its storage) and returned, dense scratch of
+// length dim; for ScaleNone, x itself. The function keeps state between calls: one
+// per goroutine.
+func (s *Scaling) RowMapper() func(x kernels.Sparse, dim int, dense []float64, out kernels.Sparse) kernels.Sparse {
+	if f := s.rowMap(); f != nil {
+		return f
+	}
+	return func(x kernels.Sparse, _ int, _ []float64, _ kernels.Sparse) kernels.Sparse { return x }
+}

@@ -19,6 +19,27 @@ func newRand(seed, stream uint64) *rand.Rand { return rand.New(rand.NewPCG(seed,
 // i-th part and its Train the other k−1 parts; index lists are in increasing order.
 // It returns an error when k < 2 or a class has fewer than k rows.
 func StratifiedKFold(y []int8, k int, seed uint64) ([]Fold, error) {
+	part, err := StratifiedKFoldParts(y, k, seed)
+	if err != nil {
+		return nil, err
+	}
+	folds := make([]Fold, k)
+	for i, p := range part {
+		for f := range folds {
+			if f == p {
+				folds[f].Test = append(folds[f].Test, i)
+			} else {
+				folds[f].Train = append(folds[f].Train, i)
+			}
+		}
+	}
+	return folds, nil
+}
+
+// StratifiedKFoldParts is StratifiedKFold's assignment of the rows to folds: part[i] is
+// the fold whose Test holds row i. One int a row, where StratifiedKFold's index lists
+// hold k.
+func StratifiedKFoldParts(y []int8, k int, seed uint64) ([]int, error) {
 	if k < 2 {
 		return nil, fmt.Errorf("k-fold: k = %d, want at least 2", k)
 	}
@@ -43,17 +64,7 @@ func StratifiedKFold(y []int8, k int, seed uint64) ([]Fold, error) {
 	}
 	deal(pos, 0)
 	deal(neg, len(pos)) // continue round-robin so fold sizes differ by at most one
-	folds := make([]Fold, k)
-	for i, p := range part {
-		for f := range folds {
-			if f == p {
-				folds[f].Test = append(folds[f].Test, i)
-			} else {
-				folds[f].Train = append(folds[f].Train, i)
-			}
-		}
-	}
-	return folds, nil
+	return part, nil
 }
 
 // RepeatedKFold returns trials × k stratified folds (the papers' 5 × 5 protocol): trial

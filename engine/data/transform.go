@@ -21,6 +21,12 @@ type Scaler struct {
 // (the papers scale to [−1, 1]), counting the implicit zeros of sparse rows. A constant
 // feature maps to 0, as LIBSVM's svm-scale drops it.
 func FitMinMax(d *Dataset, lo, hi float64) (*Scaler, error) {
+	return FitMinMaxRows(d, nil, lo, hi)
+}
+
+// FitMinMaxRows is FitMinMax(d.Subset(rows), lo, hi) without the copy (rows nil: all
+// of d's rows; each row named once).
+func FitMinMaxRows(d *Dataset, rows []int, lo, hi float64) (*Scaler, error) {
 	if !(lo < hi) {
 		return nil, fmt.Errorf("min-max scaling: range [%v, %v] is empty", lo, hi)
 	}
@@ -29,7 +35,15 @@ func FitMinMax(d *Dataset, lo, hi float64) (*Scaler, error) {
 	for j := range mins {
 		mins[j], maxs[j] = math.Inf(1), math.Inf(-1)
 	}
-	for i := range d.Rows() {
+	n := d.Rows()
+	if rows != nil {
+		n = len(rows)
+	}
+	for q := range n {
+		i := q
+		if rows != nil {
+			i = rows[q]
+		}
 		r := d.Row(i)
 		for k, j := range r.Idx {
 			v := r.Val[k]
@@ -40,7 +54,7 @@ func FitMinMax(d *Dataset, lo, hi float64) (*Scaler, error) {
 	}
 	s := &Scaler{Scale: make([]float64, d.Dim), Shift: make([]float64, d.Dim)}
 	for j := range mins {
-		if stored[j] < d.Rows() { // some rows hold an implicit 0
+		if stored[j] < n { // some rows hold an implicit 0
 			mins[j], maxs[j] = min(mins[j], 0), max(maxs[j], 0)
 		}
 		if !(maxs[j] > mins[j]) {

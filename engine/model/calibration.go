@@ -34,6 +34,10 @@ type Calibration struct {
 	// of the training data.
 	Rows    int     `json:"rows"`
 	Holdout float64 `json:"holdout,omitempty"`
+	// Folds, when not 0, says the map was cross-fitted instead (train
+	// --calibrate-folds): fitted on the out-of-fold scores of all Rows training rows,
+	// each scored by a fit on the other Folds−1 folds; Holdout is then 0.
+	Folds int `json:"folds,omitempty"`
 }
 
 // ErrCalibration is wrapped by the errors of FitPlatt and FitIsotonic for scores they
@@ -93,6 +97,9 @@ func (c *Calibration) Validate() error {
 	}
 	if c.Rows < 0 || !(c.Holdout >= 0 && c.Holdout < 1) {
 		return fail("rows %d, holdout %v", c.Rows, c.Holdout)
+	}
+	if c.Folds < 0 || c.Folds == 1 || (c.Folds != 0 && c.Holdout != 0) {
+		return fail("folds %d with holdout %v: want 0, or at least 2 without a hold-out", c.Folds, c.Holdout)
 	}
 	return nil
 }

@@ -275,10 +275,19 @@ func (l *LSAUC) FitOrdered(ctx context.Context, ds *data.Dataset, order []int) e
 	return l.FitMoments(ctx, pos, neg)
 }
 
+// ClassMoments is the class moments of ds's rows order (nil: all, as stored) at
+// dimension d, as LSAUC.FitOrdered and MBA's accumulate them (classMoments): the
+// moments of ds.Subset(order), bit for bit, without the copy. order may name any rows,
+// a subset among them.
+func ClassMoments(ctx context.Context, b kernels.Backend, ds *data.Dataset, order []int, d int) (pos, neg *stats.Moments, err error) {
+	return classMoments(ctx, b, ds, order, d)
+}
+
 // classMoments accumulates the moments of ds's positive and negative rows at dimension
-// d, taken in order (nil: as stored), block by block (Moments.AddBlock, a Syrk per
-// block of lsaucBlockRows(d) densified rows of one class; AddBlockWeighted on the rows
-// times √w_i when ds has sample weights other than all 1). The rows are read where
+// d, taken in order (nil: as stored; or any rows, a subset), block by block
+// (Moments.AddBlock, a Syrk per block of lsaucBlockRows(d) densified rows of one class;
+// AddBlockWeighted on the rows times √w_i when ds has sample weights other than all 1).
+// The rows are read where
 // they lie: classMoments(ds, order) equals classMoments(ds.Subset(order), nil) bit for
 // bit. On a host backend (kernels.Viewer) the blocks are built in the backend's own
 // matrices; a large block's rows are copied in on all cores (fillBlock).
@@ -328,7 +337,11 @@ func classMoments(ctx context.Context, b kernels.Backend, ds *data.Dataset, orde
 		}
 		rows[c] = rows[c][:0]
 	}
-	for r := range ds.Rows() {
+	n := ds.Rows()
+	if order != nil {
+		n = len(order)
+	}
+	for r := range n {
 		if r%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, nil, err

@@ -55,16 +55,40 @@ const (
 // and 22 values a row, the Syrk densifies every row). A device backend keeps the direct
 // solve: its Syrk is what the device is for.
 func cgFirstSteps(b kernels.Backend, ds *data.Dataset, d int) int {
-	if _, view := b.(kernels.Viewer); !view || ds.Rows() == 0 {
+	return cgFirstStepsShape(b, ShapeOf(ds), d)
+}
+
+// Shape is what a batch learner's choice of method looks at in its training rows:
+// their number, features, layout and stored values (ShapeOf), so that the choice can
+// be made for rows not yet made (a scaled copy that a fit from the moments never
+// makes: MomentsFit).
+type Shape struct {
+	Rows, Dim int
+	Dense     bool
+	Nnz       int64 // stored values (Rows·Dim when Dense)
+}
+
+// ShapeOf is ds's Shape.
+func ShapeOf(ds *data.Dataset) Shape {
+	return Shape{Rows: ds.Rows(), Dim: ds.Dim, Dense: ds.IsDense(), Nnz: int64(ds.Nnz())}
+}
+
+// cgFirstStepsShape is cgFirstSteps for rows of shape sh.
+func cgFirstStepsShape(b kernels.Backend, sh Shape, d int) int {
+	if _, view := b.(kernels.Viewer); !view || sh.Rows == 0 {
 		return 0
 	}
-	n, fd := float64(ds.Rows()), float64(d)
+	n, fd := float64(sh.Rows), float64(d)
+	density := 0.0 // as data.Dataset.Density
+	if sh.Dim > 0 {
+		density = float64(sh.Nnz) / (n * float64(sh.Dim))
+	}
 	var step float64
 	switch {
-	case ds.IsDense() && ds.Dim == d:
+	case sh.Dense && sh.Dim == d:
 		step = cgDenseValue * n * fd
-	case !ds.IsDense() && ds.Density() < data.DenseAuto:
-		step = cgSparseValue*float64(ds.Nnz()) + cgSparseRow*n
+	case !sh.Dense && density < data.DenseAuto:
+		step = cgSparseValue*float64(sh.Nnz) + cgSparseRow*n
 	default:
 		return 0
 	}

@@ -22,6 +22,22 @@ type MomentsLearner interface {
 	FitMoments(ctx context.Context, pos, neg *stats.Moments) error
 }
 
+// MomentsFit returns l as a MomentsLearner when its fit on rows of shape sh would be
+// classMoments then FitMoments, so that FitMoments on moments got elsewhere (those of
+// other rows mapped by an affine scaling, stats.Moments.Affine) is the fit the rows
+// themselves would give: the learner needs only the moments (MomentsOnly) and would
+// not try conjugate gradients first on such rows (cgFirstSteps). ok is false
+// otherwise.
+func MomentsFit(l Batch, sh Shape) (ml MomentsLearner, ok bool) {
+	switch l := l.(type) {
+	case *LSAUC:
+		return l, l.MomentsOnly() && cgFirstStepsShape(l.b, sh, l.dim) == 0
+	case *MBA:
+		return l, l.MomentsOnly() && (l.p.Lambda1 != 0 || cgFirstStepsShape(l.b, sh, l.dim) == 0)
+	}
+	return nil, false
+}
+
 var (
 	_ MomentsLearner = (*LSAUC)(nil)
 	_ MomentsLearner = (*MBA)(nil)

@@ -86,6 +86,10 @@ def _numeric(X):
     return X
 
 
+# The share of the training rows the held-out calibration holds out.
+_HOLDOUT = 0.2
+
+
 def _platt(scores, y, iters=100):
     """Platt's sigmoid P(y=1|s) = 1/(1+exp(-(a·s+b))) fitted by Newton's method with
     Platt's target smoothing (Lin, Lin and Weng 2007). Returns (a, b)."""
@@ -127,12 +131,15 @@ class AUCClassifier(ClassifierMixin, BaseEstimator):
     verbose : int, default 0
         When not 0, a line on stderr at the end of each pass of an online learner.
     calibration : {"holdout", "train"}, default "holdout"
-        How predict_proba's Platt sigmoid is fitted. "holdout": a second model, trained
-        with the same settings on a stratified random 80 % of the training rows, scores
-        the other 20 %, and the sigmoid is fitted to those held-out scores (one more fit,
-        and a copy of the 80 %). "train": fitted to the model's own training scores (no
-        second fit; the sigmoid is then somewhat over-confident). Both leave the model's
-        weights alone: they are `aucopt train`'s, bit for bit.
+        How predict_proba's Platt sigmoid is fitted. "holdout": the engine's held-out
+        calibration (`aucopt train --calibrate platt`): a second model, trained with the
+        same settings on a stratified seeded 80 % of the training rows, scores the other
+        20 %, and the sigmoid is fitted to those held-out scores (one more fit; the rows
+        are named, not copied, and a learner that fits from the class moments, ls-auc
+        and mba-* with every pair, reads them where they lie). "train": fitted to the
+        model's own training scores (no second fit; the sigmoid is then somewhat
+        over-confident). Both leave the model's weights alone: they are `aucopt train`'s,
+        bit for bit.
     **params :
         The algorithm's hyper-parameters, as -p key=value (`aucopt train --algo NAME
         --help-params`); a key that is a Python keyword is given as **{"lambda": 1e-3}.
@@ -218,9 +225,18 @@ class AUCClassifier(ClassifierMixin, BaseEstimator):
         return _lib.train(algo, self._algo_params(), self._options(), X, y01, int(self.seed), self.backend,
                           _report if self.verbose else None, sample_weight=sw)
 
-    def _run_again(self, X, y01, sw=None):
-        """A fit like fit's on other rows (the held-out calibration's)."""
-        return self._run(X, y01, sw)[0]
+    def _calibrated_options(self):
+        """The options of fit's run, with the engine's held-out Platt calibration."""
+        return dict(self._options(), calibrate="platt", calibrate_holdout=_HOLDOUT)
+
+    def _run_held_out(self, X, y01, sw=None):
+        """The sigmoid (a, b) of a fit like fit's on a stratified 80 % of X's rows, fitted
+        to its scores of the other 20 % (the engine's --calibrate platt; the fit weighted
+        by sw, the sigmoid not)."""
+        _, result = _lib.train(self.algo, self._algo_params(), self._calibrated_options(), X, y01, int(self.seed),
+                               self.backend, sample_weight=sw)
+        c = result["calibration"]
+        return float(c.get("a", 0.0)), float(c.get("b", 0.0))
 
     def fit(self, X, y, sample_weight=None):
         """Train on X (NumPy in any order and dtype, SciPy CSR/CSC, pandas) and binary y.
@@ -257,32 +273,30 @@ class AUCClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _calibrate(self, X, y01, sw=None):
-        rng = np.random.default_rng(int(self.seed))
-        hold = np.zeros(len(y01), dtype=bool)
-        for c in (0.0, 1.0):
-            idx = np.flatnonzero(y01 == c)
-            k = int(round(0.2 * len(idx)))
-            if k < 1 or k >= len(idx):
-                hold = None
-                break
-            hold[rng.choice(idx, size=k, replace=False)] = True
         how = self.calibration
-        if how == "holdout" and hold is not None:
-            aux = self._run_again(X[~hold], y01[~hold], None if sw is None else sw[~hold])
-            scores, target = aux.score(X[hold]), y01[hold]
-            ref = self.model_.decision_function(X[hold])
-        else:
-            if how == "holdout":
+        a = b = None
+        if how == "holdout":
+            held = True
+            for c in (0.0, 1.0):  # each class keeps rows on both sides of the split
+                k = int(round(_HOLDOUT * np.count_nonzero(y01 == c)))
+                held = held and 1 <= k < np.count_nonzero(y01 == c)
+            if held:
+                try:
+                    a, b = self._run_held_out(X, y01, sw)
+                except _lib.AucoptError as e:  # e.g. one class left in the 80 %
+                    how = f"train (the held-out fit failed: {e})"
+                else:
+                    if not a > 0:  # the held-out scores do not rank: fall back on the model's own
+                        how += "; the held-out scores did not rank, fitted on the model's training scores"
+                        a = None
+            else:
                 how = "train (too few rows of a class to hold out 20 %)"
-            scores = ref = self.model_.decision_function(X)
-            target = y01
-        a, b = _platt(scores, target)
-        if not a > 0:  # the held-out scores do not rank: fall back on the model's own
-            how += "; the held-out scores did not rank, fitted on the model's training scores"
-            a, b = _platt(ref if how.startswith("holdout") else scores, target)
-        if not a > 0:
-            a, b = 1.0, -float(np.median(ref))
-            how += "; no increasing sigmoid fits: a=1 at the median score"
+        if a is None:
+            ref = self.model_.decision_function(X)
+            a, b = _platt(ref, y01)
+            if not a > 0:
+                a, b = 1.0, -float(np.median(ref))
+                how += "; no increasing sigmoid fits: a=1 at the median score"
         self.calibration_ = {"a": a, "b": b, "method": how}
         self.threshold_ = -b / a
 
@@ -344,8 +358,11 @@ class AutoAUC(AUCClassifier):
                                      "fails (an AucoptError that says so, not the ValueError the check looks for)")
         return tags
 
-    def _run_again(self, X, y01, sw=None):
-        # The winner (algorithm, parameters as chosen, bins) on other rows, not another race.
-        o = {"scale": self.scale, "passes": 1, "shuffle": True, "bins": int(self.result_.get("bins", 0) or 0)}
+    def _run_held_out(self, X, y01, sw=None):
+        # The winner (algorithm, parameters as chosen, bins) held out, not another race.
+        o = {"scale": self.scale, "passes": 1, "shuffle": True, "bins": int(self.result_.get("bins", 0) or 0),
+             "calibrate": "platt", "calibrate_holdout": _HOLDOUT}
         params = {k: v for k, v in self.model_.params.items()}
-        return _lib.train(self.model_.algo, params, o, X, y01, int(self.seed), self.backend, sample_weight=sw)[0]
+        c = _lib.train(self.model_.algo, params, o, X, y01, int(self.seed), self.backend,
+                       sample_weight=sw)[1]["calibration"]
+        return float(c.get("a", 0.0)), float(c.get("b", 0.0))
