@@ -150,7 +150,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 		return nil, err
 	}
 	if cfg.CalibrateFolds != 0 {
-		return nil, inputErrorf("--grid: a cross-fitted calibration (calibration folds) is for a single fit; hold rows out (--calibrate-holdout) or train the chosen point")
+		return nil, fault.Settingf("{Grid}: a cross-fitted calibration ({CalibrateFolds}) is for a single fit; hold rows out ({CalibrateHoldout}) or train the chosen point")
 	}
 	res := &TrainResult{Algo: spec.Name, Data: cfg.dataName(), Passes: max(cfg.Passes, 1), TestAUC: math.NaN(), Seed: cfg.Seed}
 	if spec.IsBatch() {

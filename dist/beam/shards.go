@@ -202,7 +202,7 @@ func openParquetCopy(r io.Reader, path string, opts data.Options) (*data.Reader,
 	if err != nil {
 		return nil, nil, err
 	}
-	local := filepath.Join(dir, "shard.parquet")
+	local := filepath.Join(dir, filepath.Base(path)) // its own name: the format is told by it
 	f, err := os.Create(local)
 	if err == nil {
 		_, err = io.Copy(f, r)
