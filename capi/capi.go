@@ -240,21 +240,6 @@ func parseOptions(s string) (options, error) {
 	return o, nil
 }
 
-// typedParams sets the key=values kvs on algo's parameters, once, where the C call
-// becomes the library's typed configuration; a name that is no algorithm gives the
-// zero Params (engine.Train refuses the name).
-func typedParams(algo string, kvs []string) (solver.Params, error) {
-	spec, err := solver.Lookup(algo)
-	if err != nil || len(kvs) == 0 {
-		return solver.Params{}, nil
-	}
-	p := spec.Params()
-	if err := p.SetAll(kvs); err != nil {
-		return solver.Params{}, fmt.Errorf("%s: %w", algo, err)
-	}
-	return p, nil
-}
-
 // parseParams reads hyper-parameters: a JSON object, or key=value lines (-p's form).
 func parseParams(s string) ([]string, error) {
 	s = strings.TrimSpace(s)
@@ -412,7 +397,7 @@ func aucopt_train(algo, params, opts *C.char, layout C.int, rows, cols C.int64_t
 			runs.Store(uint64(call), cancel)
 			defer runs.Delete(uint64(call))
 		}
-		hyper, err := typedParams(goString(algo), kvs)
+		hyper, err := solver.ParamsOf(goString(algo), kvs)
 		if err != nil {
 			return err
 		}

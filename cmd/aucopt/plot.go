@@ -205,7 +205,7 @@ func splitParams(algos, params []string) (map[string]solver.Params, error) {
 	}
 	typed := make(map[string]solver.Params, len(algos))
 	for _, a := range algos { // every value checked before any run
-		p, err := parseParams(a, out[a])
+		p, err := solver.ParamsOf(a, out[a])
 		if err != nil {
 			return nil, err
 		}

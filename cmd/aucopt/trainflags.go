@@ -186,7 +186,7 @@ func (f *trainFlags) config(algo string, b kernels.Backend) (engine.TrainConfig,
 		params, ok := f.perAlgo[algo]
 		if !ok {
 			var err error
-			if params, err = parseParams(algo, *f.params); err != nil {
+			if params, err = solver.ParamsOf(algo, *f.params); err != nil {
 				return cfg, err
 			}
 		}
@@ -197,20 +197,4 @@ func (f *trainFlags) config(algo string, b kernels.Backend) (engine.TrainConfig,
 		cfg.Bins = *f.bins
 	}
 	return cfg, nil
-}
-
-// parseParams sets -p's key=values on algo's parameters, once, where the command line
-// becomes the library's typed configuration (engine.TrainConfig.Params). A name that
-// is no algorithm (the library refuses it) or auto (which refuses -p) gives the zero
-// Params.
-func parseParams(algo string, kvs []string) (solver.Params, error) {
-	spec, err := solver.Lookup(algo)
-	if err != nil || len(kvs) == 0 {
-		return solver.Params{}, nil
-	}
-	p := spec.Params()
-	if err := p.SetAll(kvs); err != nil {
-		return solver.Params{}, fmt.Errorf("%s: %w", algo, err)
-	}
-	return p, nil
 }

@@ -187,6 +187,22 @@ func (s Spec) ParamsWith(p Params) (Params, error) {
 	return out, out.setFrom(s, p)
 }
 
+// ParamsOf returns algo's Params with the key=values kvs set, where a front end (the
+// command line's -p, the C API's parameters) turns them into the library's typed
+// configuration, once. No kvs, or a name that is no registered algorithm (which the
+// library refuses where it looks the algorithm up), give the zero Params.
+func ParamsOf(algo string, kvs []string) (Params, error) {
+	spec, err := Lookup(algo)
+	if err != nil || len(kvs) == 0 {
+		return Params{}, nil
+	}
+	p := spec.Params()
+	if err := p.SetAll(kvs); err != nil {
+		return Params{}, fmt.Errorf("%s: %w", algo, err)
+	}
+	return p, nil
+}
+
 // CheckParams returns nil when p can be given to s's constructors (made by s.Params,
 // or by the Params of an algorithm that shares s's parameter struct) or is the zero
 // Params (none: s's defaults), and an error wrapping ErrParam otherwise.
