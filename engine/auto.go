@@ -577,6 +577,10 @@ func (s *autoSearch) run() error {
 		}
 	}
 	for _, i := range others {
+		if s.left() <= 0 {
+			s.entries[i].Skipped = "not reached: the budget was spent"
+			continue
+		}
 		// A trial past a third of what is left leaves no room for its run on all
 		// rows, which takes longer (at least twice as long from half the rows).
 		if err := s.trial(i, s.left()/3); err != nil {

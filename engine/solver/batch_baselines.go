@@ -419,7 +419,7 @@ func (l *LSAUC) FitMoments(ctx context.Context, pos, neg *stats.Moments) error {
 	if pos.N() == 0 || neg.N() == 0 {
 		return fmt.Errorf("ls-auc: %w (%d positives, %d negatives)", ErrOneClass, pos.N(), neg.N())
 	}
-	w, err := stats.Oracle(pos, neg, l.p.Lambda)
+	w, err := stats.Oracle(ctx, pos, neg, l.p.Lambda)
 	if err != nil {
 		return fmt.Errorf("ls-auc: %w", err)
 	}

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -90,7 +91,7 @@ func testAUC(t testing.TB, w []float64, d *data.Dataset) float64 {
 // oracle returns the exact minimiser of the λ-regularised pairwise square loss on d.
 func oracle(t testing.TB, d *data.Dataset, lambda float64) []float64 {
 	t.Helper()
-	w, err := problem(t, d).Solve(lambda)
+	w, err := problem(t, d).Solve(context.Background(), lambda)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -406,7 +406,7 @@ func (m *MBA) FitPath(ctx context.Context, ds *data.Dataset, penalties [][2]floa
 func (m *MBA) solve(ctx context.Context, l1, l2 float64) error {
 	if l1 == 0 {
 		m.info.Solver = "cholesky"
-		return m.solveCholesky(l2)
+		return m.solveCholesky(ctx, l2)
 	}
 	m.info.Solver = "cd"
 	sweeps, capped, err := m.solveCD(ctx, l1, l2)
@@ -785,16 +785,19 @@ func (m *MBA) hostBlock(ds *data.Dataset, dense bool, pos, neg []int, sc *mbaScr
 // factorisation UᵀU (stats.CholeskySolve: blocked, the trailing updates by the
 // backend's Syrk); a matrix that is not positive definite, or whose condition number
 // (LAPACK's estimate, as gonum's mat.Cholesky makes it) exceeds 10¹⁴, is refused.
-func (m *MBA) solveCholesky(l2 float64) error {
+func (m *MBA) solveCholesky(ctx context.Context, l2 float64) error {
 	d := m.dim
 	a := make([]float64, d*d) // upper triangle of Σ_S, then of Σ_S + λ₂I, then U
 	for i := range d {
 		copy(a[i*d+i:(i+1)*d], m.sigma[i*d+i:(i+1)*d])
 	}
-	w, c, ok := stats.CholeskySolve(m.b, a, d, l2, m.mu)
-	if !ok {
+	w, c, err := stats.CholeskySolve(ctx, m.b, a, d, l2, m.mu)
+	if errors.Is(err, stats.ErrSingular) {
 		return fmt.Errorf("%s: Σ_S + λ₂I with λ₂ = %g is not positive definite (a constant or duplicated feature?): %w; set lambda2 > 0",
 			m.name, l2, stats.ErrSingular)
+	}
+	if err != nil {
+		return err
 	}
 	if c > 1e14 {
 		return fmt.Errorf("%s: Σ_S + λ₂I with λ₂ = %g has condition number %.3g (a constant or duplicated feature?): %w; set lambda2 > 0 or increase it",

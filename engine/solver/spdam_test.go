@@ -107,7 +107,7 @@ func TestSPDAMObjective(t *testing.T) {
 					}
 				}
 			}
-			wStar, err := prob.Solve(lambda)
+			wStar, err := prob.Solve(context.Background(), lambda)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -154,7 +154,7 @@ func TestSPDAMOracle(t *testing.T) {
 	} {
 		ds := tc.ds
 		prob := problem(t, ds)
-		wStar, err := prob.Solve(lambda)
+		wStar, err := prob.Solve(context.Background(), lambda)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -291,7 +291,7 @@ func TestSPDAMA9a(t *testing.T) {
 	train, test := a9a(t)
 	const lambda = 0.1
 	prob := problem(t, train)
-	wStar, err := prob.Solve(lambda)
+	wStar, err := prob.Solve(context.Background(), lambda)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"context"
 	"math"
 
 	"github.com/aucopt/aucopt/kernels"
@@ -21,8 +22,10 @@ const potrfBlock = 256
 // updated as A₂₂ −= U₁₂ᵀU₁₂ by b's Syrk on views of a (kernels.Viewer): nearly all of
 // the d³/3 flops, on the kernels that accumulate the moments (d = 8,192: 42 s CPU with
 // gonum's potrf, BLAS in pure Go; d = 2,000: 0.40 → 0.05 s). A backend without views (a
-// device), or none, leaves the whole factorisation to potrf.
-func Potrf(b kernels.Backend, a []float64, d int) bool {
+// device), or none, leaves the whole factorisation to potrf. ctx is checked before each
+// column block (d = 8,192: 32 blocks of about 0.1 s each), so a deadline stops the
+// factorisation within one block; it then returns ctx's error and a is left part-way.
+func Potrf(ctx context.Context, b kernels.Backend, a []float64, d int) (bool, error) {
 	v, ok := b.(kernels.Viewer)
 	nb := potrfBlock
 	if !ok {
@@ -30,10 +33,13 @@ func Potrf(b kernels.Backend, a []float64, d int) bool {
 	}
 	var view kernels.Mat
 	for k := 0; k < d; k += nb {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
 		kb := min(nb, d-k)
 		u11, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: kb, Stride: d, Data: a[k*d+k:]})
 		if !ok {
-			return false
+			return false, nil
 		}
 		if k+kb == d {
 			break
@@ -44,22 +50,25 @@ func Potrf(b kernels.Backend, a []float64, d int) bool {
 		}
 		b.Syrk(-1, view.Slice(k, k+kb, k+kb, d), 1, view.Slice(k+kb, d, k+kb, d))
 	}
-	return true
+	return true, nil
 }
 
 // CholeskySolve solves (A + λI) w = rhs for the symmetric d×d matrix A whose upper
 // triangle the row-major a holds (a is overwritten: A + λI, then its factor U), by
-// Potrf on b and two triangular solves. ok is false when A + λI is not positive
-// definite; cond is then 0, else the 1-norm condition number as LAPACK estimates it
-// (pocon; what gonum's mat.Cholesky.Cond returns), for the caller to judge.
-func CholeskySolve(b kernels.Backend, a []float64, d int, lambda float64, rhs []float64) (w []float64, cond float64, ok bool) {
+// Potrf on b and two triangular solves. It returns ErrSingular when A + λI is not
+// positive definite and ctx's error when ctx ends first; else w and the 1-norm condition
+// number as LAPACK estimates it (pocon; what gonum's mat.Cholesky.Cond returns), for the
+// caller to judge.
+func CholeskySolve(ctx context.Context, b kernels.Backend, a []float64, d int, lambda float64, rhs []float64) (w []float64, cond float64, err error) {
 	for i := range d {
 		a[i*d+i] += lambda
 	}
 	sym := blas64.Symmetric{Uplo: blas.Upper, N: d, Stride: d, Data: a}
 	anorm := lapack64.Lansy(mat.CondNorm, sym, make([]float64, d))
-	if !Potrf(b, a, d) {
-		return nil, 0, false
+	if ok, err := Potrf(ctx, b, a, d); err != nil {
+		return nil, 0, err
+	} else if !ok {
+		return nil, 0, ErrSingular
 	}
 	cond = 1 / lapack64.Pocon(sym, anorm, make([]float64, 3*d), make([]int, d))
 	if math.IsNaN(cond) {
@@ -70,5 +79,5 @@ func CholeskySolve(b kernels.Backend, a []float64, d int, lambda float64, rhs []
 	x := blas64.Vector{N: d, Inc: 1, Data: w}
 	blas64.Trsv(blas.Trans, u, x) // Uᵀy = rhs
 	blas64.Trsv(blas.NoTrans, u, x)
-	return w, cond, true
+	return w, cond, nil
 }

@@ -1,6 +1,8 @@
 package stats
 
 import (
+	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -54,9 +56,9 @@ func TestCholeskySolve(t *testing.T) {
 				name = b.Name()
 			}
 			buf := append([]float64(nil), a.RawSymmetric().Data...)
-			w, cond, ok := CholeskySolve(b, buf, d, lambda, rhs)
-			if !ok {
-				t.Fatalf("d=%d %s: not positive definite", d, name)
+			w, cond, err := CholeskySolve(context.Background(), b, buf, d, lambda, rhs)
+			if err != nil {
+				t.Fatalf("d=%d %s: %v", d, name, err)
 			}
 			var num, den float64
 			for i := range d {
@@ -70,9 +72,28 @@ func TestCholeskySolve(t *testing.T) {
 				t.Errorf("d=%d %s: condition %g, gonum's %g", d, name, cond, c0)
 			}
 			neg := append([]float64(nil), a.RawSymmetric().Data...)
-			if _, _, ok := CholeskySolve(b, neg, d, -2*a.At(d-1, d-1)-1, rhs); ok {
-				t.Errorf("d=%d %s: an indefinite matrix was factorised", d, name)
+			if _, _, err := CholeskySolve(context.Background(), b, neg, d, -2*a.At(d-1, d-1)-1, rhs); !errors.Is(err, ErrSingular) {
+				t.Errorf("d=%d %s: an indefinite matrix: %v, want ErrSingular", d, name, err)
 			}
+		}
+	}
+}
+
+// TestCholeskySolveContext: a context that has ended stops the factorisation before its
+// next column block and is what CholeskySolve returns (auto's deadline on a learner that
+// factorises an 8,192 × 8,192 system: tens of seconds otherwise).
+func TestCholeskySolveContext(t *testing.T) {
+	const d = 600
+	a := make([]float64, d*d)
+	for i := range d {
+		a[i*d+i] = 1
+	}
+	rhs := make([]float64, d)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, b := range []kernels.Backend{nil, fallback.New()} {
+		if _, _, err := CholeskySolve(ctx, b, append([]float64(nil), a...), d, 0, rhs); !errors.Is(err, context.Canceled) {
+			t.Errorf("backend %v: %v, want context.Canceled", b, err)
 		}
 	}
 }

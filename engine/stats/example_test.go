@@ -1,6 +1,7 @@
 package stats_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/aucopt/aucopt/engine/stats"
@@ -20,7 +21,7 @@ func ExampleOracle() {
 		b.Upload(x, r)
 		neg.Add(x)
 	}
-	w, err := stats.Oracle(pos, neg, 0.1)
+	w, err := stats.Oracle(context.Background(), pos, neg, 0.1)
 	if err != nil {
 		panic(err)
 	}

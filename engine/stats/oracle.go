@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -79,8 +80,8 @@ func (p *Problem) Loss(w []float64, lambda float64) float64 {
 // Solve returns the exact minimiser w* of Loss, the solution of (A + λI) w = δ, by a
 // Cholesky factorisation (CholeskySolve, blocked on the moments' backend). It returns
 // ErrSingular when A + λI is not positive definite or its condition number exceeds
-// 10¹⁴.
-func (p *Problem) Solve(lambda float64) ([]float64, error) {
+// 10¹⁴, and ctx's error when ctx ends before the factorisation does.
+func (p *Problem) Solve(ctx context.Context, lambda float64) ([]float64, error) {
 	if lambda < 0 {
 		return nil, fmt.Errorf("stats: λ = %g, want λ ≥ 0", lambda)
 	}
@@ -90,9 +91,9 @@ func (p *Problem) Solve(lambda float64) ([]float64, error) {
 	for i := range d {
 		copy(a[i*d+i:(i+1)*d], raw.Data[i*raw.Stride+i:i*raw.Stride+d])
 	}
-	w, c, ok := CholeskySolve(p.b, a, d, lambda, p.Delta)
-	if !ok {
-		return nil, ErrSingular
+	w, c, err := CholeskySolve(ctx, p.b, a, d, lambda, p.Delta)
+	if err != nil {
+		return nil, err
 	}
 	if c > 1e14 {
 		return nil, fmt.Errorf("%w: condition number %.3g", ErrSingular, c)
@@ -101,11 +102,11 @@ func (p *Problem) Solve(lambda float64) ([]float64, error) {
 }
 
 // Oracle returns the exact minimiser of the regularised pairwise square loss of two
-// classes from their moments: NewProblem(pos, neg) then Solve(lambda).
-func Oracle(pos, neg *Moments, lambda float64) ([]float64, error) {
+// classes from their moments: NewProblem(pos, neg) then Solve(ctx, lambda).
+func Oracle(ctx context.Context, pos, neg *Moments, lambda float64) ([]float64, error) {
 	p, err := NewProblem(pos, neg)
 	if err != nil {
 		return nil, err
 	}
-	return p.Solve(lambda)
+	return p.Solve(ctx, lambda)
 }

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -139,7 +140,7 @@ func TestOracle(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, lambda := range []float64{0, 1e-3, 1} {
-		w, err := p.Solve(lambda)
+		w, err := p.Solve(context.Background(), lambda)
 		if err != nil {
 			t.Fatalf("λ=%g: %v", lambda, err)
 		}
@@ -157,8 +158,8 @@ func TestOracle(t *testing.T) {
 			}
 		}
 	}
-	ws, _ := Oracle(mp, mn, 0.5)
-	wp, _ := p.Solve(0.5)
+	ws, _ := Oracle(context.Background(), mp, mn, 0.5)
+	wp, _ := p.Solve(context.Background(), 0.5)
 	near(t, "Oracle", ws, wp, 0)
 }
 
@@ -169,17 +170,17 @@ func TestOracleErrors(t *testing.T) {
 	v := b.NewVec(2)
 	b.Upload(v, []float64{1, 1})
 	one.Add(v)
-	if _, err := Oracle(one, empty, 1); !errors.Is(err, ErrEmptyClass) {
+	if _, err := Oracle(context.Background(), one, empty, 1); !errors.Is(err, ErrEmptyClass) {
 		t.Errorf("empty class: error %v, want ErrEmptyClass", err)
 	}
 	// One example per class, feature 2 equal in both: A = δδᵀ is singular without λ.
 	other := NewMoments(b, 2)
 	b.Upload(v, []float64{0, 1})
 	other.Add(v)
-	if _, err := Oracle(one, other, 0); !errors.Is(err, ErrSingular) {
+	if _, err := Oracle(context.Background(), one, other, 0); !errors.Is(err, ErrSingular) {
 		t.Errorf("singular system: error %v, want ErrSingular", err)
 	}
-	if w, err := Oracle(one, other, 1); err != nil || math.Abs(w[0]-0.5) > 1e-15 || w[1] != 0 {
+	if w, err := Oracle(context.Background(), one, other, 1); err != nil || math.Abs(w[0]-0.5) > 1e-15 || w[1] != 0 {
 		// (δδᵀ + I)w = δ with δ = (1, 0): w = (½, 0)
 		t.Errorf("λ=1: Oracle = %v, %v; want [0.5 0]", w, err)
 	}

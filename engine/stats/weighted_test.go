@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -72,7 +73,7 @@ func TestOracleZeroWeightClass(t *testing.T) {
 	pos, neg := NewMoments(b, 3), NewMoments(b, 3)
 	addWeighted(b, pos, sample(r, 10, 3, 1), make([]float64, 10), 4)
 	addRows(b, neg, sample(r, 10, 3, 0), 4)
-	if _, err := Oracle(pos, neg, 1e-3); err == nil {
+	if _, err := Oracle(context.Background(), pos, neg, 1e-3); err == nil {
 		t.Fatal("a zero-weight class solved")
 	}
 }
