@@ -484,3 +484,51 @@ func TestAutoBins(t *testing.T) {
 		t.Errorf("the model scores the test file at AUC %v (%v), the run at %v", auc, err, r.TestAUC)
 	}
 }
+
+// TestAutoOverrun: a candidate whose estimate is far too low (as a trial on a sample
+// can be, when all rows take another path) is stopped at autoOverrun times its
+// estimate plus autoOverrunSlack, not at the budget, marked as stopped by its own
+// limit, and the budget's context is left running for the others.
+func TestAutoOverrun(t *testing.T) {
+	const rows, dim = 40000, 200
+	r := rand.New(rand.NewPCG(7, 1))
+	x := make([]float64, rows*dim)
+	y := make([]int8, rows)
+	for i := range rows {
+		s := 0.0
+		for j := range dim {
+			v := r.NormFloat64()
+			x[i*dim+j] = v
+			s += v
+		}
+		y[i] = -1
+		if s+3*r.NormFloat64() > 0 {
+			y[i] = 1
+		}
+	}
+	train, err := data.NewDense("overrun", dim, y, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := AutoConfig{TrainConfig: TrainConfig{Backend: fallback.New(), Seed: 1}, Budget: time.Minute}
+	dctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	s := newAutoSearch(context.Background(), dctx, cfg, train, nil)
+	i := slices.IndexFunc(autoPortfolio, func(c autoCandidate) bool { return c.algo == "svm-or" && c.bins == 0 })
+	s.entries[i].Estimate = 1e-4 // the limit is then autoOverrunSlack
+	t0 := time.Now()
+	if err := s.full(i, "lambda=10^[-6..-1];eps=1e-9"); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(t0).Seconds()
+	e := s.entries[i]
+	if e.Stopped || !strings.Contains(e.Failed, "times its estimate") {
+		t.Fatalf("entry after %.3f s: stopped at budget %v, failed %q; want stopped by its own limit", took, e.Stopped, e.Failed)
+	}
+	if limit := autoOverrun*e.Estimate + autoOverrunSlack; took > limit+1 {
+		t.Errorf("took %.3f s for a limit of %.3f s", took, limit)
+	}
+	if dctx.Err() != nil {
+		t.Error("the budget's context ended with the candidate")
+	}
+}
