@@ -51,7 +51,9 @@ type ConvertStats struct {
 }
 
 // Convert reads in (LIBSVM text, a cache, or a table read with opts) and writes it to
-// out in OutputFormat(out), atomically. A table written to a table keeps its columns
+// out in OutputFormat(out), atomically. A cache is written with dense rows when at
+// least DenseAuto of the values are stored (the layout a dense learner reads in place),
+// else with compressed sparse rows. A table written to a table keeps its columns
 // (text stays text, numbers numbers, empty cells empty); anything else written to a
 // table has a label column and one numeric column per feature, x1 … xD (zero-padded to
 // sort in feature order); a table written to LIBSVM text or a cache has its features
@@ -94,7 +96,14 @@ func ConvertShards(in, out string, n int, opts Options) (ConvertStats, error) {
 		}
 		return copyTableShards(ctx, in, ShardPaths(out, n), format, rows)
 	}
-	d, _, err := ReadTableFile(in, opts)
+	// A cache is written in the layout that trains fastest: dense rows for dense data
+	// (Density() ≥ DenseAuto), which the loader parses straight into the matrix, else
+	// compressed sparse rows.
+	layout := LayoutSparse
+	if format == FormatCache {
+		layout = LayoutAuto
+	}
+	d, _, err := ReadInput(ctx, in, opts, ReadConfig{Layout: layout})
 	if err != nil {
 		return st, err
 	}
