@@ -278,6 +278,9 @@ func runConvert(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if *raw {
 		summary = "raw labels"
 	}
+	if st.Dense {
+		format += ", dense rows"
+	}
 	fmt.Fprintf(stdout, "%s → %s (%s): %d rows, %d features, %d values (%s) in %v\n", in, shardsName(paths), formatShards(format, *shards), st.Rows, st.Features, st.Values,
 		summary, time.Since(start).Round(time.Millisecond))
 	return nil

@@ -48,6 +48,8 @@ type ConvertStats struct {
 	Rows, Features int
 	Values         int64
 	Pos, Neg       int
+	// Dense is whether the rows were written dense (a cache of dense data).
+	Dense bool
 }
 
 // Convert reads in (LIBSVM text, a cache, or a table read with opts) and writes it to
@@ -115,6 +117,7 @@ func ConvertShards(in, out string, n int, opts Options) (ConvertStats, error) {
 	}
 	st.Rows, st.Features, st.Values = d.Rows(), d.Dim, int64(d.Nnz())
 	st.Pos, st.Neg = d.Counts()
+	st.Dense = format == FormatCache && d.IsDense()
 	return st, nil
 }
 

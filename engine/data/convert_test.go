@@ -130,8 +130,12 @@ func TestConvertCacheLayout(t *testing.T) {
 				opts.Table = &TableOptions{Label: c.opts}
 			}
 			out := in + ".cache"
-			if _, err := Convert(in, out, opts); err != nil {
+			st, err := Convert(in, out, opts)
+			if err != nil {
 				t.Fatal(err)
+			}
+			if st.Dense != c.wantDense {
+				t.Errorf("ConvertStats.Dense %v, want %v", st.Dense, c.wantDense)
 			}
 			got, err := ReadCache(out)
 			if err != nil {
