@@ -532,3 +532,43 @@ func TestAutoOverrun(t *testing.T) {
 		t.Error("the budget's context ended with the candidate")
 	}
 }
+
+// TestAutoReferencePoint: when the reference's grid does not fit the budget left, its
+// trial's choice runs at one point, estimated at 2/(P+1) of the grid's estimate for P
+// points, as the grid of the values the trial chose for the grid's keys.
+func TestAutoReferencePoint(t *testing.T) {
+	s := &autoSearch{}
+	e := &AutoEntry{Algo: "unilog", Grid: "lambda=10^[-3..0];iters=200", Estimate: 10}
+	if got := s.pointEstimate(e); math.Abs(got-4) > 1e-12 {
+		t.Errorf("one point of 4: estimated %g s, want 4 (10 × 2/5)", got)
+	}
+	g := &GridResult{TrainResult: &TrainResult{Params: map[string]any{"lambda": 0.01, "iters": 200, "eps": 0.01, "class-weight": "balanced"}}}
+	if got, want := s.pointGrid(e.Grid, g), "lambda=0.01;iters=200"; got != want {
+		t.Errorf("point grid %q, want %q", got, want)
+	}
+}
+
+// TestAutoTooSlow: a trial whose flops bound (the moments of its rows and a Cholesky
+// factorisation per grid point) cannot run within its limit at any machine's peak is
+// not started; one that can, or a learner without a bound, is.
+func TestAutoTooSlow(t *testing.T) {
+	s := &autoSearch{cfg: AutoConfig{TrainConfig: TrainConfig{Backend: fallback.New()}}, d: 784, binnable: 700}
+	ls := autoPortfolio[slices.IndexFunc(autoPortfolio, func(c autoCandidate) bool { return c.algo == "ls-auc" && c.bins == 0 })]
+	mba := autoPortfolio[slices.IndexFunc(autoPortfolio, func(c autoCandidate) bool { return c.algo == "mba-l2" })]
+	olr := autoPortfolio[slices.IndexFunc(autoPortfolio, func(c autoCandidate) bool { return c.algo == "olr" })]
+	if f := s.tooSlow(ls, "lambda=10^[-5..1]", 1000, 1); f != 0 {
+		t.Errorf("ls-auc at d = 784 on 1,000 rows: bound %g s over a 1 s limit", f)
+	}
+	s.d = 8000 // 7 factorisations of 8,000²: 8.4·10¹¹ flops
+	peak := autoPeakFlopsPerCore * float64(runtime.GOMAXPROCS(0))
+	want := (1000*8000*8000 + 7*8000.0*8000*8000/3) / peak
+	if f := s.tooSlow(ls, "lambda=10^[-5..1]", 1000, want/2); math.Abs(f-want) > 1e-9*want {
+		t.Errorf("ls-auc at d = 8,000: bound %g s, want %g", f, want)
+	}
+	if f := s.tooSlow(mba, "lambda2=10^[-6..2]", 1000, 1e-3); f == 0 {
+		t.Error("mba-l2 at d = 8,000 within 1 ms: not refused")
+	}
+	if f := s.tooSlow(olr, "eta=2^[-6..2]", 1000, 1e-9); f != 0 {
+		t.Errorf("olr has no bound, got %g", f)
+	}
+}

@@ -35,6 +35,8 @@ type GridConfig struct {
 	// train and test, when train is set, are the data already in memory (Auto's
 	// candidates share them, unchanged): Data only names them.
 	train, test *data.Dataset
+	// validate selects (validates) a grid of one point too (Selection.Always).
+	validate bool
 }
 
 // GridPoint is one grid point's outcome.
@@ -173,7 +175,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 		return nil, err
 	}
 	g, err := Run(ctx, b, Task{Spec: spec, Points: params, Train: src.(solver.DatasetSource).D, Test: test, Scale: cfg.Scale, Bins: cfg.Bins,
-		Selection: Selection{Folds: cfg.Folds, Holdout: cfg.Holdout, Seed: cfg.Seed}, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
+		Selection: Selection{Folds: cfg.Folds, Holdout: cfg.Holdout, Seed: cfg.Seed, Always: cfg.validate}, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
 		Seed: cfg.Seed, Workers: cfg.Workers, Progress: cfg.Progress, DataDefaults: true,
 		cfg: &cfg.TrainConfig, res: res, owned: cfg.train == nil && cfg.Dataset == nil, sized: true})
 	if err != nil {

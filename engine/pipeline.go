@@ -26,6 +26,10 @@ type Selection struct {
 	Folds   int
 	Holdout float64
 	Seed    uint64
+	// Always validates a task of one point too (its validation AUC, then the refit),
+	// which otherwise is trained without selection: Auto's reference at one point,
+	// compared with the other candidates by that AUC.
+	Always bool
 }
 
 // Task is one run of the pipeline (Run): an algorithm, the points to try, the data and
@@ -229,7 +233,7 @@ func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *d
 	}
 	t.Points = t.streamLengths(t.Points, train.Rows())
 	owned := t.owned || train != read // a scaled copy is this run's alone
-	if len(t.Points) > 1 {
+	if len(t.Points) > 1 || t.Selection.Always {
 		if err := search(ctx, b, train, *t, res); err != nil {
 			return nil, nil, err
 		}

@@ -174,6 +174,29 @@ func TestLSAUCEarlyStop(t *testing.T) {
 			t.Errorf("point %+v: the grid's weights are not its own fit's", pp)
 		}
 	}
+	// A grid of exact points alone shares one accumulation of the class moments, each
+	// point's weights its own fit's bit for bit.
+	params = params[:0]
+	for _, lam := range []float64{1e-4, 1e-2, 1} {
+		p := spec.Params()
+		if err := p.SetAll([]string{fmt.Sprintf("lambda=%g", lam)}); err != nil {
+			t.Fatal(err)
+		}
+		params = append(params, p)
+	}
+	ws, errs, ok, err = l.FitGrid(context.Background(), ds, params)
+	if err != nil || !ok {
+		t.Fatalf("FitGrid of exact points: ok %v, %v", ok, err)
+	}
+	for g, p := range params {
+		pp := *p.ptr.(*LSAUCParams)
+		if errs[g] != nil {
+			t.Fatalf("exact point %d: %v", g, errs[g])
+		}
+		if want := fit(pp); !slices.Equal(ws[g], want) {
+			t.Errorf("exact point %+v: the grid's weights are not its own fit's", pp)
+		}
+	}
 }
 
 // noView hides a host backend's Viewer capability, so that the learners take the paths
