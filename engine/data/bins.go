@@ -154,10 +154,19 @@ func (b *Bins) Check() error {
 // Apply returns d expanded: a new dataset of OutDim features in the sparse layout. d
 // must have Dim features (cut or widen it with Truncate first).
 func (b *Bins) Apply(d *Dataset) *Dataset {
-	out := &Dataset{Name: d.Name, Dim: b.OutDim(), Ptr: make([]int64, 1, d.Rows()+1)}
+	binned := 0
+	for _, e := range b.Edges {
+		if e != nil {
+			binned++
+		}
+	}
+	n := d.Rows()
+	nnz := d.Nnz() + n*binned // every stored value and an indicator per binned feature
+	out := &Dataset{Name: d.Name, Dim: b.OutDim(), Ptr: make([]int64, 1, n+1),
+		Y: make([]int8, 0, n), Labels: make([]float64, 0, n), Idx: make([]int32, 0, nnz), Val: make([]float64, 0, nnz)}
 	dense := make([]float64, b.Dim)
 	var row kernels.Sparse
-	for i := range d.Rows() {
+	for i := range n {
 		x := d.Row(i)
 		row = b.ApplyRow(x, dense, row)
 		out.Append(d.Y[i], d.Labels[i], row) // indices below Dim: it stays OutDim
