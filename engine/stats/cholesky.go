@@ -70,11 +70,11 @@ func CholeskySolve(ctx context.Context, b kernels.Backend, a []float64, d int, l
 	} else if !ok {
 		return nil, 0, ErrSingular
 	}
-	cond = 1 / lapack64.Pocon(sym, anorm, make([]float64, 3*d), make([]int, d))
+	u := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: d, Stride: d, Data: a}
+	cond = anorm * invNorm1(u)
 	if math.IsNaN(cond) {
 		cond = math.Inf(1)
 	}
-	u := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: d, Stride: d, Data: a}
 	w = append([]float64(nil), rhs...)
 	x := blas64.Vector{N: d, Inc: 1, Data: w}
 	blas64.Trsv(blas.Trans, u, x) // Uᵀy = rhs
