@@ -8,7 +8,8 @@
 #   bench/dataload.sh [DIR]        (default $AUCOPT_BENCH_DIR, else /tmp/aucopt-bench)
 #
 # The data files are generated in DIR by bench/gendata when missing (about 1.8 GB:
-# never inside the repository). REPS (default 2) sets the repetitions; every line is one
+# never inside the repository); the binary caches are made by `aucopt convert` and timed.
+# REPS (default 2) sets the repetitions; every line is one
 # process, timed by /usr/bin/time: wall seconds, CPU seconds (user+system) and peak RSS.
 # Runs of different programs are interleaved, so a change of machine load hits them
 # alike. STAGES (default "ref load dense sparse") picks the parts to run.
@@ -28,20 +29,12 @@ for kind in dense sparse; do
 done
 dense=$dir/dense.train.svm
 sparse=$dir/sparse.train.svm
-# The binary caches, made when missing or of an older format version than this build
-# writes (the little-endian uint32 at byte 8; version 3 stores its own fingerprint).
-for pair in dense.cache:dense.train.svm dense.test.cache:dense.test.svm sparse.cache:sparse.train.svm; do
-	c=$dir/${pair%%:*}
-	if [ "$(od -An -tu4 -j8 -N4 "$c" 2>/dev/null | tr -d ' ')" != 3 ]; then
-		"$bin/loadtime" -cache "$c" "$dir/${pair#*:}" >/dev/null
-	fi
-done
+# The binary caches, made by `aucopt convert` (the cache a user makes: dense rows for
+# the dense file, sparse for the sparse one), timed below; made again each run so that
+# the figures are this build's.
 
 echo "machine: $(nproc) cores,$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2), $(free -g | awk '/Mem:/{print $2}') GiB; $(go version | cut -d' ' -f3)"
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-for f in "$dense" "$sparse" "$dir/dense.cache" "$dir/sparse.cache"; do
-	echo "file: $f $(stat -c %s "$f") bytes"
-done
 
 # run LABEL CMD…: one timed process; prints LABEL, then wall, CPU, peak RSS and the
 # command's last output line.
@@ -55,6 +48,14 @@ run() {
 	tail -1 "$bin/time" | awk -v l="$label" -v o="$(tail -1 "$bin/out" | cut -c1-90)" \
 		'{printf "%-40s wall %7.2f s  cpu %7.2f s  peak %6d MB  %s\n", l, $1, $2 + $3, $4 / 1024, o}'
 }
+
+echo "== aucopt convert (the caches)"
+for pair in dense.cache:dense.train.svm dense.test.cache:dense.test.svm sparse.cache:sparse.train.svm; do
+	run "convert $(basename "${pair#*:}")" "$bin/aucopt" convert "$dir/${pair#*:}" "$dir/${pair%%:*}"
+done
+for f in "$dense" "$sparse" "$dir/dense.cache" "$dir/sparse.cache"; do
+	echo "file: $f $(stat -c %s "$f") bytes"
+done
 
 if [[ $stages == *ref* ]]; then
 	echo "== physical reference (warm page cache)"
@@ -138,10 +139,10 @@ if [[ $stages == *dense* ]]; then
 	echo "== end to end, dense 50,000 × 2,000 (train, then test AUC on 5,000 rows)"
 	for r in $(seq "$reps"); do
 		linear dense
-		for algo in ls-auc mba-l2 spdam; do
+		for algo in ls-auc mba-l2 spdam opauc; do
 			train $algo "$dense" dense
 		done
-		for algo in ls-auc mba-l2; do
+		for algo in ls-auc mba-l2 spdam opauc; do
 			train $algo "$dir/dense.cache" dense
 		done
 	done
