@@ -213,7 +213,7 @@ func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *d
 		return nil, nil, err
 	}
 	if t.Bins != 0 {
-		if train, err = binData(t.Bins, train, res.TrainResult); err != nil {
+		if train, err = binData(ctx, t.Bins, train, res.TrainResult); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -1104,14 +1104,18 @@ func binnedWidth(dim, bins int) int {
 }
 
 // binData fits k bins per feature to the scaled training data (data.FitBins), records
-// them in res and expands the training data by them (asTrained expands test data).
-func binData(k int, train *data.Dataset, res *TrainResult) (*data.Dataset, error) {
-	b, err := data.FitBins(train, k)
+// them in res and expands the training data by them (asTrained expands test data),
+// checking ctx as it goes.
+func binData(ctx context.Context, k int, train *data.Dataset, res *TrainResult) (*data.Dataset, error) {
+	b, err := data.FitBinsContext(ctx, train, k)
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, cerr
+	}
 	if err != nil {
 		return nil, inputError{err}
 	}
 	res.Bins, res.Binned = k, b
-	return b.Apply(train), nil
+	return b.ApplyContext(ctx, train)
 }
 
 // asTrained returns test data (nil for none) as the learner saw the training data: cut

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -33,6 +34,12 @@ type Bins struct {
 // of more than AutoScaleMaxDim features is refused: a bin indicator per feature and row
 // would make sparse rows dense.
 func FitBins(d *Dataset, k int) (*Bins, error) {
+	return FitBinsContext(context.Background(), d, k)
+}
+
+// FitBinsContext is FitBins checking ctx between features: a search under a deadline
+// (auto's trials) stops within one feature's sort.
+func FitBinsContext(ctx context.Context, d *Dataset, k int) (*Bins, error) {
 	if k < 2 || k > MaxBins {
 		return nil, fmt.Errorf("bins: %d bins per feature, want 2 to %d", k, MaxBins)
 	}
@@ -55,6 +62,9 @@ func FitBins(d *Dataset, k int) (*Bins, error) {
 	}
 	b := &Bins{Dim: d.Dim, Edges: make([][]float64, d.Dim)}
 	for j, v := range cols {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		slices.Sort(v)
 		var edges []float64
 		for q := 1; q < k; q++ {
@@ -154,6 +164,13 @@ func (b *Bins) Check() error {
 // Apply returns d expanded: a new dataset of OutDim features in the sparse layout. d
 // must have Dim features (cut or widen it with Truncate first).
 func (b *Bins) Apply(d *Dataset) *Dataset {
+	out, _ := b.ApplyContext(context.Background(), d)
+	return out
+}
+
+// ApplyContext is Apply checking ctx every 1,024 rows; it returns ctx's error when ctx
+// ends first.
+func (b *Bins) ApplyContext(ctx context.Context, d *Dataset) (*Dataset, error) {
 	binned := 0
 	for _, e := range b.Edges {
 		if e != nil {
@@ -167,12 +184,17 @@ func (b *Bins) Apply(d *Dataset) *Dataset {
 	dense := make([]float64, b.Dim)
 	var row kernels.Sparse
 	for i := range n {
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		x := d.Row(i)
 		row = b.ApplyRow(x, dense, row)
 		out.Append(d.Y[i], d.Labels[i], row) // indices below Dim: it stays OutDim
 	}
 	out.W = d.W
-	return out
+	return out, nil
 }
 
 // ApplyRow expands one row x of Dim features into out (reusing its storage) and returns

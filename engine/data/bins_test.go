@@ -1,6 +1,8 @@
 package data
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -120,4 +122,40 @@ func ExampleFitBins() {
 	// Output:
 	// edges: [3 5 7] features after: 5
 	// row x = 6: {[0 3] [6 1]}
+}
+
+// TestBinsContext: fitting and applying bins stop with the context's error when it has
+// ended (auto's trials run under a deadline), and give the plain functions' results
+// when it has not.
+func TestBinsContext(t *testing.T) {
+	var x []float64
+	var y []int8
+	for i := range 3000 {
+		x = append(x, float64(i%17), float64(i%5)/4)
+		y = append(y, int8(2*(i%2)-1))
+	}
+	d, err := NewDense("ctx", 2, y, x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := FitBinsContext(done, d, 4); !errors.Is(err, context.Canceled) {
+		t.Errorf("FitBinsContext after cancel: %v", err)
+	}
+	b, err := FitBins(d, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.ApplyContext(done, d); !errors.Is(err, context.Canceled) {
+		t.Errorf("ApplyContext after cancel: %v", err)
+	}
+	got, err := b.ApplyContext(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := b.Apply(d)
+	if !slices.Equal(got.Idx, want.Idx) || !slices.Equal(got.Val, want.Val) || !slices.Equal(got.Ptr, want.Ptr) {
+		t.Error("ApplyContext differs from Apply")
+	}
 }
