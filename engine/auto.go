@@ -289,7 +289,10 @@ const (
 // sample of at most autoTrialRows rows under a share of the budget (autoSearch.trial),
 // extrapolated to the training rows by the shape of the candidate's cost
 // (autoCandidate.cost). The reference runs first, its trial under half of the budget (a
-// trial that does not finish makes the budget too short for the data: an input error),
+// trial that does not finish is tried again on a quarter of its rows under half of what
+// is left, down to autoMinTrialRows, and the others' trials take the rows it finished
+// on: at a short budget on large data, a model of a small sample; only when the
+// smallest does not finish is the budget too short for the data: an input error),
 // then its grid on all rows when 1.5 times its estimate fits the budget left
 // (autoRefMargin); when it does not, or the deadline stops it, the reference keeps its
 // trial's model, chosen and refitted on the sample (AutoEntry.FittedRows; its
@@ -419,6 +422,11 @@ const (
 // each class.
 const autoTrialRows = 1000
 
+// autoMinTrialRows is the fewest rows (before the classes' minValidation) the
+// reference's trial is tried on when its trial on autoTrialRows does not finish within
+// half the budget: 1,000, then 250, then 62 rows.
+const autoMinTrialRows = 50
+
 // autoMinValidation is the number of rows of the smaller class that each validation
 // part of the selection must expect for Auto to choose by validation AUC: fewer, and
 // an AUC on it is undefined or noise.
@@ -436,6 +444,7 @@ type autoSearch struct {
 	entries     []AutoEntry // in portfolio order
 	grids       []*GridResult
 	trialNote   string // why the reference's model is its trial's ("" when not)
+	trialM      int    // the rows of the reference's trial that finished (trialRows, or a quarter or sixteenth of it)
 	refNote     string // why the reference ran at one point ("" when not)
 }
 
@@ -607,12 +616,25 @@ func (s *autoSearch) run() error {
 	ref := &s.entries[0]
 	// The reference's trial keeps its model (chosen and refitted on the sample, scored
 	// on the test data): the fallback when nothing on all rows fits.
-	g0, err := s.trialOf(ref, 0, ref.Grid, budget/2, s.test)
+	m := s.trialRows()
+	g0, err := s.trialOf(ref, 0, ref.Grid, budget/2, s.test, m)
 	if err != nil {
 		return err
 	}
+	// A trial that did not finish (or could not within its limit) is tried again on a
+	// quarter of its rows, under half of what is left (B/4, then B/8): at a short budget
+	// on large data a model of a small sample is what the budget allows; "too short"
+	// only when even the smallest sample (autoMinTrialRows) does not finish.
+	for ref.Skipped != "" && m/4 >= autoMinTrialRows {
+		m /= 4
+		ref.Skipped = ""
+		if g0, err = s.trialOf(ref, 0, ref.Grid, s.left()/2, s.test, m); err != nil {
+			return err
+		}
+	}
+	s.trialM = m // the others' trials take the rows the reference's took
 	if ref.Skipped != "" {
-		return fault.Settingf("auto: a budget of %s is too short for %s: the reference %s's trial on %d rows did not finish within half of it (its grid estimated over %.3g s); give a longer {Budget}",
+		return fault.Settingf("auto: a budget of %s is too short for %s: the reference %s's trial on %d rows did not finish within its share of it (its grid estimated over %.3g s); give a longer {Budget}",
 			time.Duration(budget*float64(time.Second)), s.cfg.dataName(), ref.Algo, ref.TrialRows, ref.Estimate)
 	}
 	switch left := s.left(); {
@@ -689,7 +711,7 @@ func (s *autoSearch) run() error {
 // gives a lower bound; one that fails for another reason fails the candidate.
 func (s *autoSearch) trial(i int, limit float64) error {
 	e := &s.entries[i]
-	if _, err := s.trialOf(e, i, e.Grid, limit, nil); err != nil {
+	if _, err := s.trialOf(e, i, e.Grid, limit, nil, cmp.Or(s.trialM, s.trialRows())); err != nil {
 		return err
 	}
 	if (e.Skipped != "" || e.Failed != "") && i > 0 && s.cfg.Done != nil {
@@ -698,11 +720,12 @@ func (s *autoSearch) trial(i int, limit float64) error {
 	return nil
 }
 
-// trialOf is trial of candidate i with the given grid, its outcome recorded in e; it
-// returns the trial's grid search, its refit scored on test (nil for none).
-func (s *autoSearch) trialOf(e *AutoEntry, i int, grid string, limit float64, test *data.Dataset) (*GridResult, error) {
+// trialOf is trial of candidate i with the given grid on a stratified sample of about
+// rows training rows, its outcome recorded in e; it returns the trial's grid search,
+// its refit scored on test (nil for none).
+func (s *autoSearch) trialOf(e *AutoEntry, i int, grid string, limit float64, test *data.Dataset, rowsWanted int) (*GridResult, error) {
 	c := autoPortfolio[i]
-	rows := s.sample()
+	rows := s.sample(rowsWanted)
 	m := float64(len(rows))
 	e.TrialRows = len(rows)
 	if floor := s.tooSlow(c, grid, m, limit); floor > 0 {
@@ -824,11 +847,15 @@ func (s *autoSearch) shapeAll(c autoCandidate) (n, d, e float64) {
 	return s.n, d, e
 }
 
-// sample is the trials' stratified sample of the training rows (sorted): of each class
-// its share of min(autoTrialRows, rows/2), at least minValidation rows (or all it has).
-func (s *autoSearch) sample() []int {
+// trialRows is the rows of a trial's sample: min(autoTrialRows, rows/2).
+func (s *autoSearch) trialRows() int {
+	return min(autoTrialRows, s.train.Rows()/2)
+}
+
+// sample is a trial's stratified sample of m of the training rows (sorted): of each
+// class its share of m, at least minValidation rows (or all it has).
+func (s *autoSearch) sample(m int) []int {
 	y := s.train.Y
-	m := min(autoTrialRows, len(y)/2)
 	need := s.minValidation()
 	var out []int
 	for _, label := range []int8{1, -1} {

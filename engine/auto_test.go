@@ -572,3 +572,60 @@ func TestAutoTooSlow(t *testing.T) {
 		t.Errorf("olr has no bound, got %g", f)
 	}
 }
+
+// TestAutoSmallSample checks that a budget too short for the reference's trial on
+// autoTrialRows rows of large data still gives a model, of a smaller sample (250 or 62
+// rows), within the budget: over budgets doubling from 20 ms to 640 ms on 4,000 dense rows of
+// 1,000 features, at least one ends with the reference's trial model of fewer rows, and
+// each either holds the budget or (a loaded machine, the smallest sample too slow) is
+// the input error "too short".
+func TestAutoSmallSample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs Auto at six budgets")
+	}
+	const n, d = 4000, 1000
+	train := &data.Dataset{Name: "wide", Dim: d}
+	rng := rand.New(rand.NewPCG(7, 8))
+	idx := make([]int32, d)
+	for j := range idx {
+		idx[j] = int32(j)
+	}
+	for range n {
+		v := make([]float64, d)
+		s := 0.0
+		for j := range v {
+			v[j] = rng.NormFloat64()
+			if j < 10 {
+				s += v[j]
+			}
+		}
+		y := int8(-1)
+		if s+rng.NormFloat64() > 0 {
+			y = 1
+		}
+		train.Append(y, float64(y), kernels.Sparse{Idx: idx, Val: v})
+	}
+	small := 0
+	for budget := 20 * time.Millisecond; budget <= 640*time.Millisecond; budget *= 2 {
+		r, err := Auto(context.Background(), AutoConfig{TrainConfig: TrainConfig{Data: "wide", Backend: fallback.New()}, Budget: budget, train: train})
+		if errors.Is(err, fault.ErrInput) && strings.Contains(err.Error(), "too short") {
+			t.Logf("budget %s: %v", budget, err)
+			continue
+		}
+		if err != nil {
+			t.Fatalf("budget %s: %v", budget, err)
+		}
+		checkBudgetHeld(t, r, budget)
+		ref := r.Leaderboard[slices.IndexFunc(r.Leaderboard, func(e AutoEntry) bool { return e.Algo == autoPortfolio[0].algo && e.Bins == 0 })]
+		for _, e := range r.Leaderboard {
+			t.Logf("  %s: est %.3f s, ran %.3f s, trial %.3f s, skipped %q failed %q", e.Name(), e.Estimate, e.Seconds, e.TrialSeconds, e.Skipped, e.Failed)
+		}
+		t.Logf("budget %s: %s won; the reference fitted on %d rows (trial %d rows, %.3f s), search %.3f s", budget, r.Leaderboard[0].Name(), ref.FittedRows, ref.TrialRows, ref.TrialSeconds, r.AutoSeconds)
+		if ref.FittedRows > 0 && ref.FittedRows < autoTrialRows {
+			small++
+		}
+	}
+	if small == 0 {
+		t.Errorf("no budget gave the reference's model of a sample smaller than %d rows", autoTrialRows)
+	}
+}
