@@ -21,7 +21,9 @@
 # reading included), the ratio of whole processes, and the test AUCs. The machine's load
 # average is printed before and after (the development machine is shared), and the CPU
 # seconds (user + sys) of the whole processes beside their wall. BIAS (default 1) is
-# LIBLINEAR's -B: a large one (100) leaves its bias nearly unregularised, as Uni-Log's. DIR (default
+# LIBLINEAR's -B: a large one (100) leaves its bias nearly unregularised, as Uni-Log's.
+# MATCH_BIAS=1 gives Uni-Log -p bias-reg=1/BIAS² instead, LIBLINEAR's penalty on its bias
+# (½·w_B² for a bias feature of value BIAS, the bias b = BIAS·w_B): the same objective. DIR (default
 # /tmp/aucopt-unilog-ll) keeps the converted files for reruns; AUCOPT names a binary
 # (default: built from this checkout); AUCOPT_DATA (default ../shared/data) holds the sets.
 set -euo pipefail
@@ -81,10 +83,10 @@ for s in "${sets[@]}"; do
 done
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg) ($(nproc) cores)"
-python3 - "$AUCOPT" "$DIR" "${PAIRS:-5}" "${BIAS:-1}" "${sets[@]}" <<'EOF'
+python3 - "$AUCOPT" "$DIR" "${PAIRS:-5}" "${BIAS:-1}" "${MATCH_BIAS:-0}" "${sets[@]}" <<'EOF'
 import json, os, resource, statistics, subprocess, sys, time
 
-aucopt, d, pairs, bias, sets = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5:]
+aucopt, d, pairs, bias, match, sets = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5] == "1", sys.argv[6:]
 
 
 def auc(y, s):
@@ -128,6 +130,8 @@ for s in sets:
     model, pred = os.path.join(d, s + ".ll.model"), os.path.join(d, s + ".ll.pred")
     ua = [aucopt, "train", "--algo", "unilog", "--data", tr, "--test", te, "--scale", "none",
           "-p", "lambda=%r" % lam, "--quiet", "--json"]
+    if match:
+        ua += ["-p", "bias-reg=%r" % (1 / float(bias) ** 2)]
     lt = ["liblinear-train", "-q", "-s", "0", "-B", bias, "-e", "0.01", "-c", repr(c),
           "-w%d" % lpos, repr(n / pos), "-w%d" % lneg, repr(n / (n - pos)), tr, model]
     lp = ["liblinear-predict", "-b", "1", te, model, pred]

@@ -45,6 +45,10 @@ type UniLogParams struct {
 	// W/(2·W_c) is the default, and 1:1 is plain logistic regression (each term times
 	// 2/W). Changing the ratio P/N trades one class's errors against the other's.
 	ClassWeight string `param:"class-weight"`
+	// BiasReg is the bias's weight in the ℓ2 term, (λ/2)·BiasReg·b² beside (λ/2)‖w‖²:
+	// 0 (the default, Uni-Log's) leaves the bias free; 1 regularises it as LIBLINEAR's
+	// -B 1 does (a bias feature of value 1 in w), for a like-for-like comparison; ≥ 0.
+	BiasReg float64 `param:"bias-reg"`
 }
 
 // DefaultUniLogParams returns batch Uni-Log's defaults.
@@ -60,6 +64,7 @@ func (p UniLogParams) check() error {
 		Check(p.Lambda >= 0 && !math.IsInf(p.Lambda, 0), "lambda", p.Lambda, "a finite number ≥ 0"),
 		Check(p.Eps > 0 && p.Eps < 1, "eps", p.Eps, "in (0, 1)"),
 		Check(p.Iters >= 1, "iters", p.Iters, "≥ 1"),
+		Check(p.BiasReg >= 0 && !math.IsInf(p.BiasReg, 0), "bias-reg", p.BiasReg, "a finite number ≥ 0"),
 	} {
 		if err != nil {
 			return err
@@ -144,6 +149,8 @@ type unilogProblem struct {
 	// posOver is max(min(n₊, n₋), 1)/n, LIBLINEAR's factor of eps (with sample weights,
 	// of the classes' summed weights).
 	posOver float64
+	// rb is the bias's weight in the ℓ2 term (UniLogParams.BiasReg).
+	rb float64
 }
 
 // newUniLogProblem is the objective on ds at d features with class weighting cw
@@ -199,7 +206,7 @@ func (p *unilogProblem) funcGrad(x []float64, lambda float64, g []float64) float
 		loss += cw * softplus(-y*s)
 	}
 	p.gradTail(x, lambda, g)
-	return loss + 0.5*lambda*hostDot(w, w)
+	return loss + 0.5*lambda*(hostDot(w, w)+p.rb*bias*bias)
 }
 
 // rowWeights sets row i's Hessian weight and gradient coefficient from its score z[i],
@@ -221,7 +228,7 @@ func (p *unilogProblem) gradTail(x []float64, lambda float64, g []float64) {
 	for j, v := range x[:p.d] {
 		g[j] += lambda * v
 	}
-	g[p.d] = gb
+	g[p.d] = gb + lambda*p.rb*x[p.d]
 }
 
 // step sets g = ∇f(x) after lineSearch moved x by alpha, from the rows' scores moved
@@ -249,7 +256,7 @@ func (p *unilogProblem) hess(v []float64, lambda float64, hv []float64) {
 	for j, vj := range v[:p.d] {
 		hv[j] += lambda * vj
 	}
-	hv[p.d] = hb
+	hv[p.d] = hb + lambda*p.rb*vb
 }
 
 // diag sets m to the Hessian's diagonal at the point of the last funcGrad: Σ_i D_i x_ij²
@@ -291,6 +298,7 @@ func (p *unilogProblem) diag(lambda float64, m []float64) {
 	for j := range m[:p.d] {
 		m[j] += lambda
 	}
+	m[p.d] += lambda * p.rb
 }
 
 // Newton's method's constants, LIBLINEAR 2.4x's but one: the preconditioner's weight
@@ -415,6 +423,7 @@ func (p *unilogProblem) lineSearch(x, s, g []float64, lambda, fold float64) (flo
 	sb := s[d]
 	ss, ws := hostDot(s[:d], s[:d]), hostDot(x[:d], s[:d])
 	ww, gs := hostDot(x[:d], x[:d]), hostDot(g, s)
+	b := x[d]
 	alpha := 1.0
 	for range unilogLineSearch {
 		var loss float64
@@ -422,7 +431,8 @@ func (p *unilogProblem) lineSearch(x, s, g []float64, lambda, fold float64) (flo
 			cw, y := p.weight(i)
 			loss += cw * softplus(-y*(zi+alpha*(p.xs[i]+sb)))
 		}
-		f := loss + 0.5*lambda*(ww+2*alpha*ws+alpha*alpha*ss)
+		bb := b + alpha*sb
+		f := loss + 0.5*lambda*(ww+2*alpha*ws+alpha*alpha*ss+p.rb*bb*bb)
 		if f-fold <= unilogArmijo*alpha*gs {
 			for j := range x {
 				x[j] += alpha * s[j]
@@ -449,6 +459,7 @@ func (u *UniLog) Fit(ctx context.Context, ds *data.Dataset) error {
 		return err
 	}
 	p := newUniLogProblem(u.b, ds, u.dim, u.p.ClassWeight)
+	p.rb = u.p.BiasReg
 	x, g := make([]float64, u.dim+1), make([]float64, u.dim+1)
 	f := p.funcGrad(x, u.p.Lambda, g)
 	return u.solve(ctx, p, x, f, g, math.Sqrt(hostDot(g, g)))
@@ -480,12 +491,12 @@ func (u *UniLog) solve(ctx context.Context, p *unilogProblem, x []float64, f flo
 // one before (LIBLINEAR's warm start), with ‖∇f(0)‖ (the same for every λ) and the
 // pass over the rows made once. A point's weights meet the same stopping rule as a
 // cold Fit's, not the same bits. It declines (ok = false) when the points differ in
-// eps or iters.
+// eps, iters, class-weight or bias-reg.
 func (u *UniLog) FitGrid(ctx context.Context, ds *data.Dataset, params []Params) ([][]float64, []error, bool, error) {
 	ps := make([]UniLogParams, len(params))
 	for g, p := range params {
 		pp, ok := p.ptr.(*UniLogParams)
-		if !ok || pp.Eps != u.p.Eps || pp.Iters != u.p.Iters || pp.ClassWeight != u.p.ClassWeight {
+		if !ok || pp.Eps != u.p.Eps || pp.Iters != u.p.Iters || pp.ClassWeight != u.p.ClassWeight || pp.BiasReg != u.p.BiasReg {
 			return nil, nil, false, nil
 		}
 		ps[g] = *pp
@@ -504,6 +515,7 @@ func (u *UniLog) FitGrid(ctx context.Context, ds *data.Dataset, params []Params)
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ps[b].Lambda, ps[a].Lambda) })
 	p := newUniLogProblem(u.b, ds, u.dim, u.p.ClassWeight)
+	p.rb = u.p.BiasReg
 	x, g := make([]float64, u.dim+1), make([]float64, u.dim+1)
 	f := p.funcGrad(x, 0, g) // at 0, f and ∇f do not depend on λ
 	gnorm0 := math.Sqrt(hostDot(g, g))

@@ -277,3 +277,45 @@ func TestUniLogFitGrid(t *testing.T) {
 		}
 	}
 }
+
+// TestUniLogBiasReg: with bias-reg r the bias is in the ℓ2 term, (λ/2)·r·b² (r = 1:
+// LIBLINEAR's -B 1), and Newton's method reaches the stationary point of that objective
+// (the host gradient plus λ·r·b on the bias) to eps 10⁻⁷; r = 0 is the free bias's fit
+// bit for bit; a negative r is refused.
+func TestUniLogBiasReg(t *testing.T) {
+	for _, tc := range unilogSets() {
+		b := unilogBackends(t)[0]
+		_, g0 := uniLogHost(tc.ds, make([]float64, tc.ds.Dim+1), tc.lambda)
+		fit := func(r float64) []float64 {
+			u, err := NewUniLog(b, tc.ds.Dim, UniLogParams{Lambda: tc.lambda, Eps: 1e-7, Iters: 1000, BiasReg: r}, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := u.Fit(context.Background(), tc.ds); err != nil {
+				t.Fatal(err)
+			}
+			return append(u.Weights(), u.Bias())
+		}
+		for _, r := range []float64{0.5, 1} {
+			got := fit(r)
+			_, g := uniLogHost(tc.ds, got, tc.lambda)
+			g[len(g)-1] += tc.lambda * r * got[len(got)-1]
+			if rel := math.Sqrt(hostDot(g, g)) / math.Sqrt(hostDot(g0, g0)); rel > 1e-6 {
+				t.Errorf("%s r=%g: ‖∇f‖/‖∇f(0)‖ = %.3g at the fit", tc.name, r, rel)
+			}
+		}
+		u0, err := NewUniLog(b, tc.ds.Dim, UniLogParams{Lambda: tc.lambda, Eps: 1e-7, Iters: 1000}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := u0.Fit(context.Background(), tc.ds); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(fit(0), append(u0.Weights(), u0.Bias())) {
+			t.Errorf("%s: bias-reg 0 differs from the default fit", tc.name)
+		}
+	}
+	if _, err := NewUniLog(nil, 3, UniLogParams{Lambda: 1, Eps: 0.01, Iters: 10, ClassWeight: ClassWeightBalanced, BiasReg: -1}, 0); err == nil {
+		t.Error("bias-reg -1 accepted")
+	}
+}
