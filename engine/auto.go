@@ -762,13 +762,7 @@ func (s *autoSearch) tooSlow(c autoCandidate, grid string, m, limit float64) flo
 		return 0
 	}
 	d, _ := s.shape(c, m)
-	points := 1
-	if spec, err := solver.Lookup(c.algo); err == nil {
-		if ps, err := GridPoints(spec, grid); err == nil {
-			points = max(len(ps), 1)
-		}
-	}
-	floor := c.flops(m, d, float64(points)) / (autoPeakFlopsPerCore * float64(runtime.GOMAXPROCS(0)))
+	floor := c.flops(m, d, float64(gridSize(c.algo, grid))) / (autoPeakFlopsPerCore * float64(runtime.GOMAXPROCS(0)))
 	if floor <= limit {
 		return 0
 	}
@@ -779,13 +773,17 @@ func (s *autoSearch) tooSlow(c autoCandidate, grid string, m, limit float64) flo
 // estimate times 2/(P+1) for P points (a grid search fits each point on a selection
 // part and refits the best on all rows: about P + 1 fits; one point, about 2).
 func (s *autoSearch) pointEstimate(e *AutoEntry) float64 {
-	p := 1
-	if spec, err := solver.Lookup(e.Algo); err == nil {
-		if ps, err := GridPoints(spec, e.Grid); err == nil {
-			p = max(len(ps), 1)
+	return e.Estimate * 2 / float64(gridSize(e.Algo, e.Grid)+1)
+}
+
+// gridSize is the number of points of algo's grid (1 when it does not parse).
+func gridSize(algo, grid string) int {
+	if spec, err := solver.Lookup(algo); err == nil {
+		if ps, err := GridPoints(spec, grid); err == nil {
+			return max(len(ps), 1)
 		}
 	}
-	return e.Estimate * 2 / float64(p+1)
+	return 1
 }
 
 // pointGrid is the grid of one point, the values g chose for the keys of grid.
