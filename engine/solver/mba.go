@@ -222,8 +222,12 @@ type MBA struct {
 
 	mu    []float64 // μ_S (host copy after Fit)
 	sigma []float64 // Σ_S, full symmetric d×d row-major (host copy after Fit)
-	w     []float64
-	info  MBAInfo
+	// sigmaDiag, when set, is Σ_S's diagonal while sigma's upper triangle holds a
+	// Cholesky factor (solveCholesky factorises in place; restoreSigma undoes it from
+	// the lower triangle, which the factorisation does not touch).
+	sigmaDiag []float64
+	w         []float64
+	info      MBAInfo
 }
 
 // NewMBA returns MBA for dim features on backend b with any λ₁, λ₂ ≥ 0 (MBA-ℓ1 from
@@ -288,6 +292,7 @@ func (m *MBA) Statistics() (mu, sigma []float64) {
 	if m.mu == nil {
 		return nil, nil
 	}
+	m.restoreSigma()
 	return append([]float64(nil), m.mu...), append([]float64(nil), m.sigma...)
 }
 
@@ -333,7 +338,7 @@ func (m *MBA) fitCG(ctx context.Context, ds *data.Dataset) (bool, error) {
 	if err != nil {
 		return false, nil // accumulate reports it
 	}
-	m.mu, m.sigma, m.info = nil, nil, MBAInfo{}
+	m.mu, m.sigma, m.sigmaDiag, m.info = nil, nil, nil, MBAInfo{}
 	op := newSquareOp(m.b, ds, m.dim, m.p.Lambda2)
 	err = op.cg(ctx, nil, true, budget, func(_ int, w []float64) { copy(m.w, w) })
 	if nc := (*cgUnconverged)(nil); errors.As(err, &nc) {
@@ -500,7 +505,7 @@ func mbaSparse(b kernels.Backend, ds *data.Dataset, d int) bool {
 // (nil: ds's own) is the rows' order for the class moments of every pair; with sampled
 // pairs it must be nil.
 func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset, order []int) error {
-	m.mu, m.sigma, m.info = nil, nil, MBAInfo{}
+	m.mu, m.sigma, m.sigmaDiag, m.info = nil, nil, nil, MBAInfo{}
 	clear(m.w)
 	if ds.Dim > m.dim {
 		return fmt.Errorf("%s: data has %d features, the learner was made for %d", m.name, ds.Dim, m.dim)
@@ -827,11 +832,14 @@ func (m *MBA) hostBlock(ds *data.Dataset, dense bool, pos, neg []int, sc *mbaScr
 // (LAPACK's estimate, as gonum's mat.Cholesky makes it) exceeds 10¹⁴, is refused.
 func (m *MBA) solveCholesky(ctx context.Context, l2 float64) error {
 	d := m.dim
-	a := make([]float64, d*d) // upper triangle of Σ_S, then of Σ_S + λ₂I, then U
+	m.restoreSigma()
+	// The factorisation works in Σ_S's upper triangle (Σ_S + λ₂I, then U) and keeps
+	// its diagonal apart: no second d × d matrix (537 MB at d = 8,192).
+	m.sigmaDiag = make([]float64, d)
 	for i := range d {
-		copy(a[i*d+i:(i+1)*d], m.sigma[i*d+i:(i+1)*d])
+		m.sigmaDiag[i] = m.sigma[i*d+i]
 	}
-	w, c, err := stats.CholeskySolve(ctx, m.b, a, d, l2, m.mu)
+	w, c, err := stats.CholeskySolve(ctx, m.b, m.sigma, d, l2, m.mu)
 	if errors.Is(err, stats.ErrSingular) {
 		return fmt.Errorf("%s: Σ_S + λ₂I with λ₂ = %g is not positive definite (a constant or duplicated feature?): %w; set lambda2 > 0",
 			m.name, l2, stats.ErrSingular)
@@ -847,6 +855,23 @@ func (m *MBA) solveCholesky(ctx context.Context, l2 float64) error {
 	return nil
 }
 
+// restoreSigma makes sigma Σ_S again after solveCholesky factorised it in place: the
+// diagonal from sigmaDiag, the upper triangle from the lower (its mirror, the same
+// bits).
+func (m *MBA) restoreSigma() {
+	if m.sigmaDiag == nil {
+		return
+	}
+	d := m.dim
+	for i := range d {
+		m.sigma[i*d+i] = m.sigmaDiag[i]
+		for j := i + 1; j < d; j++ {
+			m.sigma[i*d+j] = m.sigma[j*d+i]
+		}
+	}
+	m.sigmaDiag = nil
+}
+
 // solveCD minimises ½wᵀΣ_S w − wᵀμ_S + λ₁‖w‖₁ + (λ₂/2)‖w‖² by cyclic coordinate
 // descent from the current w,
 //
@@ -857,6 +882,7 @@ func (m *MBA) solveCholesky(ctx context.Context, l2 float64) error {
 // stops when a full sweep changes no weight by more than Tol·max|w| (capped = false),
 // or after MaxIter sweeps in all (capped = true; not an error).
 func (m *MBA) solveCD(ctx context.Context, l1, l2 float64) (sweeps int, capped bool, err error) {
+	m.restoreSigma()
 	d, sig, mu, w := m.dim, m.sigma, m.mu, m.w
 	q := make([]float64, d)
 	for i := range d {

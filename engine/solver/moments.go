@@ -52,7 +52,7 @@ func (m *MBA) MomentsOnly() bool { return m.p.Pairs == MBAPairsAll }
 // Σ_N = S₊ + S₋ + δδᵀ, then the learner's solve (Cholesky, or coordinate descent along
 // the λ₁ path). It fails unless Pairs is "all", or "auto" on at most B·T rows.
 func (m *MBA) FitMoments(ctx context.Context, pos, neg *stats.Moments) error {
-	m.mu, m.sigma, m.info = nil, nil, MBAInfo{}
+	m.mu, m.sigma, m.sigmaDiag, m.info = nil, nil, nil, MBAInfo{}
 	clear(m.w)
 	if !m.p.allPairsFor(pos.N() + neg.N()) {
 		return fmt.Errorf("%s: sampled pairs need the rows, not only the class moments (use pairs=all)", m.name)
