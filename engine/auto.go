@@ -470,8 +470,7 @@ func newAutoSearch(ctx, dctx context.Context, cfg AutoConfig, train, test *data.
 		en := &s.entries[i]
 		*en = AutoEntry{Algo: c.algo, Grid: c.grid, Bins: c.bins}
 		if c.other != nil {
-			d, e := s.shape(c, s.n)
-			if g, _ := c.other(s.n, d, e); g != "" {
+			if g, _ := c.other(s.shapeAll(c)); g != "" {
 				en.Grid = g
 			}
 		}
@@ -546,12 +545,12 @@ func (s *autoSearch) full(i int, grid string) error {
 	if s.cfg.Started != nil {
 		s.cfg.Started(*e, s.leftDuration())
 	}
-	ctx, limit := s.dctx, 0.0
+	ctx := s.dctx
 	if i != 0 && e.Estimate > 0 {
 		// A candidate other than the reference gets autoOverrun times its estimate: an
 		// estimate that a trial on a sample got wrong (a path that changes with the
 		// rows) then costs a bounded share of the budget, not all of it.
-		limit = autoOverrun*e.Estimate + autoOverrunSlack
+		limit := autoOverrun*e.Estimate + autoOverrunSlack
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(s.dctx, time.Duration(limit*float64(time.Second)))
 		defer cancel()

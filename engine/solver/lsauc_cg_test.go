@@ -152,51 +152,39 @@ func TestLSAUCEarlyStop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var params []Params
-	for _, pp := range []LSAUCParams{{lambda, 3}, {1e-2, 2}, {lambda, 1}, {lambda, 0}, {1e-2, 5}, {lambda, 6}} {
-		p := spec.Params()
-		if err := p.SetAll([]string{fmt.Sprintf("lambda=%g", pp.Lambda), fmt.Sprintf("steps=%d", pp.Steps)}); err != nil {
-			t.Fatal(err)
-		}
-		params = append(params, p)
-	}
 	l, _ := NewLSAUC(b, d, DefaultLSAUCParams(), 0)
-	ws, errs, ok, err := l.FitGrid(context.Background(), ds, params)
-	if err != nil || !ok {
-		t.Fatalf("FitGrid: ok %v, %v", ok, err)
-	}
-	for g, p := range params {
-		pp := *p.ptr.(*LSAUCParams)
-		if errs[g] != nil {
-			t.Fatalf("point %d: %v", g, errs[g])
+	// grid checks that FitGrid of the points given as key=value settings gives each
+	// point the weights of its own fit, bit for bit.
+	grid := func(what string, points [][]string) {
+		var params []Params
+		for _, kvs := range points {
+			p := spec.Params()
+			if err := p.SetAll(kvs); err != nil {
+				t.Fatal(err)
+			}
+			params = append(params, p)
 		}
-		if want := fit(pp); !slices.Equal(ws[g], want) {
-			t.Errorf("point %+v: the grid's weights are not its own fit's", pp)
+		ws, errs, ok, err := l.FitGrid(context.Background(), ds, params)
+		if err != nil || !ok {
+			t.Fatalf("FitGrid of %s: ok %v, %v", what, ok, err)
 		}
-	}
-	// A grid of exact points alone shares one accumulation of the class moments, each
-	// point's weights its own fit's bit for bit.
-	params = params[:0]
-	for _, lam := range []float64{1e-4, 1e-2, 1} {
-		p := spec.Params()
-		if err := p.SetAll([]string{fmt.Sprintf("lambda=%g", lam)}); err != nil {
-			t.Fatal(err)
-		}
-		params = append(params, p)
-	}
-	ws, errs, ok, err = l.FitGrid(context.Background(), ds, params)
-	if err != nil || !ok {
-		t.Fatalf("FitGrid of exact points: ok %v, %v", ok, err)
-	}
-	for g, p := range params {
-		pp := *p.ptr.(*LSAUCParams)
-		if errs[g] != nil {
-			t.Fatalf("exact point %d: %v", g, errs[g])
-		}
-		if want := fit(pp); !slices.Equal(ws[g], want) {
-			t.Errorf("exact point %+v: the grid's weights are not its own fit's", pp)
+		for g, p := range params {
+			pp := *p.ptr.(*LSAUCParams)
+			if errs[g] != nil {
+				t.Fatalf("%s, point %d: %v", what, g, errs[g])
+			}
+			if want := fit(pp); !slices.Equal(ws[g], want) {
+				t.Errorf("%s, point %+v: the grid's weights are not its own fit's", what, pp)
+			}
 		}
 	}
+	var mixed [][]string
+	for _, pp := range []LSAUCParams{{lambda, 3}, {1e-2, 2}, {lambda, 1}, {lambda, 0}, {1e-2, 5}, {lambda, 6}} {
+		mixed = append(mixed, []string{fmt.Sprintf("lambda=%g", pp.Lambda), fmt.Sprintf("steps=%d", pp.Steps)})
+	}
+	grid("early-stopped and exact points", mixed)
+	// A grid of exact points alone shares one accumulation of the class moments.
+	grid("exact points", [][]string{{"lambda=1e-4"}, {"lambda=1e-2"}, {"lambda=1"}})
 }
 
 // noView hides a host backend's Viewer capability, so that the learners take the paths
