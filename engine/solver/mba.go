@@ -591,7 +591,8 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset, order []int) err
 	m.mu, m.sigma = make([]float64, d), make([]float64, d*d)
 	var sigma kernels.Mat
 	mu := m.b.NewVec(d)
-	if v, ok := m.b.(kernels.Viewer); ok {
+	v, viewed := m.b.(kernels.Viewer)
+	if viewed {
 		sigma = v.ViewMat(d, d, m.sigma)
 	} else {
 		sigma = m.b.NewMat(d, d)
@@ -628,7 +629,7 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset, order []int) err
 	}
 
 	m.b.Download(m.mu, mu)
-	if _, ok := m.b.(kernels.Viewer); !ok {
+	if !viewed {
 		m.b.Download(m.sigma, sigma)
 	}
 	return m.finishMoments(len(shards))
