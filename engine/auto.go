@@ -37,7 +37,7 @@ type AutoConfig struct {
 	Budget time.Duration
 	// Folds and Holdout choose each candidate's best point and the winner as in
 	// GridConfig: Folds ≥ 2 inner stratified folds, else a stratified held-out share
-	// Holdout of the training rows. When both are 0, data of at most AutoSmallRows
+	// Holdout of the training rows. When both are 0, data of at most autoSmallRows
 	// rows is chosen by 5 folds (a 20% hold-out of a few hundred rows is too noisy to
 	// rank 40 points by), larger data by a 20% hold-out.
 	Folds   int
@@ -114,9 +114,9 @@ type AutoResult struct {
 	Grid *GridResult `json:"-"`
 }
 
-// AutoSmallRows is the number of training rows up to which Auto selects by 5 inner
+// autoSmallRows is the number of training rows up to which Auto selects by 5 inner
 // folds unless told otherwise (AutoConfig.Folds, Holdout).
-const AutoSmallRows = 2000
+const autoSmallRows = 2000
 
 // autoOverhead is the estimated fixed time of one grid search (reading the cached
 // data, scaling it, the goroutines), in seconds: about 0.002 s per fold on sonar.
@@ -457,7 +457,7 @@ func newAutoSearch(ctx, dctx context.Context, cfg AutoConfig, train, test *data.
 		s.binnable = data.Binnable(train)
 	}
 	s.folds = cfg.Folds
-	if s.folds == 0 && cfg.Holdout == 0 && train.Rows() <= AutoSmallRows {
+	if s.folds == 0 && cfg.Holdout == 0 && train.Rows() <= autoSmallRows {
 		s.folds = 5
 	}
 	base := cfg.TrainConfig

@@ -10,13 +10,13 @@ import (
 	"github.com/aucopt/aucopt/kernels"
 )
 
-// TestAutoBackend checks that AutoBackend chooses what backends.Report, given the
+// TestAutoBackend checks that autoBackend chooses what backends.Report, given the
 // engine's rule, says automatic selection runs each workload on: the device backend
 // for a workload on a device where one is available, the best host backend for the rest.
 func TestAutoBackend(t *testing.T) {
 	st := backends.Report(AutoDeviceRule())
-	device := Workload{Spec: solver.Spec{DeviceValues: 1e6}, Rows: 1e5, Dim: 1e4, Density: 1}
-	host := Workload{Spec: solver.Spec{DeviceValues: 1e6}, Rows: 1e5, Dim: 1e4, Density: 0.01}
+	device := workShape{Spec: solver.Spec{DeviceValues: 1e6}, Rows: 1e5, Dim: 1e4, Density: 1}
+	host := workShape{Spec: solver.Spec{DeviceValues: 1e6}, Rows: 1e5, Dim: 1e4, Density: 0.01}
 	chosen := map[string]string{} // the marking: workload kind -> backend
 	for _, s := range st {
 		switch {
@@ -33,13 +33,13 @@ func TestAutoBackend(t *testing.T) {
 	if chosen["device"] == "" {
 		chosen["device"] = chosen["host"]
 	}
-	for kind, w := range map[string]Workload{"device": device, "host": host} {
-		b, err := AutoBackend(w)
+	for kind, w := range map[string]workShape{"device": device, "host": host} {
+		b, err := autoBackend(w)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if b.Name() != chosen[kind] {
-			t.Errorf("backends.Report marks %s as auto's choice for a %s workload; AutoBackend(%+v) chose %s", chosen[kind], kind, w, b.Name())
+			t.Errorf("backends.Report marks %s as auto's choice for a %s workload; autoBackend(%+v) chose %s", chosen[kind], kind, w, b.Name())
 		}
 		b.Close()
 	}
@@ -51,7 +51,7 @@ func TestAutoSkipsUnavailableCUDA(t *testing.T) {
 	if ok, _ := cuda.Available(); ok {
 		t.Skip("a GPU is here")
 	}
-	b, err := AutoBackend(Workload{Spec: solver.Spec{DeviceValues: 1}, Rows: 1e5, Dim: 1e4, Density: 1})
+	b, err := autoBackend(workShape{Spec: solver.Spec{DeviceValues: 1}, Rows: 1e5, Dim: 1e4, Density: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,21 +113,21 @@ func TestWorkloadOnDevice(t *testing.T) {
 	v := int(spdam.DeviceValues)
 	for _, tc := range []struct {
 		name string
-		w    Workload
+		w    workShape
 		want bool
 	}{
-		{"spdam, epsilon-sized", Workload{spdam, 400_000, 2_000, 1, 0}, true},
-		{"spdam, at the limits", Workload{spdam, v / AutoDeviceDim, AutoDeviceDim, 0.5, 0}, true},
-		{"spdam, too few features", Workload{spdam, 1_000_000, AutoDeviceDim - 1, 1, 0}, false},
-		{"spdam, too few values", Workload{spdam, v/AutoDeviceDim - 1, AutoDeviceDim, 1, 0}, false},
-		{"mba-l2, where spdam runs on the device (every pair: ls-auc's limit)", Workload{mba, v / AutoDeviceDim, AutoDeviceDim, 1, 0}, false},
-		{"mba-l2, epsilon-sized", Workload{mba, 400_000, 2_000, 1, 0}, true},
-		{"spdam, sparse (news20)", Workload{spdam, 19_996, 1_355_191, 0.00034, 0}, false},
-		{"spdam, density unknown", Workload{spdam, 400_000, 2_000, 0, 0}, false},
-		{"solam, epsilon-sized", Workload{solam, 400_000, 2_000, 1, 1}, false},
-		{"opauc, one pass under its limit", Workload{opauc, 10_000, 1_000, 1, 1}, false},
-		{"opauc, five passes over the same rows", Workload{opauc, 10_000, 1_000, 1, 5}, true},
-		{"no workload", Workload{}, false},
+		{"spdam, epsilon-sized", workShape{spdam, 400_000, 2_000, 1, 0}, true},
+		{"spdam, at the limits", workShape{spdam, v / autoDeviceDim, autoDeviceDim, 0.5, 0}, true},
+		{"spdam, too few features", workShape{spdam, 1_000_000, autoDeviceDim - 1, 1, 0}, false},
+		{"spdam, too few values", workShape{spdam, v/autoDeviceDim - 1, autoDeviceDim, 1, 0}, false},
+		{"mba-l2, where spdam runs on the device (every pair: ls-auc's limit)", workShape{mba, v / autoDeviceDim, autoDeviceDim, 1, 0}, false},
+		{"mba-l2, epsilon-sized", workShape{mba, 400_000, 2_000, 1, 0}, true},
+		{"spdam, sparse (news20)", workShape{spdam, 19_996, 1_355_191, 0.00034, 0}, false},
+		{"spdam, density unknown", workShape{spdam, 400_000, 2_000, 0, 0}, false},
+		{"solam, epsilon-sized", workShape{solam, 400_000, 2_000, 1, 1}, false},
+		{"opauc, one pass under its limit", workShape{opauc, 10_000, 1_000, 1, 1}, false},
+		{"opauc, five passes over the same rows", workShape{opauc, 10_000, 1_000, 1, 5}, true},
+		{"no workload", workShape{}, false},
 	} {
 		if got := tc.w.OnDevice(); got != tc.want {
 			t.Errorf("%s: OnDevice = %v, want %v", tc.name, got, tc.want)

@@ -177,8 +177,8 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 		}
 		res.Passes = max(cfg.Passes, 1)
 	}
-	w := Workload{Spec: spec, Rows: foldRows, Dim: ds.Dim, Density: ds.Density(), Passes: res.Passes} // a fold's training part
-	b, release, err := OpenBackendFor(cfg.Backend, w)
+	w := workShape{Spec: spec, Rows: foldRows, Dim: ds.Dim, Density: ds.Density(), Passes: res.Passes} // a fold's training part
+	b, release, err := openBackendFor(cfg.Backend, w)
 	if err != nil {
 		return nil, err
 	}

@@ -6,9 +6,9 @@
 //   - TrainResult.Model is the model file (engine/model) of a run, which model.Read
 //     reads back;
 //   - Predict scores data with a model, applying its training scaling exactly;
-//   - Evaluate and metric measure scores against labels;
+//   - metric (Evaluate, AUC, ROC) measures scores against labels;
 //   - package backends picks the compute backend (auto, cuda, avx2, generic), which a
-//     configuration carries; AutoBackend is automatic selection's choice per workload.
+//     configuration carries; autoBackend is automatic selection's choice per workload.
 //
 // # One path from data to score
 //

@@ -164,7 +164,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 		return nil, err
 	}
 	defaultPasses(spec, &cfg.Passes, res) // the same passes in the selection and the refit
-	b, release, err := OpenBackendFor(cfg.Backend, res.workload(spec))
+	b, release, err := openBackendFor(cfg.Backend, res.workload(spec))
 	if err != nil {
 		return nil, err
 	}

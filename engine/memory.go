@@ -15,18 +15,18 @@ import (
 // would not fit in the memory available: it is refused before anything is allocated.
 var ErrMemory = errors.New("not enough memory")
 
-// MemoryLimit is the memory a run may use, in bytes, and where that number comes from.
-type MemoryLimit struct {
+// memLimit is the memory a run may use, in bytes, and where that number comes from.
+type memLimit struct {
 	Bytes  float64 // +Inf when unknown
 	Source string  // "cgroup v2 memory.max", "physical memory available", "the memory limit given" (MaxMemory), …
 }
 
-// AvailableMemory returns the memory a run may use: the least of the cgroup's limit
+// availableMemory returns the memory a run may use: the least of the cgroup's limit
 // (v2 memory.max or v1 memory.limit_in_bytes), the address-space limit (ulimit -v) and
 // the physical memory available (/proc/meminfo's MemAvailable), where the system has
 // them; +Inf where it has none of them (outside Linux).
-func AvailableMemory() MemoryLimit {
-	best := MemoryLimit{Bytes: math.Inf(1), Source: "unknown"}
+func availableMemory() memLimit {
+	best := memLimit{Bytes: math.Inf(1), Source: "unknown"}
 	for _, l := range systemMemoryLimits() {
 		if l.Bytes > 0 && l.Bytes < best.Bytes {
 			best = l
@@ -36,12 +36,12 @@ func AvailableMemory() MemoryLimit {
 }
 
 // memoryLimit resolves a run's limit: maxBytes when positive (MaxMemory, --max-memory),
-// else AvailableMemory.
-func memoryLimit(maxBytes int64) MemoryLimit {
+// else availableMemory.
+func memoryLimit(maxBytes int64) memLimit {
 	if maxBytes > 0 {
-		return MemoryLimit{Bytes: float64(maxBytes), Source: maxMemorySource}
+		return memLimit{Bytes: float64(maxBytes), Source: maxMemorySource}
 	}
-	return AvailableMemory()
+	return availableMemory()
 }
 
 // ParseBytes parses a memory size: a number of bytes with an optional unit, decimal
@@ -67,9 +67,9 @@ func ParseBytes(s string) (int64, error) {
 	return int64(x * mult), nil
 }
 
-// FormatBytes writes a size in decimal units with about two significant digits:
+// formatBytes writes a size in decimal units with about two significant digits:
 // "32 TB", "1.5 GB", "800 kB".
-func FormatBytes(b float64) string {
+func formatBytes(b float64) string {
 	units := []string{"B", "kB", "MB", "GB", "TB", "PB", "EB"}
 	u := 0
 	for b >= 999.5 && u < len(units)-1 {
@@ -99,7 +99,7 @@ func groupDigits(n int) string {
 // "for 2,000,001 features") exceeds the limit, with one line naming the algorithm, the
 // size and the algorithms whose state (at their defaults) would fit. The error wraps
 // ErrMemory and ErrInput.
-func checkMemory(spec solver.Spec, need float64, what string, dim, rows int, limit MemoryLimit) error {
+func checkMemory(spec solver.Spec, need float64, what string, dim, rows int, limit memLimit) error {
 	if need <= limit.Bytes {
 		return nil
 	}
@@ -122,7 +122,7 @@ func checkMemory(spec solver.Spec, need float64, what string, dim, rows int, lim
 		source = "{MaxMemory}" // the setting, which a command names by its flag
 	}
 	return memoryError{fault.Settingf("%s needs %s %s, more than the %s of "+source+"; %s",
-		spec.Name, FormatBytes(need), what, FormatBytes(limit.Bytes), advice)}
+		spec.Name, formatBytes(need), what, formatBytes(limit.Bytes), advice)}
 }
 
 // maxMemorySource is the Source of the limit the caller set (MaxMemory).
@@ -140,7 +140,7 @@ func featuresOf(dim int) string { return "for " + groupDigits(dim) + " features"
 
 // CheckMemory refuses, before anything is allocated, a run of spec over params (one
 // point, or a grid; each made by spec.Params) on dim features and rows training rows
-// whose learners would not fit in maxBytes, or without it (0) in AvailableMemory: a grid
+// whose learners would not fit in maxBytes, or without it (0) in availableMemory: a grid
 // holds its points as Grid does, workers bounding a batch grid's fits at once. Its
 // error wraps ErrMemory and ErrInput and names the algorithms that would fit.
 func CheckMemory(spec solver.Spec, params []solver.Params, dim, rows, workers int, maxBytes int64) error {

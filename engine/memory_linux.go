@@ -11,8 +11,8 @@ import (
 
 // systemMemoryLimits returns the limits Linux sets on this process's memory: its cgroup
 // (v2 or v1), the address-space rlimit and the physical memory available.
-func systemMemoryLimits() []MemoryLimit {
-	var out []MemoryLimit
+func systemMemoryLimits() []memLimit {
+	var out []memLimit
 	if b, err := os.ReadFile("/proc/self/cgroup"); err == nil {
 		for _, line := range strings.Split(string(b), "\n") {
 			parts := strings.SplitN(line, ":", 3)
@@ -29,7 +29,7 @@ func systemMemoryLimits() []MemoryLimit {
 	}
 	var rl syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &rl); err == nil && rl.Cur < 1<<62 {
-		out = append(out, MemoryLimit{Bytes: float64(rl.Cur), Source: "address-space limit (ulimit -v)"})
+		out = append(out, memLimit{Bytes: float64(rl.Cur), Source: "address-space limit (ulimit -v)"})
 	}
 	if f, err := os.Open("/proc/meminfo"); err == nil {
 		defer f.Close()
@@ -37,7 +37,7 @@ func systemMemoryLimits() []MemoryLimit {
 		for sc.Scan() {
 			if k, v, ok := strings.Cut(sc.Text(), ":"); ok && k == "MemAvailable" {
 				if kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64); err == nil {
-					out = append(out, MemoryLimit{Bytes: kb * 1024, Source: "physical memory available"})
+					out = append(out, memLimit{Bytes: kb * 1024, Source: "physical memory available"})
 				}
 			}
 		}
@@ -48,7 +48,7 @@ func systemMemoryLimits() []MemoryLimit {
 // appendCgroup appends the limit in root/path/file (or root/file, where a namespaced
 // cgroup shows itself as the root) when it is a number below 2⁶⁰ ("max" and v1's huge
 // default mean no limit).
-func appendCgroup(out []MemoryLimit, source, root, path, file string) []MemoryLimit {
+func appendCgroup(out []memLimit, source, root, path, file string) []memLimit {
 	for _, p := range []string{filepath.Join(root, path, file), filepath.Join(root, file)} {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -56,7 +56,7 @@ func appendCgroup(out []MemoryLimit, source, root, path, file string) []MemoryLi
 		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
 		if err == nil && v < 1<<60 {
-			return append(out, MemoryLimit{Bytes: v, Source: source})
+			return append(out, memLimit{Bytes: v, Source: source})
 		}
 		return out
 	}

@@ -4,4 +4,4 @@ package engine
 
 // systemMemoryLimits returns no limits outside Linux: the memory guard then applies
 // only an explicit MaxMemory (--max-memory).
-func systemMemoryLimits() []MemoryLimit { return nil }
+func systemMemoryLimits() []memLimit { return nil }

@@ -32,12 +32,12 @@ func TestParseFormatBytes(t *testing.T) {
 		in   float64
 		want string
 	}{{32e12, "32 TB"}, {1.5e9, "1.5 GB"}, {999, "999 B"}, {8 << 30, "8.6 GB"}, {64e12, "64 TB"}} {
-		if got := FormatBytes(c.in); got != c.want {
-			t.Errorf("FormatBytes(%g) = %q, want %q", c.in, got, c.want)
+		if got := formatBytes(c.in); got != c.want {
+			t.Errorf("formatBytes(%g) = %q, want %q", c.in, got, c.want)
 		}
 	}
-	if l := AvailableMemory(); !(l.Bytes > 0) || l.Source == "" {
-		t.Errorf("AvailableMemory() = %+v", l)
+	if l := availableMemory(); !(l.Bytes > 0) || l.Source == "" {
+		t.Errorf("availableMemory() = %+v", l)
 	}
 }
 
@@ -111,7 +111,7 @@ func TestMemoryGuard(t *testing.T) {
 	})
 	t.Run("available memory", func(t *testing.T) {
 		// Without MaxMemory the limit is the machine's, which no machine has 64 TB of.
-		if math.IsInf(AvailableMemory().Bytes, 1) {
+		if math.IsInf(availableMemory().Bytes, 1) {
 			t.Skip("no memory limit known on this system: the guard needs MaxMemory")
 		}
 		_, err := Train(context.Background(), TrainConfig{Algo: "opauc", Data: wide, Scale: data.ScaleNone})

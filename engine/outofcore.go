@@ -21,16 +21,16 @@ import (
 // chunks parsed on every core and merged in file order (bit-identical whatever the
 // number of workers) and reads anything else in order.
 
-// DefaultChunkBytes is the size of the chunks an uncompressed file is cut into for
+// defaultChunkBytes is the size of the chunks an uncompressed file is cut into for
 // out-of-core accumulation (rounded down to whole lines).
-const DefaultChunkBytes = data.DefaultChunkBytes
+const defaultChunkBytes = data.DefaultChunkBytes
 
-// StreamOptions control StreamClassMoments.
-type StreamOptions struct {
+// streamOptions control streamClassMoments.
+type streamOptions struct {
 	// Workers is the number of goroutines parsing chunks; ≤ 0 means GOMAXPROCS. The
 	// result does not depend on it.
 	Workers int
-	// ChunkBytes is the chunk size; ≤ 0 means DefaultChunkBytes. The result depends on
+	// ChunkBytes is the chunk size; ≤ 0 means defaultChunkBytes. The result depends on
 	// it (by rounding only): it fixes the shard layout.
 	ChunkBytes int
 	// Options are the reader's: Positive names the positive label; Dim fixes the
@@ -38,24 +38,24 @@ type StreamOptions struct {
 	Options data.Options
 	// Guard, when set, is called before the accumulation grows to a dimension dim
 	// above any it allowed before (a row with a larger feature index), with bytes the
-	// memory the accumulators may then hold at once (AccumulatorBytes of dim for each
+	// memory the accumulators may then hold at once (accumulatorBytes of dim for each
 	// of them); its error stops the stream before anything grows, and is returned
 	// prefixed with the file and line of the row. It may be called from several
 	// goroutines at once.
 	Guard func(dim int, bytes float64) error
 }
 
-// AccumulatorBytes bounds the memory of one accumulator of class moments
+// accumulatorBytes bounds the memory of one accumulator of class moments
 // (stats.ClassMoments) that has seen dim features: its capacity doubles as the
 // dimension grows, so it is below 2·dim, and holds two classes' means and d×d
 // scatters and two blocks of stats.ClassBlock densified rows (host and backend) per
 // class, and while it grows the old moments beside the new ones (a quarter more).
-func AccumulatorBytes(dim int) float64 {
+func accumulatorBytes(dim int) float64 {
 	c := 2 * float64(dim)
 	return 1.25*2*8*(c*c+c) + 2*2*stats.ClassBlock*8*c + 3*8*c
 }
 
-// dimGuard calls a StreamOptions.Guard once per new largest dimension, for the
+// dimGuard calls a streamOptions.Guard once per new largest dimension, for the
 // goroutines of one stream: allowed is the largest dimension the guard allowed.
 type dimGuard struct {
 	guard   func(dim int, bytes float64) error
@@ -74,7 +74,7 @@ func (g *dimGuard) check(x kernels.Sparse, path string, line int) error {
 	if top <= g.allowed.Load() {
 		return nil
 	}
-	if err := g.guard(int(top), float64(g.live)*AccumulatorBytes(int(top))); err != nil {
+	if err := g.guard(int(top), float64(g.live)*accumulatorBytes(int(top))); err != nil {
 		return fmt.Errorf("%s:%d: %w", path, line, err)
 	}
 	for cur := g.allowed.Load(); top > cur && !g.allowed.CompareAndSwap(cur, top); cur = g.allowed.Load() {
@@ -82,18 +82,18 @@ func (g *dimGuard) check(x kernels.Sparse, path string, line int) error {
 	return nil
 }
 
-// StreamInfo describes a streamed file (data.StreamInfo).
-type StreamInfo = data.StreamInfo
+// streamInfo describes a streamed file (data.StreamInfo).
+type streamInfo = data.StreamInfo
 
-// StreamClassMoments reads the data file path once (LIBSVM text in parallel chunks, a
+// streamClassMoments reads the data file path once (LIBSVM text in parallel chunks, a
 // table by streamTable) and returns its class moments on
 // backend b (a CPU backend is used for the accumulation when b cannot be called from
 // several goroutines). Labels follow data.Reader's rules over the whole file (a label
 // that makes no binary problem with the earlier ones is an error naming its line); a
 // malformed line gives the *data.ParseError of the file's first bad line, as reading it
 // in one piece would.
-func StreamClassMoments(ctx context.Context, b kernels.Backend, path string, opts StreamOptions) (*stats.ClassMoments, StreamInfo, error) {
-	var info StreamInfo
+func streamClassMoments(ctx context.Context, b kernels.Backend, path string, opts streamOptions) (*stats.ClassMoments, streamInfo, error) {
+	var info streamInfo
 	if opts.Options.Raw {
 		return nil, info, fmt.Errorf("out-of-core: raw labels cannot be accumulated per class")
 	}
@@ -116,7 +116,7 @@ func StreamClassMoments(ctx context.Context, b kernels.Backend, path string, opt
 				if plan.Dim > 0 && opts.Guard != nil {
 					// A table's dimension is its schema's, known before the first row: the
 					// guard sees it once, before anything is sized by it.
-					return opts.Guard(plan.Dim, float64(plan.Live)*AccumulatorBytes(plan.Dim))
+					return opts.Guard(plan.Dim, float64(plan.Live)*accumulatorBytes(plan.Dim))
 				}
 				return nil
 			},
@@ -179,7 +179,7 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 		return checkMemory(spec, max(bytes, momentsFitBytes(spec, params, dim, 0)),
 			featuresOf(dim)+" out of core (the class moments of the chunks streamed at once, then the fit)", dim, 0, limit)
 	}
-	cm, info, err := StreamClassMoments(ctx, b, cfg.Data, StreamOptions{Guard: guard, Options: in})
+	cm, info, err := streamClassMoments(ctx, b, cfg.Data, streamOptions{Guard: guard, Options: in})
 	if err != nil {
 		return nil, err
 	}

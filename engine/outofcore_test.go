@@ -74,7 +74,7 @@ func TestStreamClassMomentsBitIdenticalAcrossWorkers(t *testing.T) {
 		var want []byte
 		var wantChunks int
 		for _, workers := range []int{1, 2, 3, 7} {
-			cm, info, err := StreamClassMoments(context.Background(), b, path, StreamOptions{Workers: workers, ChunkBytes: chunk})
+			cm, info, err := streamClassMoments(context.Background(), b, path, streamOptions{Workers: workers, ChunkBytes: chunk})
 			if err != nil {
 				t.Fatalf("chunk %d, %d workers: %v", chunk, workers, err)
 			}
@@ -174,11 +174,11 @@ func TestStreamClassMomentsCompressedEqualsPlain(t *testing.T) {
 	w.Close()
 	b, _ := backends.Open("generic")
 	defer b.Close()
-	plain, pinfo, err := StreamClassMoments(context.Background(), b, writeFile(t, "a.svm", text), StreamOptions{ChunkBytes: 1 << 20})
+	plain, pinfo, err := streamClassMoments(context.Background(), b, writeFile(t, "a.svm", text), streamOptions{ChunkBytes: 1 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
-	comp, cinfo, err := StreamClassMoments(context.Background(), b, writeFile(t, "a.svm.gz", gz.Bytes()), StreamOptions{})
+	comp, cinfo, err := streamClassMoments(context.Background(), b, writeFile(t, "a.svm.gz", gz.Bytes()), streamOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestStreamClassMomentsBadInput(t *testing.T) {
 			_, refErr := data.ReadFile(path, one)
 			b, _ := backends.Open("generic")
 			defer b.Close()
-			cm, _, err := StreamClassMoments(context.Background(), b, path, StreamOptions{Workers: 3, ChunkBytes: 512, Options: one})
+			cm, _, err := streamClassMoments(context.Background(), b, path, streamOptions{Workers: 3, ChunkBytes: 512, Options: one})
 			if tc.is == errNoExamples {
 				if err == nil || refErr == nil || err.Error() != refErr.Error() {
 					t.Errorf("error %v, the reader of the whole file %v", err, refErr)
@@ -241,7 +241,7 @@ func TestStreamClassMomentsBadInput(t *testing.T) {
 				return
 			}
 			if err != nil {
-				t.Fatalf("StreamClassMoments: %v", err)
+				t.Fatalf("streamClassMoments: %v", err)
 			}
 			if refErr != nil {
 				t.Fatalf("the reader of the whole file fails: %v", refErr)
@@ -327,11 +327,11 @@ func TestTrainOutOfCoreMemoryGuard(t *testing.T) {
 			}
 			var dims []int
 			refuse := errors.New("refused")
-			_, _, err = StreamClassMoments(context.Background(), fallback.New(), path, StreamOptions{Workers: 1, ChunkBytes: 1 << 10,
+			_, _, err = streamClassMoments(context.Background(), fallback.New(), path, streamOptions{Workers: 1, ChunkBytes: 1 << 10,
 				Guard: func(dim int, bytes float64) error {
 					dims = append(dims, dim)
-					if bytes < AccumulatorBytes(dim) {
-						t.Errorf("guard of %d features: %g bytes, less than one accumulator's %g", dim, bytes, AccumulatorBytes(dim))
+					if bytes < accumulatorBytes(dim) {
+						t.Errorf("guard of %d features: %g bytes, less than one accumulator's %g", dim, bytes, accumulatorBytes(dim))
 					}
 					if dim > 1000 {
 						return refuse

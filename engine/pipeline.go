@@ -597,23 +597,23 @@ func gridBatch(ctx context.Context, spec solver.Spec, b kernels.Backend, part *d
 	return ws, false, nil
 }
 
-// OpenBackend is OpenBackendFor with no workload known: given nil, the backend
+// OpenBackend is openBackendFor with no workload known: given nil, the backend
 // $AUCOPT_BACKEND names, else the best CPU backend.
 func OpenBackend(b kernels.Backend) (kernels.Backend, func(), error) {
-	return OpenBackendFor(b, Workload{})
+	return openBackendFor(b, workShape{})
 }
 
-// OpenBackendFor returns b with a no-op release when b is not nil (its caller owns it),
+// openBackendFor returns b with a no-op release when b is not nil (its caller owns it),
 // else the default selection with the function that closes it: the backend
-// $AUCOPT_BACKEND names, else automatic selection's for w (AutoBackend). It is how the
+// $AUCOPT_BACKEND names, else automatic selection's for w (autoBackend). It is how the
 // entry points' configurations let nil mean the default.
-func OpenBackendFor(b kernels.Backend, w Workload) (kernels.Backend, func(), error) {
+func openBackendFor(b kernels.Backend, w workShape) (kernels.Backend, func(), error) {
 	if b != nil {
 		return b, func() {}, nil
 	}
 	d, err := backends.Select("")
 	if err == nil && d == nil {
-		d, err = AutoBackend(w)
+		d, err = autoBackend(w)
 	}
 	if err != nil {
 		return nil, nil, err

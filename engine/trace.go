@@ -12,9 +12,9 @@ import (
 	"github.com/aucopt/aucopt/engine/solver"
 )
 
-// DefaultTracePoints is the number of evaluations a trace makes when TraceConfig.Every
+// defaultTracePoints is the number of evaluations a trace makes when TraceConfig.Every
 // is 0 (plus the point at 0 examples).
-const DefaultTracePoints = 50
+const defaultTracePoints = 50
 
 // TraceConfig is a convergence trace: the training run of TrainConfig (Passes passes,
 // the same data, scaling, shuffling and seed as Train) with the test AUC measured as it
@@ -22,7 +22,7 @@ const DefaultTracePoints = 50
 type TraceConfig struct {
 	TrainConfig
 	// Every is the number of examples between evaluations; 0 spreads about
-	// DefaultTracePoints evaluations over the run.
+	// defaultTracePoints evaluations over the run.
 	Every int64
 }
 
@@ -129,7 +129,7 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 		return nil, err
 	}
 	res.TestRows = test.Rows()
-	b, release, err := OpenBackendFor(cfg.Backend, res.workload(spec))
+	b, release, err := openBackendFor(cfg.Backend, res.workload(spec))
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 	tr := &TraceResult{TrainResult: res, Every: cfg.Every}
 	if tr.Every == 0 {
 		total := int64(res.TrainRows) * int64(max(res.Passes, 1))
-		tr.Every = max(1, (total+DefaultTracePoints-1)/DefaultTracePoints)
+		tr.Every = max(1, (total+defaultTracePoints-1)/defaultTracePoints)
 	}
 
 	if spec.IsBatch() {

@@ -33,11 +33,11 @@ type TrainConfig struct {
 	Scale   string // data.ScaleAuto (default), ScaleNone, ScaleMinMax, ScaleNorm or ScaleUnit
 	Seed    uint64 // seeds shuffling, class grouping and the algorithm's randomness; 0 means DefaultSeed
 	// Backend is the compute backend, the caller's to close; nil means the default
-	// selection (OpenBackendFor: $AUCOPT_BACKEND, else automatic selection's for the
-	// algorithm and the data, AutoBackend), opened and closed by the run.
+	// selection (openBackendFor: $AUCOPT_BACKEND, else automatic selection's for the
+	// algorithm and the data, autoBackend), opened and closed by the run.
 	Backend    kernels.Backend
 	Checkpoint string // checkpoint file for resumable runs ("" for none; see Train)
-	MaxMemory  int64  // bytes the learners' state may take; 0: AvailableMemory (see Train)
+	MaxMemory  int64  // bytes the learners' state may take; 0: availableMemory (see Train)
 	// Positive, when set, is the label of the positive class of a data file (LIBSVM or
 	// table), every other label negative (data.Options.Positive).
 	Positive string
@@ -56,7 +56,7 @@ type TrainConfig struct {
 	// OutOfCore trains a learner that needs only the class moments (ls-auc, mba-* with
 	// pairs=all) from the file Data streamed once (LIBSVM text in parallel chunks, a
 	// CSV, TSV or Parquet table row by row), in memory independent of its rows
-	// (StreamClassMoments); Scale must be none, minmax or auto.
+	// (streamClassMoments); Scale must be none, minmax or auto.
 	OutOfCore bool
 	// Average, when above 1, trains that many independent one-pass learners, one per
 	// contiguous shard of the training rows, in parallel, and averages their weights
@@ -215,8 +215,8 @@ func (res *TrainResult) width() int {
 
 // workload is the automatic backend selection's view of training spec on the data res
 // describes.
-func (res *TrainResult) workload(spec solver.Spec) Workload {
-	return Workload{Spec: spec, Rows: res.TrainRows, Dim: res.Features, Density: res.density, Passes: res.Passes}
+func (res *TrainResult) workload(spec solver.Spec) workShape {
+	return workShape{Spec: spec, Rows: res.TrainRows, Dim: res.Features, Density: res.density, Passes: res.Passes}
 }
 
 // MarshalJSON writes the result with test_auc omitted when there was no test data
@@ -259,7 +259,7 @@ func (r *TrainResult) MarshalJSON() ([]byte, error) {
 // new run.
 //
 // Before the learner is made, its state size (solver.Spec.StateBytes) is compared with
-// cfg.MaxMemory, or without one with AvailableMemory: a run that would not fit is
+// cfg.MaxMemory, or without one with availableMemory: a run that would not fit is
 // refused with an error wrapping ErrMemory and ErrInput that names the algorithms that
 // would.
 func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
@@ -332,7 +332,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {
 		return nil, err
 	}
-	b, release, err := OpenBackendFor(cfg.Backend, res.workload(spec))
+	b, release, err := openBackendFor(cfg.Backend, res.workload(spec))
 	if err != nil {
 		return nil, err
 	}
@@ -424,7 +424,7 @@ func defaultFallback(spec solver.Spec, params solver.Params, src solver.Source, 
 		res.Passes = 0
 	}
 	res.Notes = append(res.Notes, fmt.Sprintf("the default algorithm %s needs %s %s, more than the %s of %s: trained %s instead (%s); name --algo to choose",
-		spec.Name, FormatBytes(need), featuresOf(res.Features), FormatBytes(limit.Bytes), limit.Source, fb.Name, FormatBytes(fneed)))
+		spec.Name, formatBytes(need), featuresOf(res.Features), formatBytes(limit.Bytes), limit.Source, fb.Name, formatBytes(fneed)))
 	return fb, fp
 }
 

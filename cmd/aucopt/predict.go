@@ -280,7 +280,7 @@ type evalReport struct {
 	Data  string    `json:"data"`
 	Part  string    `json:"part"`
 	Rows  int       `json:"rows"`
-	*engine.Evaluation
+	*metric.Evaluation
 	Notes []string `json:"notes,omitempty"`
 	// Probabilities are the log-loss and Brier score of the model's probabilities.
 	Probabilities *probReport `json:"probabilities,omitempty"`
@@ -335,7 +335,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	ev, err := engine.Evaluate(p.Scores, p.Y)
+	ev, err := metric.Evaluate(p.Scores, p.Y)
 	if err != nil {
 		return fmt.Errorf("evaluating on %s: %w", p.Data, err)
 	}
@@ -395,7 +395,7 @@ func printEval(w io.Writer, r *evalReport) {
 	fmt.Fprintln(w)
 	for _, t := range []struct {
 		name string
-		t    engine.Threshold
+		t    metric.Threshold
 	}{{"best F1      ", e.BestF1}, {"best accuracy", e.BestAccuracy}} {
 		fmt.Fprintf(w, "%s  score ≥ %-10.4g  accuracy %.4f  F1 %.4f  precision %.4f  recall %.4f  (TP %d FP %d TN %d FN %d)\n",
 			t.name, t.t.Threshold, t.t.Accuracy, t.t.F1, t.t.Precision, t.t.Recall, t.t.TP, t.t.FP, t.t.TN, t.t.FN)

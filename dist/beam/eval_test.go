@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/metric"
 )
 
 // TestEvalAndTrainEqualSingleMachine is the acceptance check: ls-auc from the moments
@@ -43,7 +44,7 @@ func TestEvalAndTrainEqualSingleMachine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := engine.Evaluate(pred.Scores, pred.Y)
+	want, err := metric.Evaluate(pred.Scores, pred.Y)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/fault"
+	"github.com/aucopt/aucopt/engine/metric"
 )
 
 // ctrTable writes the CTR table of rows rows (first row first) as one CSV file and
@@ -53,7 +54,7 @@ func TestTableShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := engine.Evaluate(pred.Scores, pred.Y)
+	want, err := metric.Evaluate(pred.Scores, pred.Y)
 	if err != nil {
 		t.Fatal(err)
 	}
