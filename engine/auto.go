@@ -241,7 +241,7 @@ var autoPortfolio = []autoCandidate{
 	{"mba-l2", "lambda2=10^[-6..2]", 0, func(n, d, e float64) float64 { return 1e-9*n*d*d + 2e-8*d*d*d }, nil, 0, momentsFlops},
 	{"ftrl", "alpha=2^[-6..2]", 0, func(n, d, e float64) float64 { return 2e-7 * e }, nil, 0, nil},
 	{"olr", "eta=2^[-6..2]", 0, func(n, d, e float64) float64 { return 5e-8 * e }, nil, 0, nil},
-	{"spam-l2", GridPaper, 0, func(n, d, e float64) float64 { return 6e-8 * e }, nil, 0, nil},
+	{"spam-l2", solver.GridPaper, 0, func(n, d, e float64) float64 { return 6e-8 * e }, nil, 0, nil},
 	// Uni-Log again on the features and their autoBins quantile-bin indicators (an
 	// additive model), last: chosen only when its validation AUC beats every other
 	// candidate's by more than the tolerance. Its e is the binned rows' (autoSearch.cost), and
@@ -778,7 +778,7 @@ func (s *autoSearch) pointEstimate(e *AutoEntry) float64 {
 // gridSize is the number of points of algo's grid (1 when it does not parse).
 func gridSize(algo, grid string) int {
 	if spec, err := solver.Lookup(algo); err == nil {
-		if ps, err := GridPoints(spec, grid); err == nil {
+		if ps, err := spec.PaperPoints(grid); err == nil {
 			return max(len(ps), 1)
 		}
 	}

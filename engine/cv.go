@@ -27,7 +27,7 @@ type CVConfig struct {
 	// Repeats > 1 repeats the k-fold split with seeds Seed, Seed+1, … (data.RepeatedKFold,
 	// the papers' 5 × 5 protocol); 0 or 1 is one stratified k-fold.
 	Repeats int
-	// Grid, when not empty, is a nested grid search (GridPaper or a ParseGrid spec): on
+	// Grid, when not empty, is a nested grid search (solver.GridPaper or a ParseGrid spec): on
 	// each training part the grid's best point is chosen by GridFolds-fold
 	// cross-validation (GridFolds ≥ 2) or a stratified held-out share GridHoldout
 	// (default 0.2) of that part, refitted on the whole part and scored on the fold.
@@ -134,10 +134,10 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 		Passes: max(cfg.Passes, 1), Folds: k, Repeats: repeats}
 	var params []solver.Params // the grid's points; nil without a grid
 	if cfg.Grid != "" {
-		if params, err = gridParams(spec, base, cfg.Grid); err != nil {
+		if params, err = spec.GridPoints(base, cfg.Grid); err != nil {
 			return nil, err
 		}
-		g, _ := ParseGrid(spec, cfg.Grid) // parsed by gridParams
+		g, _ := spec.ParseGrid(cfg.Grid) // parsed by gridParams
 		res.Params = base.Values()
 		for _, k := range g.Keys {
 			delete(res.Params, k)

@@ -4,24 +4,18 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/solver"
 )
 
-// GridPaper names an algorithm's own paper grid in GridConfig.Grid.
-const GridPaper = "paper"
-
 // GridConfig is a grid search: every point of Grid trained on the same data, the best
 // chosen by a held-out split or inner cross-validation, then refitted on the whole
 // training set and scored on the test data.
 type GridConfig struct {
 	TrainConfig
-	// Grid is GridPaper or a spec (ParseGrid); the points override TrainConfig.Params.
+	// Grid is solver.GridPaper or a spec (ParseGrid); the points override TrainConfig.Params.
 	Grid string
 	// Folds ≥ 2 selects by Folds-fold stratified cross-validation inside the training
 	// data; otherwise by one stratified held-out split of Holdout.
@@ -60,69 +54,6 @@ type GridResult struct {
 	GridSeconds float64     `json:"grid_seconds"` // training all points on all folds
 }
 
-// ParseGrid returns the grid named by s for spec: GridPaper (or "") is the paper's
-// grid; otherwise s is a list of key=values separated by ';', values a comma-separated
-// list of numbers and ranges b^[lo..hi] (integer exponents), as in
-//
-//	eta=2^[-12..-4];lambda=0,2^[-10..-6]
-func ParseGrid(spec solver.Spec, s string) (solver.Grid, error) {
-	s = strings.TrimSpace(s)
-	if s == "" || s == GridPaper {
-		if len(spec.Grid.Keys) == 0 {
-			return solver.Grid{}, fault.Settingf("%s has no paper grid: give one, e.g. {Grid} 'key=1,2,3'", spec.Name)
-		}
-		return spec.Grid, nil
-	}
-	keys := spec.Params().Keys()
-	var g solver.Grid
-	for part := range strings.SplitSeq(s, ";") {
-		k, vs, ok := strings.Cut(part, "=")
-		k = strings.TrimSpace(k)
-		if !ok || k == "" {
-			return solver.Grid{}, fmt.Errorf("grid %q: %q is not key=values", s, part)
-		}
-		if !slices.Contains(keys, k) {
-			return solver.Grid{}, fmt.Errorf("grid: %w: unknown key %q for %s (valid: %s)", solver.ErrParam, k, spec.Name, strings.Join(keys, ", "))
-		}
-		if slices.Contains(g.Keys, k) {
-			return solver.Grid{}, fmt.Errorf("grid %q: key %s given twice", s, k)
-		}
-		var vals []float64
-		for v := range strings.SplitSeq(vs, ",") {
-			r, err := parseGridValues(strings.TrimSpace(v))
-			if err != nil {
-				return solver.Grid{}, fmt.Errorf("grid %s=%s: %w", k, vs, err)
-			}
-			vals = append(vals, r...)
-		}
-		g.Keys, g.Values = append(g.Keys, k), append(g.Values, vals)
-	}
-	return g, nil
-}
-
-// parseGridValues parses a number or a range b^[lo..hi].
-func parseGridValues(v string) ([]float64, error) {
-	if b, e, ok := strings.Cut(v, "^["); ok && strings.HasSuffix(e, "]") {
-		lo, hi, ok := strings.Cut(strings.TrimSuffix(e, "]"), "..")
-		base, err0 := strconv.ParseFloat(b, 64)
-		l, err1 := strconv.Atoi(strings.TrimSpace(lo))
-		h, err2 := strconv.Atoi(strings.TrimSpace(hi))
-		if !ok || err0 != nil || err1 != nil || err2 != nil || h < l || h-l > 1000 {
-			return nil, fmt.Errorf("%q is not a range b^[lo..hi] with integers lo ≤ hi", v)
-		}
-		var out []float64
-		for x := l; x <= h; x++ {
-			out = append(out, math.Pow(base, float64(x)))
-		}
-		return out, nil
-	}
-	x, err := solver.ParseNumber(v)
-	if err != nil {
-		return nil, fmt.Errorf("%q is not a number", v)
-	}
-	return []float64{x}, nil
-}
-
 // Grid runs the grid search cfg describes: a Task of the grid's points (Run). An
 // online algorithm trains every point in the same pass(es) over each fold
 // (solver.NewMulti: with shared statistics where the algorithm has them, else
@@ -135,7 +66,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	if err != nil {
 		return nil, inputError{err}
 	}
-	params, err := gridParams(spec, cfg.Params, cfg.Grid)
+	params, err := spec.GridPoints(cfg.Params, cfg.Grid)
 	if err != nil {
 		return nil, inputError{err}
 	}
@@ -233,40 +164,6 @@ func gridStateBytes(spec solver.Spec, params []solver.Params, dim, rows, workers
 		return one + float64(n)*16*float64(dim), fmt.Sprintf("for %d grid points on %s features", n, groupDigits(dim))
 	}
 	return float64(n) * one, fmt.Sprintf("for %d grid points on %s features", n, groupDigits(dim))
-}
-
-// gridParams returns the parameters of every point of grid (ParseGrid): spec's
-// defaults, the keys set in base (the caller's), then the point's own, each recorded
-// as set (solver.Params.IsSet).
-func gridParams(spec solver.Spec, base solver.Params, grid string) ([]solver.Params, error) {
-	first, err := spec.ParamsWith(base)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", spec.Name, err)
-	}
-	g, err := ParseGrid(spec, grid)
-	if err != nil {
-		return nil, err
-	}
-	points := g.Points()
-	params := make([]solver.Params, len(points))
-	for i, pt := range points {
-		p := first.Clone()
-		if err := p.SetAll(pt); err != nil {
-			return nil, fmt.Errorf("%s grid point %s: %w", spec.Name, strings.Join(pt, " "), err)
-		}
-		params[i] = p
-	}
-	return params, nil
-}
-
-// GridPoints returns the parameters of each point of a grid over an algorithm's
-// defaults: grid is GridPaper ("" too) or a ParseGrid spec; an algorithm without a
-// paper grid and grid "" has one point, its defaults.
-func GridPoints(spec solver.Spec, grid string) ([]solver.Params, error) {
-	if (grid == "" || grid == GridPaper) && len(spec.Grid.Keys) == 0 {
-		return []solver.Params{spec.Params()}, nil
-	}
-	return gridParams(spec, solver.Params{}, grid)
 }
 
 // MarshalJSON writes the refitted result's fields (TrainResult's JSON) and the grid's

@@ -37,7 +37,7 @@ func TestRunFailedPoints(t *testing.T) {
 		{"all", "eta=1e300,1e299", 3, -1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			params, err := gridParams(spec, solver.Params{}, tc.grid)
+			params, err := spec.GridPoints(solver.Params{}, tc.grid)
 			if err != nil {
 				t.Fatal(err)
 			}

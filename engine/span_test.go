@@ -169,7 +169,7 @@ func TestSearchBatchWorkers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	params, err := gridParams(spec, solver.Params{}, "lambda=10^[-4..0]")
+	params, err := spec.GridPoints(solver.Params{}, "lambda=10^[-4..0]")
 	if err != nil {
 		t.Fatal(err)
 	}

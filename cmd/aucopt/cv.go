@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/solver"
 )
 
 const cvExamples = `  aucopt cv                                      # OPAUC, 5-fold stratified CV on the training rows of the embedded a9a
@@ -27,7 +28,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	repeats := fs.Int("repeats", 1, "repetitions of the k-fold split with different seeds (repeated k-fold)")
 	workers := fs.Int("workers", 0, "folds trained at once (0: one per core)")
 	grid := fs.String("grid", "", "choose the parameters inside each training fold from a grid: 'paper' (the default when the flag is bare) or 'key=v1,v2,b^[lo..hi];key2=…'")
-	fs.Lookup("grid").NoOptDefVal = engine.GridPaper
+	fs.Lookup("grid").NoOptDefVal = solver.GridPaper
 	gridFolds := fs.Int("grid-folds", 0, "with --grid: choose by this many inner stratified folds of each training fold (0: an inner held-out split)")
 	gridHoldout := fs.Float64("grid-holdout", 0.2, "with --grid and no --grid-folds: the share of each training fold held out to choose")
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
@@ -66,7 +67,7 @@ func runCV(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if fs.Changed("grid") {
 		cfg.Grid, cfg.GridFolds, cfg.GridHoldout = *grid, *gridFolds, *gridHoldout
 		if cfg.Grid == "" {
-			cfg.Grid = engine.GridPaper
+			cfg.Grid = solver.GridPaper
 		}
 	}
 	if !*quiet {

@@ -47,7 +47,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	asJSON := fs.Bool("json", false, "print the result as one JSON object")
 	quiet := fs.Bool("quiet", false, "no progress lines on stderr")
 	grid := fs.String("grid", "", "train a whole grid in one pass and keep the best: 'paper' (the default when the flag is bare) or 'key=v1,v2,b^[lo..hi];key2=…'")
-	fs.Lookup("grid").NoOptDefVal = engine.GridPaper
+	fs.Lookup("grid").NoOptDefVal = solver.GridPaper
 	gridFolds := fs.Int("grid-folds", 0, "with --grid: choose the best by this many stratified folds of the training data (0: a held-out split)")
 	gridHoldout := fs.Float64("grid-holdout", 0.2, "with --grid and no --grid-folds: the share of the training rows held out to choose the best")
 	average := fs.Int("average", 1, "one-pass algorithms: train this many independent learners on as many contiguous shards of the training rows, in parallel, and average their weights (parameter averaging)")

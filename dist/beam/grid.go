@@ -167,7 +167,7 @@ func fitItem(ctx context.Context, f *fitFn, it WorkItem, ds *data.Dataset) WorkR
 type GridConfig struct {
 	Data     string // glob of the training shards
 	Algo     string
-	Grid     string // engine.GridPaper ("" too) or a spec as `aucopt train --grid` takes
+	Grid     string // solver.GridPaper ("" too) or a spec as `aucopt train --grid` takes
 	Folds    int    // stratified folds (default 5)
 	Passes   int    // passes of an online algorithm (0: its default for each fit's rows, solver.Spec.DefaultPasses)
 	Scale    string
@@ -202,7 +202,7 @@ func Grid(ctx context.Context, cfg GridConfig) (*GridResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	g, err := engine.ParseGrid(spec, cfg.Grid)
+	g, err := spec.ParseGrid(cfg.Grid)
 	if err != nil {
 		return nil, err
 	}

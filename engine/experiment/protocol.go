@@ -79,7 +79,7 @@ type Protocol struct {
 	// Merge lists the datasets whose training and test parts are pooled, because the
 	// paper's row count is the sum (splice: 3,175; sector: 9,619).
 	Merge []string
-	// Grids overrides an algorithm's registry grid (engine.ParseGrid spec) where the
+	// Grids overrides an algorithm's registry grid (solver.ParseGrid spec) where the
 	// paper's grid differs from the registry's.
 	Grids  map[string]string
 	Groups []Group

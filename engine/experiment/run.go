@@ -29,7 +29,7 @@ type Config struct {
 	// held-out share Holdout (default 0.2).
 	InnerFolds int
 	Holdout    float64
-	// Grids overrides grids per algorithm (engine.ParseGrid specs), over the
+	// Grids overrides grids per algorithm (solver.ParseGrid specs), over the
 	// protocol's own overrides and the registry's paper grids.
 	Grids map[string]string
 	// MaxTrain > 0 trains every algorithm on at most MaxTrain random rows of each
@@ -424,7 +424,7 @@ func cellRows(p Protocol, cfg Config, spec solver.Spec, s *split) int {
 // gridParams returns the parameters of each point of the algorithm's grid: spec's
 // paper grid, or gspec; a single default point when the algorithm has no grid.
 func gridParams(spec solver.Spec, gspec string) ([]solver.Params, error) {
-	return engine.GridPoints(spec, gspec)
+	return spec.PaperPoints(gspec)
 }
 
 // describeGrid names the grid a cell used.

@@ -36,6 +36,7 @@ import (
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/model"
+	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/internal/cliflag"
 	"github.com/aucopt/aucopt/internal/sigctx"
 )
@@ -68,7 +69,7 @@ func realMain() int {
 	seed := flag.Uint64("seed", 1, "random seed (folds, online learners)")
 	positive := flag.String("positive", "", "the positive label (one-vs-rest); default: the binary conventions (1/-1, 1/0, 1/2)")
 	modelPath := flag.String("model", "", "train, grid: write the model here; eval: the model to evaluate")
-	grid := flag.String("grid", engine.GridPaper, "grid: 'paper' or 'key=v1,v2,b^[lo..hi];…'")
+	grid := flag.String("grid", solver.GridPaper, "grid: 'paper' or 'key=v1,v2,b^[lo..hi];…'")
 	folds := flag.Int("folds", 5, "grid: stratified folds")
 	passes := flag.Int("passes", 0, "grid: passes of an online algorithm (0: its default, as aucopt train)")
 	table := addTableFlags()
