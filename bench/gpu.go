@@ -11,6 +11,7 @@ import (
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/internal/jobs"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -67,7 +68,7 @@ type GPUReport struct {
 // Each backend runs the same seeded workloads; the Check column (the trace of Σ_S, or
 // the AUC of the weights on the training data) should agree to rounding.
 func GPU(ctx context.Context, cfg GPUConfig) (_ *GPUReport, err error) {
-	defer recoverDevice(&err)
+	defer jobs.Recover(&err)
 	names := cfg.Backends
 	if len(names) == 0 {
 		names = []string{"avx2", "cuda"}

@@ -15,6 +15,7 @@ import (
 	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/internal/jobs"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -94,7 +95,7 @@ type benchSizes struct {
 // from a linear truth with noise, 30% positive) on every backend. Each measurement
 // repeats for cfg.MinTime or MaxReps calls and keeps the best time.
 func Run(ctx context.Context, cfg Config) (_ *Report, err error) {
-	defer recoverDevice(&err)
+	defer jobs.Recover(&err)
 	names, err := benchBackends(cfg.Backends)
 	if err != nil {
 		return nil, err
@@ -374,17 +375,6 @@ func algoCase(spec solver.Spec, ds *data.Dataset, seed uint64) benchCase {
 			}
 			return call, func() {}, auc, nil
 		}}
-}
-
-// recoverDevice turns a panic that a device backend raised for a failure of the device
-// itself (engine.DeviceFailure) into *err; any other panic is raised again. Deferred by
-// Run and GPU, which call backends on their own goroutine.
-func recoverDevice(err *error) {
-	if r := recover(); r != nil {
-		if *err = engine.DeviceFailure(r); *err == nil {
-			panic(r)
-		}
-	}
 }
 
 // inputError marks err as caused by the caller's input: it matches fault.ErrInput, and

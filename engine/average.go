@@ -9,6 +9,7 @@ import (
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/internal/jobs"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -19,7 +20,7 @@ import (
 // AUC for wall time; README "Scaling out" gives the measured loss.
 
 // fitAveraged trains k learners of the online spec on k shards of train and returns
-// the mean of their weights. Learner s gets seed SubSeed(cfg.Seed, s) and its shard in
+// the mean of their weights. Learner s gets seed data.SubSeed(cfg.Seed, s) and its shard in
 // its own order; the result does not depend on how many run at once.
 func fitAveraged(ctx context.Context, spec solver.Spec, b kernels.Backend, params solver.Params, train *data.Dataset, cfg TrainConfig, dim, k int) ([]float64, error) {
 	if spec.IsBatch() {
@@ -41,25 +42,25 @@ func fitAveraged(ctx context.Context, spec solver.Spec, b kernels.Backend, param
 	}
 	ws := make([][]float64, k)
 	errs := make([]error, k)
-	jobs := k
-	if !concurrentSafe(b) {
-		jobs = 1
+	parallel := k
+	if !jobs.ConcurrentSafe(b) {
+		parallel = 1
 	}
-	sem := make(chan struct{}, max(1, min(jobs, runtime.GOMAXPROCS(0))))
+	sem := make(chan struct{}, max(1, min(parallel, runtime.GOMAXPROCS(0))))
 	var wg sync.WaitGroup
 	for s := range k {
 		wg.Go(func() {
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			jb, release := kernels.PerJob(b, min(jobs, runtime.GOMAXPROCS(0)))
+			jb, release := kernels.PerJob(b, min(parallel, runtime.GOMAXPROCS(0)))
 			defer release()
 			shard := train.Subset(order[s*n/k : (s+1)*n/k])
-			learner, err := spec.NewOnline(jb, dim, params, SubSeed(cfg.Seed, uint64(s)))
+			learner, err := spec.NewOnline(jb, dim, params, data.SubSeed(cfg.Seed, uint64(s)))
 			if err != nil {
 				errs[s] = err
 				return
 			}
-			src := solver.DatasetSource{D: shard, Shuffle: cfg.Shuffle, Seed: SubSeed(cfg.Seed, uint64(s))}
+			src := solver.DatasetSource{D: shard, Shuffle: cfg.Shuffle, Seed: data.SubSeed(cfg.Seed, uint64(s))}
 			if _, err := solver.Run(ctx, learner, src, solver.RunOptions{Passes: cfg.Passes, Algo: spec.Name, Dim: dim}); err != nil {
 				errs[s] = fmt.Errorf("shard %d of %d: %w", s+1, k, err)
 				return

@@ -40,11 +40,11 @@ func TestTrainAverage(t *testing.T) {
 		for i := s * n / 3; i < (s+1)*n/3; i++ {
 			rows = append(rows, i)
 		}
-		l, err := spec.NewOnline(b, ds.Dim, spec.Params(), SubSeed(3, uint64(s)))
+		l, err := spec.NewOnline(b, ds.Dim, spec.Params(), data.SubSeed(3, uint64(s)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := solver.Run(context.Background(), l, solver.DatasetSource{D: ds.Subset(rows), Seed: SubSeed(3, uint64(s))}, solver.RunOptions{Dim: ds.Dim}); err != nil {
+		if _, err := solver.Run(context.Background(), l, solver.DatasetSource{D: ds.Subset(rows), Seed: data.SubSeed(3, uint64(s))}, solver.RunOptions{Dim: ds.Dim}); err != nil {
 			t.Fatal(err)
 		}
 		for j, v := range l.Weights() {

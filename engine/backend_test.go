@@ -7,7 +7,6 @@ import (
 	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/cuda"
 	"github.com/aucopt/aucopt/engine/solver"
-	"github.com/aucopt/aucopt/kernels"
 )
 
 // TestAutoBackend checks that autoBackend chooses what backends.Report, given the
@@ -62,39 +61,6 @@ func TestAutoSkipsUnavailableCUDA(t *testing.T) {
 	for _, s := range backends.Report(AutoDeviceRule()) {
 		if s.Name == "cuda" && (s.Available || s.Auto || s.Reason == "") {
 			t.Errorf("cuda status %+v: want unavailable with a reason", s)
-		}
-	}
-}
-
-// concurrency is a backend stating c (kernels.Concurrent).
-type concurrency struct {
-	kernels.Backend
-	c kernels.Concurrency
-}
-
-func (b concurrency) Concurrency() kernels.Concurrency { return b.c }
-
-// TestConcurrentSafe: jobs run on several goroutines only on a backend that says it is
-// Safe; one whose device failures panic on the caller, or one that says nothing, gets one.
-func TestConcurrentSafe(t *testing.T) {
-	g, err := backends.Open("generic")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer g.Close()
-	for _, c := range []struct {
-		name string
-		b    kernels.Backend
-		want bool
-	}{
-		{"generic", g, true},
-		{"safe", concurrency{g, kernels.Safe}, true},
-		{"device panics", concurrency{g, kernels.SafeDevicePanics}, false},
-		{"serial", concurrency{g, kernels.Serial}, false},
-		{"silent", struct{ kernels.Backend }{g}, false},
-	} {
-		if got := concurrentSafe(c.b); got != c.want {
-			t.Errorf("%s: concurrentSafe = %t, want %t", c.name, got, c.want)
 		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/internal/jobs"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -96,7 +97,7 @@ type CVResult struct {
 // with a fixed train/test split is cross-validated on its training part (a note says
 // so); its test part is not used.
 func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
-	defer recoverDevice(&err)
+	defer jobs.Recover(&err)
 	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
@@ -185,17 +186,17 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	defer release()
 	res.Backend = b.Name()
 	res.Runs = make([]CVRun, 0, k*repeats)
-	var jobs []data.Fold
+	var cells []data.Fold
 	for r, fs := range folds {
 		for f, fold := range fs {
 			res.Runs = append(res.Runs, CVRun{Repeat: r + 1, Fold: f + 1, TrainRows: len(fold.Train), TestRows: len(fold.Test)})
-			jobs = append(jobs, fold)
+			cells = append(cells, fold)
 		}
 	}
-	workers := Workers(b, cfg.Workers, len(jobs))
+	workers := jobs.Workers(b, cfg.Workers, len(cells))
 	res.Workers = workers
 	inner := 1 // a grid's goroutines per fold: the folds already fill the cores
-	if workers == 1 && concurrentSafe(b) {
+	if workers == 1 && jobs.ConcurrentSafe(b) {
 		inner = runtime.GOMAXPROCS(0)
 	}
 	// Memory: workers folds at once, each one learner or one grid search.
@@ -212,8 +213,8 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 
 	// Each fold's scaling kind is the same (it depends only on Dim), so the first
 	// fold's is reported.
-	scaleKinds := make([]string, len(jobs))
-	selections := make([]string, len(jobs))
+	scaleKinds := make([]string, len(cells))
+	selections := make([]string, len(cells))
 	points := params
 	if points == nil {
 		points = []solver.Params{base}
@@ -223,7 +224,7 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	one := func(ctx context.Context, b kernels.Backend, i int) error {
 		run := &res.Runs[i]
 		start := time.Now()
-		g, err := Run(ctx, b, Task{Spec: spec, Points: points, Train: ds.Subset(jobs[i].Train), Test: ds.Subset(jobs[i].Test),
+		g, err := Run(ctx, b, Task{Spec: spec, Points: points, Train: ds.Subset(cells[i].Train), Test: ds.Subset(cells[i].Test),
 			Scale: cfg.Scale, Bins: cfg.Bins, Selection: Selection{Folds: cfg.GridFolds, Holdout: cfg.GridHoldout, Seed: cfg.Seed},
 			Passes: cfg.Passes, Shuffle: cfg.Shuffle, Seed: cfg.Seed, Workers: inner, DataDefaults: true, cfg: &tcfg, sized: true})
 		if err != nil {
@@ -240,12 +241,12 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	}
 
 	start := time.Now()
-	if err := RunJobs(ctx, b, len(jobs), workers, one, func(i, done int) {
+	if err := jobs.Run(ctx, b, len(cells), workers, one, func(i, done int) {
 		if cfg.FoldDone != nil {
-			cfg.FoldDone(res.Runs[i], done, len(jobs))
+			cfg.FoldDone(res.Runs[i], done, len(cells))
 		}
 	}); err != nil {
-		var je *JobError
+		var je *jobs.Error
 		if errors.As(err, &je) {
 			r := res.Runs[je.Index]
 			where := fmt.Sprintf("fold %d of %d", r.Fold, k)

@@ -16,7 +16,7 @@
 //
 //	CLI (cmd/aucopt)            flags → a config; --backend → kernels.Backend (backends.Select)
 //	  → config → Task           Train: one point; Grid: the grid's points; CV: one task per
-//	                            fold (RunJobs); experiment: one task per split and algorithm
+//	                            fold (jobs.Run); experiment: one task per split and algorithm
 //	  → pipeline: Run           scale (data.Scaling) → select (Selection: hold-out or k folds;
 //	                            shared-prefix folds and one Multi per fold online, GridFitter
 //	                            for batch grids) → refit (solver.Run, or Fit) → score (ScoreAUC)
@@ -27,7 +27,7 @@
 // is no selection. One rule holds for failed points in every search: a point that diverges
 // or whose validation AUC is NaN is marked failed with its reason and the search goes
 // on; only when all fail is it an error (wrapping solver.ErrDiverged). Parallel jobs (CV
-// folds, experiment cells) run on RunJobs with one worker policy (Workers), each job on
+// folds, experiment cells) run on jobs.Run with one worker policy (jobs.Workers), each job on
 // its own view of the backend (kernels.PerJob). Selection folds are seeded by the
 // task's selection seed — the run's seed in train, cv and experiments alike — so the
 // three choose the same point on the same data.

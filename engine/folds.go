@@ -12,7 +12,7 @@ import (
 // onlineFolds trains an online algorithm's grid for a cross-validation: for each fold k
 // of folds, one solver.Multi over params trained on the other folds' rows of train,
 // fed fold by fold in increasing order (fold j's rows in a random order seeded by
-// SubSeed(seed, j), or in their order when shuffle is false), which it hands to
+// data.SubSeed(seed, j), or in their order when shuffle is false), which it hands to
 // done(k, m, val) with the fold's rows val. The models share their prefixes (solver.LeaveOneOut):
 // 14 fold passes instead of 20 for 5 folds. A point for which out(g) reports true
 // (one that failed on a finished fold, so that the search can no longer choose it) is
@@ -27,7 +27,7 @@ func onlineFolds(ctx context.Context, spec solver.Spec, b kernels.Backend, train
 	for j, f := range folds {
 		rows := f.Test
 		if shuffle {
-			perm := data.Shuffle(len(rows), SubSeed(seed, uint64(j)))
+			perm := data.Shuffle(len(rows), data.SubSeed(seed, uint64(j)))
 			rows = make([]int, len(perm))
 			for i, p := range perm {
 				rows[i] = f.Test[p]
@@ -55,13 +55,4 @@ func onlineFolds(ctx context.Context, spec solver.Spec, b kernels.Backend, train
 			}
 		}
 	})
-}
-
-// SubSeed derives the i-th independent seed from seed (SplitMix64's finaliser), so that
-// the parts of one seeded run (folds, trials, blocks) get unrelated random streams.
-func SubSeed(seed, i uint64) uint64 {
-	z := seed + 0x9e3779b97f4a7c15*(i+1)
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
-	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
-	return z ^ (z >> 31)
 }

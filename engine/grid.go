@@ -8,6 +8,7 @@ import (
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/internal/jobs"
 )
 
 // GridConfig is a grid search: every point of Grid trained on the same data, the best
@@ -60,7 +61,7 @@ type GridResult struct {
 // independent learners spread over the cores); a batch one fits the points from shared
 // work where it can (solver.GridFitter), else one after another.
 func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
-	defer recoverDevice(&err)
+	defer jobs.Recover(&err)
 	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
@@ -101,7 +102,7 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	}
 	defer release()
 	res.Backend = b.Name()
-	need, what := gridStateBytes(spec, params, binnedWidth(res.Features, cfg.Bins), res.TrainRows, Workers(b, cfg.Workers, len(params)))
+	need, what := gridStateBytes(spec, params, binnedWidth(res.Features, cfg.Bins), res.TrainRows, jobs.Workers(b, cfg.Workers, len(params)))
 	if err := checkMemory(spec, need, what, res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/engine/stats"
+	"github.com/aucopt/aucopt/internal/jobs"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -136,7 +137,7 @@ func streamClassMoments(ctx context.Context, b kernels.Backend, path string, opt
 // own with one worker where b can split and is safe for concurrent use, else the best
 // host backend's (backends.Host).
 func accBackend(b kernels.Backend) (kernels.Backend, func(), error) {
-	if !concurrentSafe(b) {
+	if !jobs.ConcurrentSafe(b) {
 		b = nil
 	}
 	if s, ok := b.(kernels.Splitter); ok {

@@ -6,16 +6,15 @@ import (
 	"fmt"
 	"math"
 	"reflect"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/internal/jobs"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -106,7 +105,7 @@ type Task struct {
 // failed with the reason and the search goes on; when every point fails, the error
 // wraps solver.ErrDiverged.
 func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err error) {
-	defer recoverDevice(&err)
+	defer jobs.Recover(&err)
 	spec := t.Spec
 	if len(t.Points) == 0 || (t.Train == nil && t.src == nil) {
 		return nil, fmt.Errorf("%s: a task needs training data and at least one point", spec.Name)
@@ -325,7 +324,7 @@ func search(ctx context.Context, b kernels.Backend, train *data.Dataset, t Task,
 	if train, err = selectionData(b, spec, train); err != nil {
 		return fmt.Errorf("grid search: %w", err)
 	}
-	workers := Workers(b, t.Workers, len(params))
+	workers := jobs.Workers(b, t.Workers, len(params))
 	res.Shared = spec.NewMulti != nil
 	sums := make([]float64, len(params))
 	failed := make([]string, len(params))
@@ -569,7 +568,7 @@ func gridBatch(ctx context.Context, spec solver.Spec, b kernels.Backend, part *d
 		}
 	}
 	ws = make([][]float64, len(params))
-	err = RunJobs(ctx, b, len(params), workers, func(ctx context.Context, jb kernels.Backend, g int) error {
+	err = jobs.Run(ctx, b, len(params), workers, func(ctx context.Context, jb kernels.Backend, g int) error {
 		if failed[g] != "" {
 			return nil
 		}
@@ -587,7 +586,7 @@ func gridBatch(ctx context.Context, spec solver.Spec, b kernels.Backend, part *d
 		ws[g] = l.Weights()
 		return nil
 	}, nil)
-	var je *JobError
+	var je *jobs.Error
 	if errors.As(err, &je) && ctx.Err() == nil {
 		err = je.Err // a learner that could not be made: as before, the search's error
 	}
@@ -619,90 +618,4 @@ func openBackendFor(b kernels.Backend, w workShape) (kernels.Backend, func(), er
 		return nil, nil, err
 	}
 	return d, func() { _ = d.Close() }, nil
-}
-
-// Workers is the engine's one worker policy for parallel jobs: want goroutines
-// (GOMAXPROCS when want ≤ 0), at most n, and one on a backend not safe for concurrent
-// use (concurrentSafe).
-func Workers(b kernels.Backend, want, n int) int {
-	if want <= 0 {
-		want = runtime.GOMAXPROCS(0)
-	}
-	if !concurrentSafe(b) {
-		want = 1
-	}
-	return max(min(want, n), 1)
-}
-
-// concurrentSafe reports whether the engine may run jobs on b from several goroutines
-// at once: when b says so (kernels.Concurrent) and panics only for programmer errors.
-// A backend that is safe for concurrent calls but panics for device failures
-// (kernels.SafeDevicePanics) runs on the entry point's goroutine, where recoverDevice
-// turns those panics into errors.
-func concurrentSafe(b kernels.Backend) bool {
-	return kernels.ConcurrencyOf(b) == kernels.Safe
-}
-
-// JobError is the error of job Index of RunJobs.
-type JobError struct {
-	Index int
-	Err   error
-}
-
-func (e *JobError) Error() string { return fmt.Sprintf("job %d: %v", e.Index, e.Err) }
-func (e *JobError) Unwrap() error { return e.Err }
-
-// RunJobs runs job(ctx, jb, i) for i in [0, n) on Workers(b, workers, n) goroutines,
-// each job on its own view jb of b when several run at once (kernels.PerJob), and
-// calls done(i, count) (when not nil) after each success, one call at a time. The
-// first failure cancels the jobs not yet started and is returned as a *JobError; when
-// ctx ends first, its error is returned.
-func RunJobs(ctx context.Context, b kernels.Backend, n, workers int,
-	job func(ctx context.Context, b kernels.Backend, i int) error, done func(i, count int)) error {
-	workers = Workers(b, workers, n)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	next := make(chan int)
-	var (
-		mu    sync.Mutex
-		count int
-		first *JobError
-		wg    sync.WaitGroup
-	)
-	for range workers {
-		wg.Go(func() {
-			for i := range next {
-				if ctx.Err() != nil {
-					continue
-				}
-				jb, release := kernels.PerJob(b, workers)
-				err := job(ctx, jb, i)
-				release()
-				mu.Lock()
-				switch {
-				case err == nil:
-					count++
-					if done != nil {
-						done(i, count)
-					}
-				case first == nil && ctx.Err() == nil:
-					first = &JobError{Index: i, Err: err}
-					cancel()
-				}
-				mu.Unlock()
-			}
-		})
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if first != nil {
-		return first
-	}
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("stopped: %w", err)
-	}
-	return nil
 }

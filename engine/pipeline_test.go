@@ -3,15 +3,12 @@ package engine
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
-	"sync/atomic"
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/fallback"
-	"github.com/aucopt/aucopt/kernels"
 )
 
 // TestRunFailedPoints: a diverging point is marked failed with its reason and the
@@ -80,41 +77,5 @@ func TestEdges(t *testing.T) {
 		if got := edges(tc.points, tc.best); !slices.Equal(got, tc.want) {
 			t.Errorf("edges(%d points, best %d) = %v want %v", len(tc.points), tc.best, got, tc.want)
 		}
-	}
-}
-
-// TestRunJobs: every job runs once, done counts the successes, and the first failure
-// comes back as a *JobError naming its job.
-func TestRunJobs(t *testing.T) {
-	b := fallback.New()
-	for _, tc := range []struct {
-		n, workers, fail int // fail: the failing job, -1 for none
-	}{
-		{10, 1, -1},
-		{10, 4, -1},
-		{10, 1, 3},
-		{0, 2, -1},
-	} {
-		t.Run(fmt.Sprintf("n=%d/workers=%d/fail=%d", tc.n, tc.workers, tc.fail), func(t *testing.T) {
-			var ran atomic.Int64
-			count := 0
-			err := RunJobs(context.Background(), b, tc.n, tc.workers, func(_ context.Context, _ kernels.Backend, i int) error {
-				ran.Add(1)
-				if i == tc.fail {
-					return errors.New("boom")
-				}
-				return nil
-			}, func(i, c int) { count = c })
-			var je *JobError
-			switch {
-			case tc.fail < 0 && (err != nil || count != tc.n || int(ran.Load()) != tc.n):
-				t.Errorf("error %v, %d done, %d ran; want nil, %d, %d", err, count, ran.Load(), tc.n, tc.n)
-			case tc.fail >= 0 && (!errors.As(err, &je) || je.Index != tc.fail):
-				t.Errorf("error %v, want a *JobError for job %d", err, tc.fail)
-			}
-		})
-	}
-	if w := Workers(b, 0, 3); w < 1 || w > 3 {
-		t.Errorf("Workers(generic, 0, 3) = %d, want 1..3", w)
 	}
 }

@@ -190,7 +190,7 @@ func crossFit(ctx context.Context, b kernels.Backend, t Task, cfg TrainConfig, r
 	}
 	k := cfg.CalibrateFolds
 	// The folds of data.StratifiedKFold, each made when its turn comes.
-	part, err := data.StratifiedKFoldParts(train.Y, k, SubSeed(cfg.Seed, 0x6366))
+	part, err := data.StratifiedKFoldParts(train.Y, k, data.SubSeed(cfg.Seed, 0x6366))
 	if err != nil {
 		return nil, inputErrorf("calibration folds of %s: %w", cfg.dataName(), err)
 	}

@@ -326,12 +326,12 @@ func TestCalibrationNamesRows(t *testing.T) {
 			var parts []data.Fold
 			var err error
 			if c.folds == 0 {
-				f, err := data.TrainTestSplit(c.ds.Y, 1-DefaultCalibrateHoldout, SubSeed(DefaultSeed, 0x6361))
+				f, err := data.TrainTestSplit(c.ds.Y, 1-DefaultCalibrateHoldout, data.SubSeed(DefaultSeed, 0x6361))
 				if err != nil {
 					t.Fatal(err)
 				}
 				parts = []data.Fold{f}
-			} else if parts, err = data.StratifiedKFold(c.ds.Y, c.folds, SubSeed(DefaultSeed, 0x6366)); err != nil {
+			} else if parts, err = data.StratifiedKFold(c.ds.Y, c.folds, data.SubSeed(DefaultSeed, 0x6366)); err != nil {
 				t.Fatal(err)
 			}
 			// The held-out rows' scores in their order; or every row's out-of-fold score,

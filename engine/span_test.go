@@ -120,7 +120,7 @@ func TestSearchFolds(t *testing.T) {
 					continue
 				}
 				blk := train.Subset(f.Test)
-				blk = blk.Subset(data.Shuffle(blk.Rows(), SubSeed(cfg.Seed, uint64(j))))
+				blk = blk.Subset(data.Shuffle(blk.Rows(), data.SubSeed(cfg.Seed, uint64(j))))
 				for i := range blk.Rows() {
 					m.ObserveBlock([]kernels.Sparse{blk.Row(i)}, []int8{blk.Y[i]})
 				}

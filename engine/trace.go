@@ -10,6 +10,7 @@ import (
 
 	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/internal/jobs"
 )
 
 // defaultTracePoints is the number of evaluations a trace makes when TraceConfig.Every
@@ -73,7 +74,7 @@ func (r *TraceResult) MarshalJSON() ([]byte, error) {
 //
 // Trace needs test data (cfg.Test or the dataset's own split).
 func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
-	defer recoverDevice(&err)
+	defer jobs.Recover(&err)
 	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {

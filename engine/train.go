@@ -16,6 +16,7 @@ import (
 	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/internal/jobs"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -263,7 +264,7 @@ func (r *TrainResult) MarshalJSON() ([]byte, error) {
 // refused with an error wrapping ErrMemory and ErrInput that names the algorithms that
 // would.
 func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
-	defer recoverDevice(&err)
+	defer jobs.Recover(&err)
 	cfg.Seed = seedOrDefault(cfg.Seed)
 	spec, err := solver.Lookup(cfg.Algo)
 	if err != nil {
@@ -459,7 +460,7 @@ func checkHoldOut(cfg TrainConfig) error {
 // (res.calibRows), each stratified and seeded by cfg.Seed, saying so in res.Notes.
 func holdOut(cfg TrainConfig, train, test *data.Dataset, res *TrainResult) (*data.Dataset, *data.Dataset, error) {
 	split := func(d *data.Dataset, share float64, stream uint64, what string) (*data.Dataset, *data.Dataset, error) {
-		f, err := data.TrainTestSplit(d.Y, 1-share, SubSeed(cfg.Seed, stream))
+		f, err := data.TrainTestSplit(d.Y, 1-share, data.SubSeed(cfg.Seed, stream))
 		if err != nil {
 			return nil, nil, inputErrorf("%s %g of %s: %w", what, share, cfg.dataName(), err)
 		}
@@ -489,7 +490,7 @@ func holdOut(cfg TrainConfig, train, test *data.Dataset, res *TrainResult) (*dat
 		if cfg.namedRows {
 			// Named, not copied: Train's fit reads the training part where it lies
 			// when it can (Task.rows), and the held-out rows are scored where they lie.
-			f, err := data.TrainTestSplit(train.Y, 1-h, SubSeed(cfg.Seed, 0x6361))
+			f, err := data.TrainTestSplit(train.Y, 1-h, data.SubSeed(cfg.Seed, 0x6361))
 			if err != nil {
 				return nil, nil, inputErrorf("calibration hold-out %g of %s: %w", h, cfg.dataName(), err)
 			}

@@ -144,3 +144,12 @@ func Subsample(n int, p float64, seed uint64) ([]int, error) {
 func Shuffle(n int, seed uint64) []int {
 	return newRand(seed, 0x73687566). /* "shuf" */ Perm(n)
 }
+
+// SubSeed derives the i-th independent seed from seed (SplitMix64's finaliser), so that
+// the parts of one seeded run (folds, trials, blocks) get unrelated random streams.
+func SubSeed(seed, i uint64) uint64 {
+	z := seed + 0x9e3779b97f4a7c15*(i+1)
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/internal/jobs"
 	"github.com/aucopt/aucopt/kernels"
 )
 
@@ -390,7 +391,7 @@ func datasetSeed(seed uint64, name string) uint64 {
 }
 
 // mix derives a seed from a seed and an index (SplitMix64's finaliser).
-func mix(seed, i uint64) uint64 { return engine.SubSeed(seed, i) }
+func mix(seed, i uint64) uint64 { return data.SubSeed(seed, i) }
 
 // maxStateBytes is the most state a protocol lets a learner keep apart from what grows
 // with the training rows (Spec.StateBytes at 0 rows and the defaults): 1 GB, four d×d
@@ -442,27 +443,27 @@ func describeGrid(spec solver.Spec, gspec string) string {
 	return "paper grid (" + strings.Join(parts, ", ") + ")"
 }
 
-// runJobs runs the jobs on engine.RunJobs (cfg.Workers, the engine's worker policy),
+// runJobs runs the jobs on jobs.Run (cfg.Workers, the engine's worker policy),
 // reporting each finished job to cfg.Progress. It returns the number of workers used,
 // and ctx's error when ctx ends first. A job's own failure is recorded in its run.
-func runJobs(ctx context.Context, p Protocol, cfg Config, b kernels.Backend, jobs []*job) (int, error) {
-	if cfg.Passes > 1 && !slices.ContainsFunc(jobs, func(j *job) bool { return !j.spec.IsBatch() }) {
+func runJobs(ctx context.Context, p Protocol, cfg Config, b kernels.Backend, cells []*job) (int, error) {
+	if cfg.Passes > 1 && !slices.ContainsFunc(cells, func(j *job) bool { return !j.spec.IsBatch() }) {
 		return 0, fmt.Errorf("experiment: %w: %d passes, but no online learner in this run", solver.ErrParam, cfg.Passes)
 	}
-	workers := engine.Workers(b, cfg.Workers, len(jobs))
-	err := engine.RunJobs(ctx, b, len(jobs), workers, func(ctx context.Context, b kernels.Backend, i int) error {
-		runJob(ctx, p, cfg, b, jobs[i])
+	workers := jobs.Workers(b, cfg.Workers, len(cells))
+	err := jobs.Run(ctx, b, len(cells), workers, func(ctx context.Context, b kernels.Backend, i int) error {
+		runJob(ctx, p, cfg, b, cells[i])
 		return nil
 	}, func(i, done int) {
 		if cfg.Progress == nil {
 			return
 		}
-		j := jobs[i]
+		j := cells[i]
 		msg := fmt.Sprintf("%s %s %s: AUC %.4f (%.1fs)", j.dataset, j.algo, j.split.name, j.out.AUC, j.out.Seconds)
 		if j.out.Error != "" {
 			msg = fmt.Sprintf("%s %s %s: %s", j.dataset, j.algo, j.split.name, j.out.Error)
 		}
-		cfg.Progress(done, len(jobs), msg)
+		cfg.Progress(done, len(cells), msg)
 	})
 	if err != nil {
 		return workers, fmt.Errorf("experiment: %w", err)

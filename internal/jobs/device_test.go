@@ -1,4 +1,4 @@
-package engine
+package jobs
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 
 func TestRecoverDevice(t *testing.T) {
 	run := func(v any) (err error) {
-		defer recoverDevice(&err)
+		defer Recover(&err)
 		panic(v)
 	}
 	oom := &cuda.Error{Call: "NewMat(400000, 2000)", Msg: "out of device memory allocating 6.40 GB", Err: cuda.ErrOutOfMemory}
