@@ -245,6 +245,25 @@ func Select(name string) (kernels.Backend, error) {
 	return Open(name)
 }
 
+// Default returns b with a no-op release when b is not nil (its caller owns it), else
+// the default selection with the function that closes it: the backend $AUCOPT_BACKEND
+// names (Select), else automatic selection's (OpenAuto: a device backend, where one is
+// available, when device). It is how a configuration lets a nil backend mean the
+// default.
+func Default(b kernels.Backend, device bool) (kernels.Backend, func(), error) {
+	if b != nil {
+		return b, func() {}, nil
+	}
+	d, err := Select("")
+	if err == nil && d == nil {
+		d, err = OpenAuto(device)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return d, func() { _ = d.Close() }, nil
+}
+
 // Status describes one registered backend on this machine.
 type Status struct {
 	Name      string `json:"name"`               // selector name: cuda, avx2 or generic

@@ -269,3 +269,34 @@ func ExampleOpen() {
 	fmt.Println(b.Name(), b.Dot(x, x))
 	// Output: generic 14
 }
+
+// TestDefault: a caller's backend is returned as is and never closed; nil opens
+// $AUCOPT_BACKEND's backend, else automatic selection's host backend, closed by the
+// release returned.
+func TestDefault(t *testing.T) {
+	own := fallback.New()
+	b, release, err := backends.Default(own, true)
+	if err != nil || b != own {
+		t.Fatalf("Default(own) = %v, %v, want own", b, err)
+	}
+	release()
+	t.Setenv(backends.Env, "generic")
+	if b, release, err = backends.Default(nil, true); err != nil || b.Name() != "generic" {
+		t.Fatalf("Default(nil) with %s=generic = %v, %v", backends.Env, b, err)
+	}
+	release()
+	t.Setenv(backends.Env, "")
+	want, err := backends.OpenAuto(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer want.Close()
+	if b, release, err = backends.Default(nil, false); err != nil || b.Name() != want.Name() {
+		t.Fatalf("Default(nil, false) = %v, %v, want automatic selection's %s", b, err, want.Name())
+	}
+	release()
+	t.Setenv(backends.Env, "tpu")
+	if _, _, err := backends.Default(nil, false); !errors.Is(err, backends.ErrUnknown) {
+		t.Errorf("Default(nil) with %s=tpu: error %v, want ErrUnknown", backends.Env, err)
+	}
+}

@@ -20,15 +20,9 @@ import (
 // AUC for wall time; README "Scaling out" gives the measured loss.
 
 // fitAveraged trains k learners of the online spec on k shards of train and returns
-// the mean of their weights. Learner s gets seed data.SubSeed(cfg.Seed, s) and its shard in
+// the mean of their weights. Learner s gets seed data.SubSeed(set.Seed, s) and its shard in
 // its own order; the result does not depend on how many run at once.
-func fitAveraged(ctx context.Context, spec solver.Spec, b kernels.Backend, params solver.Params, train *data.Dataset, cfg TrainConfig, dim, k int) ([]float64, error) {
-	if spec.IsBatch() {
-		return nil, fault.Settingf("{Average}: %s is a batch algorithm; averaging is for the one-pass (online) ones", spec.Name)
-	}
-	if cfg.Checkpoint != "" {
-		return nil, fault.Settingf("{Average} and {Checkpoint} do not go together")
-	}
+func fitAveraged(ctx context.Context, spec solver.Spec, b kernels.Backend, params solver.Params, train *data.Dataset, set Settings, dim, k int) ([]float64, error) {
 	n := train.Rows()
 	if k > n {
 		return nil, fault.Settingf("{Average} %d: more shards than the %d training rows", k, n)
@@ -37,8 +31,8 @@ func fitAveraged(ctx context.Context, spec solver.Spec, b kernels.Backend, param
 	for i := range order {
 		order[i] = i
 	}
-	if cfg.Shuffle {
-		order = data.Shuffle(n, cfg.Seed)
+	if set.Shuffle {
+		order = data.Shuffle(n, set.Seed)
 	}
 	ws := make([][]float64, k)
 	errs := make([]error, k)
@@ -55,13 +49,13 @@ func fitAveraged(ctx context.Context, spec solver.Spec, b kernels.Backend, param
 			jb, release := kernels.PerJob(b, min(parallel, runtime.GOMAXPROCS(0)))
 			defer release()
 			shard := train.Subset(order[s*n/k : (s+1)*n/k])
-			learner, err := spec.NewOnline(jb, dim, params, data.SubSeed(cfg.Seed, uint64(s)))
+			learner, err := spec.NewOnline(jb, dim, params, data.SubSeed(set.Seed, uint64(s)))
 			if err != nil {
 				errs[s] = err
 				return
 			}
-			src := solver.DatasetSource{D: shard, Shuffle: cfg.Shuffle, Seed: data.SubSeed(cfg.Seed, uint64(s))}
-			if _, err := solver.Run(ctx, learner, src, solver.RunOptions{Passes: cfg.Passes, Algo: spec.Name, Dim: dim}); err != nil {
+			src := solver.DatasetSource{D: shard, Shuffle: set.Shuffle, Seed: data.SubSeed(set.Seed, uint64(s))}
+			if _, err := solver.Run(ctx, learner, src, solver.RunOptions{Passes: set.Passes, Algo: spec.Name, Dim: dim}); err != nil {
 				errs[s] = fmt.Errorf("shard %d of %d: %w", s+1, k, err)
 				return
 			}

@@ -1,11 +1,7 @@
 package engine
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/aucopt/aucopt/backends"
-	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
 	"github.com/aucopt/aucopt/kernels"
 )
@@ -22,22 +18,10 @@ type workShape struct {
 	Passes int
 }
 
-// Automatic selection runs a workload on a device backend only when the algorithm's
-// time goes to large dense kernels and its data is dense and large: at least
-// data.DenseAuto of the values stored, at least autoDeviceDim features, and at least
-// the algorithm's solver.Spec.DeviceValues values n·d·passes (measured per algorithm;
-// an online learner's passes run the same kernels again, a batch one counts once). Below
-// that a GPU's fixed cost per call (a launch, or a host round trip of about 28 µs for a
-// scalar result, on the H200 of bench/README.md) outweighs its speed; and a CPU backend
-// runs a grid's points and the folds on all cores, which a device backend does not.
-const autoDeviceDim = 1000
-
 // OnDevice reports whether automatic selection runs w on a device backend, when there
-// is one.
+// is one (solver.Spec.OnDevice).
 func (w workShape) OnDevice() bool {
-	v := w.Spec.DeviceValues
-	return v > 0 && w.Dim >= autoDeviceDim && w.Density >= data.DenseAuto &&
-		float64(w.Rows)*float64(w.Dim)*float64(max(w.Passes, 1)) >= float64(v)
+	return w.Spec.OnDevice(w.Rows, w.Dim, w.Density, w.Passes)
 }
 
 // autoBackend opens the backend automatic selection chooses for w: the most capable
@@ -47,17 +31,4 @@ func (w workShape) OnDevice() bool {
 // backends.ErrNone, which names the import to add.
 func autoBackend(w workShape) (kernels.Backend, error) {
 	return backends.OpenAuto(w.OnDevice())
-}
-
-// AutoDeviceRule says in words which workloads automatic selection runs on a device
-// backend (workShape.OnDevice).
-func AutoDeviceRule() string {
-	var parts []string
-	for _, s := range solver.Registry() {
-		if s.DeviceValues > 0 {
-			parts = append(parts, fmt.Sprintf("%s from %.0e", s.Name, float64(s.DeviceValues)))
-		}
-	}
-	return fmt.Sprintf("data at least %g%% dense with at least %d features and n·d·passes values: %s",
-		100*data.DenseAuto, autoDeviceDim, strings.Join(parts, ", "))
 }

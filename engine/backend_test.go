@@ -13,14 +13,14 @@ import (
 // engine's rule, says automatic selection runs each workload on: the device backend
 // for a workload on a device where one is available, the best host backend for the rest.
 func TestAutoBackend(t *testing.T) {
-	st := backends.Report(AutoDeviceRule())
+	st := backends.Report(solver.DeviceRule())
 	device := workShape{Spec: solver.Spec{DeviceValues: 1e6}, Rows: 1e5, Dim: 1e4, Density: 1}
 	host := workShape{Spec: solver.Spec{DeviceValues: 1e6}, Rows: 1e5, Dim: 1e4, Density: 0.01}
 	chosen := map[string]string{} // the marking: workload kind -> backend
 	for _, s := range st {
 		switch {
 		case !s.Auto:
-		case s.AutoFor == AutoDeviceRule():
+		case s.AutoFor == solver.DeviceRule():
 			chosen["device"] = s.Name
 		default:
 			chosen["host"] = s.Name
@@ -58,7 +58,7 @@ func TestAutoSkipsUnavailableCUDA(t *testing.T) {
 	if b.Name() == "cuda" {
 		t.Errorf("auto picked cuda, which is unavailable")
 	}
-	for _, s := range backends.Report(AutoDeviceRule()) {
+	for _, s := range backends.Report(solver.DeviceRule()) {
 		if s.Name == "cuda" && (s.Available || s.Auto || s.Reason == "") {
 			t.Errorf("cuda status %+v: want unavailable with a reason", s)
 		}
@@ -83,10 +83,10 @@ func TestWorkloadOnDevice(t *testing.T) {
 		want bool
 	}{
 		{"spdam, epsilon-sized", workShape{spdam, 400_000, 2_000, 1, 0}, true},
-		{"spdam, at the limits", workShape{spdam, v / autoDeviceDim, autoDeviceDim, 0.5, 0}, true},
-		{"spdam, too few features", workShape{spdam, 1_000_000, autoDeviceDim - 1, 1, 0}, false},
-		{"spdam, too few values", workShape{spdam, v/autoDeviceDim - 1, autoDeviceDim, 1, 0}, false},
-		{"mba-l2, where spdam runs on the device (every pair: ls-auc's limit)", workShape{mba, v / autoDeviceDim, autoDeviceDim, 1, 0}, false},
+		{"spdam, at the limits", workShape{spdam, v / solver.DeviceMinDim, solver.DeviceMinDim, 0.5, 0}, true},
+		{"spdam, too few features", workShape{spdam, 1_000_000, solver.DeviceMinDim - 1, 1, 0}, false},
+		{"spdam, too few values", workShape{spdam, v/solver.DeviceMinDim - 1, solver.DeviceMinDim, 1, 0}, false},
+		{"mba-l2, where spdam runs on the device (every pair: ls-auc's limit)", workShape{mba, v / solver.DeviceMinDim, solver.DeviceMinDim, 1, 0}, false},
 		{"mba-l2, epsilon-sized", workShape{mba, 400_000, 2_000, 1, 0}, true},
 		{"spdam, sparse (news20)", workShape{spdam, 19_996, 1_355_191, 0.00034, 0}, false},
 		{"spdam, density unknown", workShape{spdam, 400_000, 2_000, 0, 0}, false},
@@ -104,7 +104,7 @@ func TestWorkloadOnDevice(t *testing.T) {
 			t.Errorf("%s: DeviceValues = %d, want > 0", name, s.DeviceValues)
 		}
 	}
-	if r := AutoDeviceRule(); !strings.Contains(r, "spdam from 2e+07") || !strings.Contains(r, "mba-l2 from 5e+07") || !strings.Contains(r, "1000 features") {
-		t.Errorf("AutoDeviceRule() = %q, want the algorithms and the limits", r)
+	if r := solver.DeviceRule(); !strings.Contains(r, "spdam from 2e+07") || !strings.Contains(r, "mba-l2 from 5e+07") || !strings.Contains(r, "1000 features") {
+		t.Errorf("solver.DeviceRule() = %q, want the algorithms and the limits", r)
 	}
 }

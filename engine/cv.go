@@ -219,14 +219,16 @@ func CV(ctx context.Context, cfg CVConfig) (_ *CVResult, err error) {
 	if points == nil {
 		points = []solver.Params{base}
 	}
-	tcfg := cfg.TrainConfig
-	tcfg.Progress, tcfg.Checkpoint = nil, ""
+	set := cfg.settings(b)
+	set.Progress, set.Checkpoint, set.Workers = nil, "", inner
+	method := Method{Spec: spec, Points: points, Selection: Selection{Folds: cfg.GridFolds, Holdout: cfg.GridHoldout, Seed: cfg.Seed},
+		DataDefaults: true, SizeStream: true}
 	one := func(ctx context.Context, b kernels.Backend, i int) error {
 		run := &res.Runs[i]
 		start := time.Now()
-		g, err := Run(ctx, b, Task{Spec: spec, Points: points, Train: ds.Subset(cells[i].Train), Test: ds.Subset(cells[i].Test),
-			Scale: cfg.Scale, Bins: cfg.Bins, Selection: Selection{Folds: cfg.GridFolds, Holdout: cfg.GridHoldout, Seed: cfg.Seed},
-			Passes: cfg.Passes, Shuffle: cfg.Shuffle, Seed: cfg.Seed, Workers: inner, DataDefaults: true, cfg: &tcfg, sized: true})
+		fs := set
+		fs.Backend = b
+		g, err := Run(ctx, Problem{Train: ds.Subset(cells[i].Train), Test: ds.Subset(cells[i].Test)}, fs, method)
 		if err != nil {
 			return err
 		}

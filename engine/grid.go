@@ -74,8 +74,10 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	if err := checkSelection(cfg.Folds, cfg.Holdout); err != nil {
 		return nil, err
 	}
-	if cfg.Checkpoint != "" {
-		return nil, fault.Settingf("{Grid} does not take {Checkpoint}")
+	method := Method{Spec: spec, Points: params, Selection: Selection{Folds: cfg.Folds, Holdout: cfg.Holdout, Seed: cfg.Seed, Always: cfg.validate},
+		DataDefaults: true, SizeStream: true}
+	if err := method.check(cfg.settings(nil)); err != nil {
+		return nil, err
 	}
 	if err := cfg.onlyTrainWeights("a grid search"); err != nil {
 		return nil, err
@@ -106,10 +108,9 @@ func Grid(ctx context.Context, cfg GridConfig) (_ *GridResult, err error) {
 	if err := checkMemory(spec, need, what, res.Features, res.TrainRows, memoryLimit(cfg.MaxMemory)); err != nil {
 		return nil, err
 	}
-	g, err := Run(ctx, b, Task{Spec: spec, Points: params, Train: src.(solver.DatasetSource).D, Test: test, Scale: cfg.Scale, Bins: cfg.Bins,
-		Selection: Selection{Folds: cfg.Folds, Holdout: cfg.Holdout, Seed: cfg.Seed, Always: cfg.validate}, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
-		Seed: cfg.Seed, Workers: cfg.Workers, Progress: cfg.Progress, DataDefaults: true,
-		cfg: &cfg.TrainConfig, res: res, owned: cfg.train == nil && cfg.Dataset == nil, sized: true})
+	set := cfg.settings(b)
+	set.Workers = cfg.Workers
+	g, err := Run(ctx, Problem{Train: src.(solver.DatasetSource).D, Test: test, Owned: cfg.train == nil && cfg.Dataset == nil, Info: res}, set, method)
 	if err != nil {
 		return nil, err
 	}

@@ -152,9 +152,10 @@ func accBackend(b kernels.Backend) (kernels.Backend, func(), error) {
 }
 
 // trainOutOfCore is Train for TrainConfig.OutOfCore: the class moments streamed from
-// cfg.Data, then FitClassMoments.
+// cfg.Data, then Run on them (Problem.Moments).
 func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params, cfg TrainConfig, res *TrainResult) (*TrainResult, error) {
-	if err := CheckMomentsOnly(spec, params, cfg.Scale); err != nil {
+	method := Method{Spec: spec, Points: []solver.Params{params}, DataDefaults: true}
+	if err := method.CheckMoments(cfg.Scale); err != nil {
 		return nil, err
 	}
 	if ff, err := data.DetectFile(cfg.Data); err != nil || !ff.Passes() {
@@ -167,7 +168,7 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 		return nil, fault.Settingf("{OutOfCore} fits from one pass of class moments; {Checkpoint} does not apply")
 	}
 	in := cfg.readOptions()
-	b, release, err := OpenBackend(cfg.Backend)
+	b, release, err := openBackendFor(cfg.Backend, workShape{})
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +190,7 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 	if err := checkMemory(spec, need, featuresOf(cm.Dim()), cm.Dim(), int(p+n), limit); err != nil {
 		return nil, err
 	}
-	if err := FitClassMoments(ctx, b, spec, params, true, cm, cfg.Scale, res); err != nil {
+	if _, err := Run(ctx, Problem{Moments: cm, Info: res}, Settings{Backend: b, Scale: cfg.Scale, Seed: cfg.Seed}, method); err != nil {
 		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 	}
 	res.TrainSHA256, res.Schema = info.SHA256, info.Schema
@@ -225,10 +226,16 @@ func momentsFitBytes(spec solver.Spec, params solver.Params, dim, rows int) floa
 	return max(spec.StateBytes(dim, rows, params), 8*4*d*d)
 }
 
-// CheckMomentsOnly checks that spec with params (made by spec.Params) trains from the
-// class moments alone and that the scaling kind can be applied to them; the error,
-// wrapping ErrInput, says what to change.
-func CheckMomentsOnly(spec solver.Spec, params solver.Params, kind string) error {
+// CheckMoments reports whether m, of one point, trains from class moments alone
+// (Problem.Moments) and the scaling kind can be applied to them; the error, wrapping
+// ErrInput, says what to change. A caller that accumulates the moments itself (Beam's
+// pipeline) checks before it does; Run checks again.
+func (m Method) CheckMoments(kind string) error {
+	spec := m.Spec
+	if len(m.Points) != 1 {
+		return fmt.Errorf("%s: a fit from class moments takes one point, not %d", spec.Name, len(m.Points))
+	}
+	params := m.Points[0]
 	if !spec.IsBatch() {
 		return fault.Settingf("out of core: %s is an online algorithm; it streams its file from disk already ({Shuffle}=false {Scale} none)", spec.Name)
 	}
@@ -257,8 +264,8 @@ func CheckMomentsOnly(spec solver.Spec, params solver.Params, kind string) error
 	return nil
 }
 
-// FitClassMoments trains spec (with params, made by spec.Params) from class moments
-// accumulated anywhere (streamed from a file, merged from shards): it applies
+// fitClassMoments trains spec (with params, made by spec.Params) from class moments
+// accumulated anywhere (streamed from a file, merged from shards; Problem.Moments): it applies
 // the scaling kind exactly on the moments (data.ScaleAuto: min-max to [−1, 1] for at most
 // data.AutoScaleMaxDim features, else none; ScaleMinMax; ScaleNone) and fits the learner,
 // which must be a solver.MomentsLearner that needs only the moments. With dataDefaults
@@ -266,10 +273,7 @@ func CheckMomentsOnly(spec solver.Spec, params solver.Params, kind string) error
 // the moments' data facts (solver.Spec.DataParams), with the keys set in params kept;
 // without, params are used as given. It fills
 // res's Algo, Params, Notes, Backend, TrainRows, Features, Scale, Scaling and Weights.
-func FitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, params solver.Params, dataDefaults bool, cm *stats.ClassMoments, kind string, res *TrainResult) error {
-	if err := CheckMomentsOnly(spec, params, kind); err != nil {
-		return err
-	}
+func fitClassMoments(ctx context.Context, b kernels.Backend, spec solver.Spec, params solver.Params, dataDefaults bool, cm *stats.ClassMoments, kind string, res *TrainResult) error {
 	res.Algo, res.Params, res.Backend = spec.Name, params.Values(), b.Name()
 	p, n := cm.Counts()
 	res.TrainRows, res.Features = int(p+n), cm.Dim()

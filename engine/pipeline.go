@@ -12,13 +12,15 @@ import (
 
 	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine/data"
+	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/metric"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/engine/stats"
 	"github.com/aucopt/aucopt/internal/jobs"
 	"github.com/aucopt/aucopt/kernels"
 )
 
-// Selection is how a Task with several points chooses one: Folds-fold stratified
+// Selection is how a Method with several points chooses one: Folds-fold stratified
 // cross-validation of the (scaled) training data when Folds ≥ 2, else one stratified
 // held-out share Holdout of it (default 0.2). Seed seeds the folds or the split.
 type Selection struct {
@@ -31,40 +33,92 @@ type Selection struct {
 	Always bool
 }
 
-// Task is one run of the pipeline (Run): an algorithm, the points to try, the data and
-// how to choose among the points, refit and score. Train is a task with one point,
-// Grid a task with a grid's points, CV one task per fold, and an experiment's cell one
-// task per split.
-type Task struct {
-	Spec solver.Spec
-	// Points are the parameters to try, each made by Spec.Params; with one point there
-	// is no selection, with several Selection chooses one. Run does not change them: a
-	// point may be shared with other tasks.
-	Points []solver.Params
-	// Train is the training data; Test, when not nil, is scored with the refitted
-	// weights (features beyond Train's count 0).
-	Train, Test *data.Dataset
-	// Scale is the scaling kind (data.ScaleAuto, ScaleNone, …), fitted on Train and
-	// applied to both; ScaleAuto takes the algorithm's preference (solver.Spec.UnitRows).
-	Scale string
-	// Bins, when not 0, expands the scaled training data by at most Bins quantile-bin
-	// indicators per feature (data.FitBins; TrainConfig.Bins), fitted on Train, and
-	// the test data by the same bins.
-	Bins      int
-	Selection Selection
-	// Passes (0: the learner's default for Train's rows, solver.Spec.DefaultPasses) and
-	// Shuffle (a random order seeded by Seed+pass) are an online algorithm's passes over
-	// the training rows, in the selection and the refit; a batch algorithm's refit sees
-	// the rows shuffled when Shuffle is set.
+// Problem is the data of a run (Run): the training rows, in memory or streamed, and
+// the test rows the refit is scored on.
+type Problem struct {
+	// Train is the training data as read (Run scales and bins it). Rows, when not nil,
+	// are the rows of Train to train on, in this order (a calibration hold-out's
+	// training part, a cross-fitting fold's), named rather than copied: a fit from the
+	// class moments reads them where they lie (momentsFit), any other fit gets their
+	// copy, Train.Subset(Rows).
+	Train *data.Dataset
+	Rows  []int
+	// Owned says that Train is the run's alone: Run may scale and permute its rows in
+	// place instead of copying them.
+	Owned bool
+	// Stream, in place of Train, is training data the learner reads as it is streamed
+	// (a file, one row in memory at a time): one point, no scaling, no bins, an online
+	// algorithm; Info must describe it (its rows and features).
+	Stream solver.Source
+	// Test, when not nil, is scored with the refitted weights (features beyond Train's
+	// count 0). TestLater, when set in place of Test, returns test data being read
+	// beside the fit, waiting for its read: Run calls it to score, then prepares the
+	// data as the training data were (TrainResult.asTrained).
+	Test      *data.Dataset
+	TestLater func() (*data.Dataset, error)
+	// Moments, in place of Train, are the training data's class moments accumulated
+	// anywhere (streamed from a file, merged from Beam's shards): one point of an
+	// algorithm that fits from them alone (Method.CheckMoments), the scaling applied
+	// exactly on the moments (data.ScaleAuto, ScaleMinMax or ScaleNone), no shuffling,
+	// bins, checkpoint or averaging.
+	Moments *stats.ClassMoments
+	// Info, when not nil, is the result Run fills in place of a fresh one: the data as
+	// the caller read it (name, rows and features, fingerprint, schema, notes) and the
+	// backend, to which Run adds the fit (weights, parameters, scaling, test AUC). Nil:
+	// a fresh result describing Train.
+	Info *TrainResult
+}
+
+// Settings is what every Method honours: the run's randomness, its passes and order,
+// the scaling and bins fitted on the training data, the backend and the workers, the
+// progress reports, the checkpoint and parameter averaging of an online refit, and
+// test data wider than the training data.
+type Settings struct {
+	// Backend computes the run; nil opens the default selection for the data (the
+	// backend $AUCOPT_BACKEND names, else automatic selection's) for the run only.
+	Backend kernels.Backend
+	// Seed seeds the learners, the shuffling and the selection folds' (Selection.Seed
+	// apart).
+	Seed uint64
+	// Passes (0: the learner's default for the training rows, solver.Spec.DefaultPasses)
+	// and Shuffle (a random order seeded by Seed+pass) are an online algorithm's passes
+	// over the training rows, in the selection and the refit; a batch algorithm's refit
+	// sees the rows shuffled when Shuffle is set.
 	Passes  int
 	Shuffle bool
-	// Seed seeds the learners and the shuffling.
-	Seed uint64
+	// Scale is the scaling kind (data.ScaleAuto, ScaleNone, …), fitted on the training
+	// data and applied to both parts; ScaleAuto takes the algorithm's preference
+	// (solver.Spec.UnitRows).
+	Scale string
+	// Bins, when not 0, expands the scaled training data by at most Bins quantile-bin
+	// indicators per feature (data.FitBins; TrainConfig.Bins), fitted on the training
+	// data, and the test data by the same bins.
+	Bins int
 	// Workers bounds the goroutines of a grid's independent learners (default
 	// GOMAXPROCS; 1 on a backend not safe for concurrent use).
 	Workers int
 	// Progress, when set, receives the refit's progress (online algorithms).
 	Progress func(solver.Progress)
+	// Checkpoint is the online refit's checkpoint file (TrainConfig.Checkpoint; one
+	// point); Average, when above 1, the shards of a parameter-averaged online refit
+	// (TrainConfig.Average).
+	Checkpoint string
+	Average    int
+	// AllowExtraFeatures scores test data wider than the training data, the extra
+	// features at weight 0 (TrainConfig.AllowExtraFeatures).
+	AllowExtraFeatures bool
+}
+
+// Method is how a run learns: an algorithm, the points of its parameters to try and
+// how to choose among them. Train is a method of one point, Grid one of a grid's
+// points, CV one per fold, and an experiment's cell one per split.
+type Method struct {
+	Spec solver.Spec
+	// Points are the parameters to try, each made by Spec.Params; with one point there
+	// is no selection (unless Selection.Always), with several Selection chooses one.
+	// Run does not change them: a point may be shared with other runs.
+	Points    []solver.Params
+	Selection Selection
 	// DataDefaults says that for an algorithm with data-scaled defaults
 	// (solver.Spec.Defaults) Run remakes every point on the scaled training data: the
 	// defaults for its facts (solver.FactsOf), with the keys set in the point
@@ -72,70 +126,104 @@ type Task struct {
 	// the refit's Notes say what the data set. Without it the Points are used as given
 	// (the experiments' paper settings).
 	DataDefaults bool
-
-	cfg   *TrainConfig // Train's run: checkpoint, averaging, the data's name
-	res   *TrainResult // filled in place of a fresh result when set
-	owned bool         // Train may be permuted in place
-	// rows, when not nil, are the rows of Train to train on (in this order): the
-	// calibration hold-out's training part, or a cross-fitting fold's, named rather
-	// than copied. A fit from the moments reads them where they lie (momentsFit);
-	// any other fit gets their copy, Train.Subset(rows).
-	rows []int
-	src  solver.Source // a file streamed as read (no scaling, one point): replaces Train
-	// sized: the entry point leaves the stream length (solver.Spec.SetStreamLength:
-	// FSAUC's n) to the run, which sets it to the examples each fit sees where the user
-	// did not set it (Train, Grid and CV; an experiment sets it itself).
-	sized bool
-	// testLater, when set in place of Test, is test data being read beside the fit
-	// (Train): Run waits for it to score, then prepares it as the training data were
-	// (TrainResult.asTrained).
-	testLater *pendingTest
+	// SizeStream sets the stream length (solver.Spec.SetStreamLength: FSAUC's n) of
+	// every point that does not set it to the examples each fit sees (Train, Grid and
+	// CV; an experiment sets it itself).
+	SizeStream bool
 }
 
-// Run runs task t on backend b: it fits t.Scale on the training data and applies it to
-// both parts (and, with t.Bins, expands both by bins fitted on the scaled training
-// data), chooses the best of t.Points (by mean validation AUC under t.Selection;
-// skipped for one point), refits that point on the whole training data with the
-// algorithm's driver (solver.Run for an online algorithm, Fit for a batch one) and
-// scores the test data. The result's TrainResult holds the refit (Weights, Params,
+// check reports the settings m cannot take, for every entry point in one place: a
+// checkpoint but for a single online fit (one point, no selection), parameter
+// averaging but for an online algorithm, passes for a batch one. The entry points call it before they read the data; Run calls it again.
+func (m Method) check(s Settings) error {
+	spec := m.Spec
+	switch {
+	case spec.IsBatch() && s.Checkpoint != "":
+		return fault.Settingf("%s is a batch algorithm: {Checkpoint} is for online ones", spec.Name)
+	case spec.IsBatch() && s.Passes > 1:
+		return fault.Settingf("%s is a batch algorithm: it sees the whole training set, so {Passes} does not apply", spec.Name)
+	case s.Checkpoint != "" && (len(m.Points) > 1 || m.Selection != Selection{}):
+		return fault.Settingf("{Grid} does not take {Checkpoint}: a checkpoint is a single fit's")
+	case s.Average > 1 && spec.IsBatch():
+		return fault.Settingf("{Average}: %s is a batch algorithm; averaging is for the one-pass (online) ones", spec.Name)
+	case s.Average > 1 && s.Checkpoint != "":
+		return fault.Settingf("{Average} and {Checkpoint} do not go together")
+	}
+	return nil
+}
+
+// checkProblem reports the data m cannot take: none, or a stream but for one point,
+// unscaled, without bins or averaging, described by p.Info.
+func (m Method) checkProblem(p Problem, s Settings) error {
+	switch {
+	case len(m.Points) == 0 || (p.Train == nil && p.Stream == nil && p.Moments == nil):
+		return fmt.Errorf("%s: a run needs training data and at least one point", m.Spec.Name)
+	case p.Moments != nil && (p.Train != nil || p.Stream != nil):
+		return fmt.Errorf("%s: give the training data's rows, a stream or their class moments, not two", m.Spec.Name)
+	case p.Moments != nil && (s.Shuffle || s.Bins != 0 || s.Checkpoint != "" || s.Average > 1):
+		return fault.Settingf("%s fits from class moments: {Shuffle}, {Bins}, {Checkpoint} and {Average} do not apply", m.Spec.Name)
+	case p.Stream != nil && (p.Info == nil || len(m.Points) > 1 || s.Bins != 0 || s.Average > 1):
+		return fmt.Errorf("%s: streamed training data takes one point, no bins and no averaging, and its description (Problem.Info)", m.Spec.Name)
+	}
+	return nil
+}
+
+// Run is the driver every entry point builds: it fits s.Scale on p's training data and
+// applies it to both parts (and, with s.Bins, expands both by bins fitted on the scaled
+// training data), chooses the best of m.Points (by mean validation AUC under
+// m.Selection; skipped for one point), refits that point on the whole training data
+// with the algorithm's driver (solver.Run for an online algorithm, Fit for a batch one)
+// and scores the test data. The result's TrainResult holds the refit (Weights, Params,
 // Scale, TestAUC, NaN without test data); Points, Best, Edge and Selection the choice
-// (empty for one point).
+// (empty for one point). What m cannot take of p and s is refused before anything
+// runs.
 //
 // A point whose validation AUC is NaN, that diverges or whose fit fails is marked
 // failed with the reason and the search goes on; when every point fails, the error
 // wraps solver.ErrDiverged.
-func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err error) {
+func Run(ctx context.Context, p Problem, s Settings, m Method) (_ *GridResult, err error) {
 	defer jobs.Recover(&err)
-	spec := t.Spec
-	if len(t.Points) == 0 || (t.Train == nil && t.src == nil) {
-		return nil, fmt.Errorf("%s: a task needs training data and at least one point", spec.Name)
+	if err := m.check(s); err != nil {
+		return nil, err
 	}
+	if err := m.checkProblem(p, s); err != nil {
+		return nil, err
+	}
+	if p.Moments != nil {
+		return runMoments(ctx, p, s, m)
+	}
+	t := task{Problem: p, Settings: s, Method: m}
+	spec := t.Spec
 	if t.Passes == 0 && !spec.IsBatch() {
 		rows := 0
 		switch {
-		case t.rows != nil:
-			rows = len(t.rows)
+		case t.Rows != nil:
+			rows = len(t.Rows)
 		case t.Train != nil:
 			rows = t.Train.Rows()
-		case t.res != nil:
-			rows = t.res.TrainRows
+		case t.Info != nil:
+			rows = t.Info.TrainRows
 		}
 		t.Passes = spec.DefaultPasses(rows)
 	}
-	res := &GridResult{TrainResult: t.res}
+	res := &GridResult{TrainResult: t.Info}
 	if res.TrainResult == nil {
 		res.TrainResult = &TrainResult{Algo: spec.Name, Data: t.Train.Name, TrainRows: t.Train.Rows(), Features: t.Train.Dim,
-			Passes: max(t.Passes, 1), TestAUC: math.NaN(), Seed: t.Seed, Backend: b.Name()}
+			Passes: max(t.Passes, 1), TestAUC: math.NaN(), Seed: t.Seed}
 		if spec.IsBatch() {
 			res.Passes = 0
 		}
 	}
-	cfg := TrainConfig{Data: res.Data}
-	if t.cfg != nil {
-		cfg = *t.cfg
+	b, release, err := openBackendFor(t.Backend, res.workload(spec))
+	if err != nil {
+		return nil, err
 	}
-	cfg.Passes, cfg.Shuffle, cfg.Seed, cfg.Progress = t.Passes, t.Shuffle, t.Seed, t.Progress
-	src, test := t.src, t.Test
+	defer release()
+	t.Backend = b
+	if res.Backend == "" {
+		res.Backend = b.Name()
+	}
+	src, test := t.Stream, t.Test
 	if src != nil {
 		t.Points = t.streamLengths(t.Points, res.TrainRows)
 	}
@@ -145,27 +233,27 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 		// prepareTask takes the rows as read: once scaled, they can go.
 		train := t.Train
 		t.Train, t.Test = nil, nil
-		order := t.rows
-		if cfg.Shuffle { // fit's order, of the rows' copy when they are named
-			sh := data.Shuffle(train.Rows(), cfg.Seed)
-			if t.rows != nil {
-				sh = data.Shuffle(len(t.rows), cfg.Seed)
+		order := t.Rows
+		if t.Shuffle { // fit's order, of the rows' copy when they are named
+			sh := data.Shuffle(train.Rows(), t.Seed)
+			if t.Rows != nil {
+				sh = data.Shuffle(len(t.Rows), t.Seed)
 				for k, i := range sh {
-					sh[k] = t.rows[i]
+					sh[k] = t.Rows[i]
 				}
 			}
 			order = sh
 		}
-		if fitted, err = momentsFit(ctx, b, &t, train, order, t.rows != nil, &cfg, res); err != nil {
+		if fitted, err = momentsFit(ctx, b, &t, train, order, t.Rows != nil, res); err != nil {
 			return nil, err
 		}
 		if fitted {
 			test = res.asTrained(test)
 		} else {
-			if t.rows != nil {
-				train, t.owned = train.Subset(t.rows), true // the copy is this run's alone
+			if t.Rows != nil {
+				train, t.Owned = train.Subset(t.Rows), true // the copy is this run's alone
 			}
-			if src, test, err = prepareTask(ctx, b, &t, train, test, &cfg, res); err != nil {
+			if src, test, err = prepareTask(ctx, b, &t, train, test, res); err != nil {
 				return nil, err
 			}
 		}
@@ -174,7 +262,7 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 	res.Params = best.Values()
 	if !fitted {
 		start = time.Now()
-		if res.Weights, err = fit(ctx, spec, b, best, src, cfg, res.TrainResult); err != nil {
+		if res.Weights, err = fit(ctx, spec, b, best, src, t.Settings, res.TrainResult); err != nil {
 			if len(t.Points) > 1 {
 				return nil, fmt.Errorf("refit of the best grid point (%s): %w", pointString(res.Points, res.Best), err)
 			}
@@ -182,12 +270,12 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 		}
 	}
 	res.Seconds = time.Since(start).Seconds()
-	if t.testLater != nil {
-		if test, err = t.testLater.wait(); err != nil {
+	if t.TestLater != nil {
+		if test, err = t.TestLater(); err != nil {
 			return nil, err
 		}
 		if test != nil {
-			if err := checkWiderTest(res.TrainResult, test, cfg.AllowExtraFeatures); err != nil {
+			if err := checkWiderTest(res.TrainResult, test, t.AllowExtraFeatures); err != nil {
 				return nil, err
 			}
 			test = res.asTrained(test)
@@ -202,12 +290,57 @@ func Run(ctx context.Context, b kernels.Backend, t Task) (_ *GridResult, err err
 	return res, nil
 }
 
+// runMoments is Run for p.Moments: the one point fitted from the class moments
+// (fitClassMoments), the test data scored.
+func runMoments(ctx context.Context, p Problem, s Settings, m Method) (*GridResult, error) {
+	if err := m.CheckMoments(s.Scale); err != nil {
+		return nil, err
+	}
+	res := p.Info
+	if res == nil {
+		res = &TrainResult{TestAUC: math.NaN(), Seed: s.Seed}
+	}
+	b, release, err := openBackendFor(s.Backend, workShape{})
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if err := fitClassMoments(ctx, b, m.Spec, m.Points[0], m.DataDefaults, p.Moments, s.Scale, res); err != nil {
+		return nil, err
+	}
+	test := p.Test
+	if p.TestLater != nil {
+		if test, err = p.TestLater(); err != nil {
+			return nil, err
+		}
+	}
+	if test != nil {
+		if err := checkWiderTest(res, test, s.AllowExtraFeatures); err != nil {
+			return nil, err
+		}
+		test = res.asTrained(test)
+		res.TestRows = test.Rows()
+		if res.TestAUC, err = ScoreAUC(res.Weights, test); err != nil {
+			return nil, fmt.Errorf("test data: %w", err)
+		}
+	}
+	return &GridResult{TrainResult: res}, nil
+}
+
+// task is one Run's problem, settings and method together, as the pipeline's steps
+// read them (the settings as Run resolved them: the default passes, the backend).
+type task struct {
+	Problem
+	Settings
+	Method
+}
+
 // prepareTask scales t's data (train and test, as read), remakes t's points with the
 // data-scaled defaults (t.DataDefaults) and, for several points, chooses the best (search);
 // it returns the refit's source and the scaled test data.
-func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *data.Dataset, cfg *TrainConfig, res *GridResult) (solver.Source, *data.Dataset, error) {
+func prepareTask(ctx context.Context, b kernels.Backend, t *task, train, test *data.Dataset, res *GridResult) (solver.Source, *data.Dataset, error) {
 	read := train
-	train, err := scale(t.Scale, t.Spec.UnitRows, train, t.owned, res.TrainResult)
+	train, err := scale(t.Scale, t.Spec.UnitRows, train, t.Owned, res.TrainResult)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -220,7 +353,7 @@ func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *d
 	var notes []string // what the data set, per point
 	if t.DataDefaults && t.Spec.Defaults != nil {
 		facts := solver.FactsOf(train)
-		facts.Passes = cfg.Passes
+		facts.Passes = t.Passes
 		points := make([]solver.Params, len(t.Points))
 		notes = make([]string, len(t.Points))
 		for i, p := range t.Points {
@@ -231,7 +364,7 @@ func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *d
 		t.Points = points
 	}
 	t.Points = t.streamLengths(t.Points, train.Rows())
-	owned := t.owned || train != read // a scaled copy is this run's alone
+	owned := t.Owned || train != read // a scaled copy is this run's alone
 	if len(t.Points) > 1 || t.Selection.Always {
 		if err := search(ctx, b, train, *t, res); err != nil {
 			return nil, nil, err
@@ -240,15 +373,15 @@ func prepareTask(ctx context.Context, b kernels.Backend, t *Task, train, test *d
 	if notes != nil && notes[res.Best] != "" {
 		res.Notes = append(res.Notes, notes[res.Best])
 	}
-	if t.Spec.IsBatch() && cfg.Shuffle && train.IsDense() && owned &&
+	if t.Spec.IsBatch() && t.Shuffle && train.IsDense() && owned &&
 		!readsInPlace(t.Spec, b, res.width(), t.Points[res.Best], train.Rows()) {
 		// The rows are this run's alone: a dense matrix is shuffled in place (the rows
 		// fit's Subset would copy, in the same order) instead of held twice. A learner
 		// that reads them in the shuffle's order where they lie is spared the move
 		// (every page of a mapped cache written, for one).
-		train, cfg.Shuffle = train.Permuted(data.Shuffle(train.Rows(), cfg.Seed)), false
+		train, t.Shuffle = train.Permuted(data.Shuffle(train.Rows(), t.Seed)), false
 	}
-	return solver.DatasetSource{D: train, Shuffle: cfg.Shuffle, Seed: cfg.Seed}, test, nil
+	return solver.DatasetSource{D: train, Shuffle: t.Shuffle, Seed: t.Seed}, test, nil
 }
 
 // pointString is point best of a grid as key=value for the keys the points vary.
@@ -293,9 +426,9 @@ func ScoreAUC(w []float64, d *data.Dataset) (float64, error) {
 // FSAUC's n) set, in clones, to the examples a fit on rows rows sees, t.Passes × rows,
 // where t is sized and the user did not set it (solver.Params.IsSet); points itself
 // otherwise.
-func (t *Task) streamLengths(points []solver.Params, rows int) []solver.Params {
+func (t *task) streamLengths(points []solver.Params, rows int) []solver.Params {
 	spec := t.Spec
-	if !t.sized || spec.SetStreamLength == nil || spec.IsBatch() {
+	if !t.SizeStream || spec.SetStreamLength == nil || spec.IsBatch() {
 		return points
 	}
 	out := make([]solver.Params, len(points))
@@ -312,7 +445,7 @@ func (t *Task) streamLengths(points []solver.Params, rows int) []solver.Params {
 // search trains every point of t on the selection folds of the (scaled) training data
 // train and fills res's Points, Best, Edge, Selection, Shared and GridSeconds. It does
 // not refit.
-func search(ctx context.Context, b kernels.Backend, train *data.Dataset, t Task, res *GridResult) error {
+func search(ctx context.Context, b kernels.Backend, train *data.Dataset, t task, res *GridResult) error {
 	spec, params := t.Spec, t.Points
 	if err := checkSelection(t.Selection.Folds, t.Selection.Holdout); err != nil {
 		return err
@@ -524,7 +657,7 @@ func observe(ctx context.Context, m solver.Multi, d *data.Dataset, order []int) 
 
 // gridOnline trains every point of t on part in one Multi over t.Passes passes.
 func gridOnline(ctx context.Context, spec solver.Spec, b kernels.Backend, part *data.Dataset, params []solver.Params,
-	t Task, workers int) (solver.Multi, error) {
+	t task, workers int) (solver.Multi, error) {
 	if pos, neg := part.Counts(); pos == 0 || neg == 0 {
 		return nil, solver.ErrOneClass
 	}
@@ -596,26 +729,9 @@ func gridBatch(ctx context.Context, spec solver.Spec, b kernels.Backend, part *d
 	return ws, false, nil
 }
 
-// OpenBackend is openBackendFor with no workload known: given nil, the backend
-// $AUCOPT_BACKEND names, else the best CPU backend.
-func OpenBackend(b kernels.Backend) (kernels.Backend, func(), error) {
-	return openBackendFor(b, workShape{})
-}
-
-// openBackendFor returns b with a no-op release when b is not nil (its caller owns it),
-// else the default selection with the function that closes it: the backend
-// $AUCOPT_BACKEND names, else automatic selection's for w (autoBackend). It is how the
-// entry points' configurations let nil mean the default.
+// openBackendFor is backends.Default for workload w: b when not nil, else the backend
+// $AUCOPT_BACKEND names, else automatic selection's for w (autoBackend), with the
+// function that releases it.
 func openBackendFor(b kernels.Backend, w workShape) (kernels.Backend, func(), error) {
-	if b != nil {
-		return b, func() {}, nil
-	}
-	d, err := backends.Select("")
-	if err == nil && d == nil {
-		d, err = autoBackend(w)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	return d, func() { _ = d.Close() }, nil
+	return backends.Default(b, w.OnDevice())
 }

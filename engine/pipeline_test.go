@@ -38,8 +38,9 @@ func TestRunFailedPoints(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := Run(context.Background(), fallback.New(), Task{Spec: spec, Points: params, Train: sp.Train, Test: sp.Test,
-				Scale: data.ScaleAuto, Selection: Selection{Folds: tc.folds, Seed: 3}, Shuffle: true, Seed: 3})
+			res, err := Run(context.Background(), Problem{Train: sp.Train, Test: sp.Test},
+				Settings{Backend: fallback.New(), Scale: data.ScaleAuto, Shuffle: true, Seed: 3},
+				Method{Spec: spec, Points: params, Selection: Selection{Folds: tc.folds, Seed: 3}})
 			if tc.best < 0 {
 				if !errors.Is(err, solver.ErrDiverged) {
 					t.Fatalf("error %v, want one wrapping solver.ErrDiverged", err)

@@ -37,16 +37,16 @@ import (
 // prepareTask and fit would (Scale, Scaling, Best, the defaults' note, Weights) and
 // reports true; false leaves res alone and nothing fitted. With scaling none and all
 // the rows, there is no copy to spare, and it reports false.
-func momentsFit(ctx context.Context, b kernels.Backend, t *Task, train *data.Dataset, order []int, subset bool, cfg *TrainConfig, res *GridResult) (bool, error) {
+func momentsFit(ctx context.Context, b kernels.Backend, t *task, train *data.Dataset, order []int, subset bool, res *GridResult) (bool, error) {
 	spec := t.Spec
-	if len(t.Points) != 1 || t.Bins != 0 || !spec.IsBatch() || cfg.Average > 1 || train.Rows() == 0 || res.width() != train.Dim {
+	if len(t.Points) != 1 || t.Bins != 0 || !spec.IsBatch() || t.Average > 1 || train.Rows() == 0 || res.width() != train.Dim {
 		return false, nil
 	}
 	kind, err := data.ResolveScale(t.Scale, train.Dim, spec.UnitRows)
 	if err != nil || (kind != data.ScaleMinMax && kind != data.ScaleNone) || (kind == data.ScaleNone && !subset) {
 		return false, nil // the copy path reports a bad kind
 	}
-	if l, err := spec.NewBatch(b, max(train.Dim, 1), t.Points[0], cfg.Seed); err != nil {
+	if l, err := spec.NewBatch(b, max(train.Dim, 1), t.Points[0], t.Seed); err != nil {
 		return false, nil
 	} else if ml, ok := l.(solver.MomentsLearner); !ok || !ml.MomentsOnly() {
 		return false, nil // cheap refusal before a pass over the rows
@@ -85,14 +85,14 @@ func momentsFit(ctx context.Context, b kernels.Backend, t *Task, train *data.Dat
 		sq, shape.Nnz = data.SqNormStats(train, order)
 	}
 	facts.MeanSqNorm = sq / float64(n)
-	facts.Passes = cfg.Passes
+	facts.Passes = t.Passes
 	point, note := t.Points[0], ""
 	if t.DataDefaults && spec.Defaults != nil {
 		if point, note, err = dataParams(spec, facts, t.Points[0]); err != nil {
 			return false, err
 		}
 	}
-	l, err := spec.NewBatch(b, res.width(), point, cfg.Seed)
+	l, err := spec.NewBatch(b, res.width(), point, t.Seed)
 	if err != nil {
 		return false, nil
 	}
@@ -170,9 +170,9 @@ func rowsDensity(ds *data.Dataset, rows []int) float64 {
 }
 
 // crossFit fits the calibration cfg.CalibrateFolds-fold cross-fitted
-// (TrainConfig.CalibrateFolds): t is the final fit's task on all the training rows
-// (t.Train as read), each fold's fit the same task on the other folds' rows (named:
-// Task.rows), none of them written (not owned); its rows are scored where they lie
+// (TrainConfig.CalibrateFolds): p, s and m are the final fit's run on all the training
+// rows (p.Train as read), each fold's fit the same run on the other folds' rows (named:
+// Problem.Rows), none of them written (not owned); its rows are scored where they lie
 // (scoreRows), scaled by the fold fit's own scaling.
 //
 // An AUC learner's score has no intercept and no fixed scale (AUC does not change
@@ -183,8 +183,8 @@ func rowsDensity(ds *data.Dataset, rows []int) float64 {
 // scores over all the training rows, the map is fitted on the pooled standardised
 // scores, and finish carries it to the final model's scores by its own mean and
 // deviation over the same rows.
-func crossFit(ctx context.Context, b kernels.Backend, t Task, cfg TrainConfig, res *TrainResult) (*crossFitted, error) {
-	train := t.Train
+func crossFit(ctx context.Context, p Problem, s Settings, m Method, cfg TrainConfig, res *TrainResult) (*crossFitted, error) {
+	train := p.Train
 	if train == nil {
 		return nil, inputErrorf("cross-fitted calibration needs the training rows in memory")
 	}
@@ -195,8 +195,6 @@ func crossFit(ctx context.Context, b kernels.Backend, t Task, cfg TrainConfig, r
 		return nil, inputErrorf("calibration folds of %s: %w", cfg.dataName(), err)
 	}
 	z := make([]float64, train.Rows())
-	fcfg := cfg
-	fcfg.Checkpoint, fcfg.Progress, fcfg.CalibrateFolds, fcfg.Calibrate = "", nil, 0, ""
 	for fi := range k {
 		var f data.Fold
 		for i, p := range part {
@@ -210,14 +208,16 @@ func crossFit(ctx context.Context, b kernels.Backend, t Task, cfg TrainConfig, r
 				f.Train = append(f.Train, i)
 			}
 		}
-		ft := t
-		ft.rows, ft.owned, ft.Test, ft.testLater, ft.Progress, ft.cfg = f.Train, false, nil, nil, nil, &fcfg
-		ft.res = &TrainResult{Algo: res.Algo, Data: res.Data, TrainRows: len(f.Train), Features: res.Features, Passes: res.Passes,
+		fp := p
+		fp.Rows, fp.Owned, fp.Test, fp.TestLater = f.Train, false, nil, nil
+		fp.Info = &TrainResult{Algo: res.Algo, Data: res.Data, TrainRows: len(f.Train), Features: res.Features, Passes: res.Passes,
 			TestAUC: math.NaN(), Seed: res.Seed, Backend: res.Backend, density: rowsDensity(train, f.Train)}
-		if _, err = Run(ctx, b, ft); err != nil {
+		fs := s
+		fs.Checkpoint, fs.Progress = "", nil
+		if _, err = Run(ctx, fp, fs, m); err != nil {
 			return nil, fmt.Errorf("calibration fold %d of %d: %w", fi+1, k, err)
 		}
-		all := scoreRows(ft.res, ft.res.Weights, train, nil)
+		all := scoreRows(fp.Info, fp.Info.Weights, train, nil)
 		m, sd := meanStd(all)
 		for _, i := range f.Test {
 			z[i] = (all[i] - m) / sd

@@ -188,9 +188,9 @@ func TestScaleInPlace(t *testing.T) {
 			}
 			want := s.Apply(ds)
 			spec, _ := solver.Lookup("opauc")
-			tk := Task{Spec: spec, Points: []solver.Params{spec.Params()}, Scale: kind, owned: owned}
+			tk := task{Problem: Problem{Owned: owned}, Settings: Settings{Scale: kind}, Method: Method{Spec: spec, Points: []solver.Params{spec.Params()}}}
 			res := &GridResult{TrainResult: &TrainResult{Features: dim}}
-			src, _, err := prepareTask(context.Background(), b, &tk, ds, nil, &TrainConfig{}, res)
+			src, _, err := prepareTask(context.Background(), b, &tk, ds, nil, res)
 			if err != nil {
 				t.Fatal(err)
 			}

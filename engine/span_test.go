@@ -101,8 +101,8 @@ func TestSearchFolds(t *testing.T) {
 		s := spec
 		s.Rotational = rotational
 		res := &GridResult{TrainResult: &TrainResult{}}
-		task := Task{Spec: s, Points: params, Selection: Selection{Folds: 3, Seed: cfg.Seed}, Shuffle: true, Seed: cfg.Seed, Workers: 1}
-		if err := search(context.Background(), b, train, task, res); err != nil {
+		tk := task{Settings: Settings{Shuffle: true, Seed: cfg.Seed, Workers: 1}, Method: Method{Spec: s, Points: params, Selection: Selection{Folds: 3, Seed: cfg.Seed}}}
+		if err := search(context.Background(), b, train, tk, res); err != nil {
 			t.Fatal(err)
 		}
 		folds, err := data.StratifiedKFold(train.Y, 3, cfg.Seed)
@@ -176,8 +176,8 @@ func TestSearchBatchWorkers(t *testing.T) {
 	var got []*GridResult
 	for _, workers := range []int{1, 2, 4} {
 		res := &GridResult{TrainResult: &TrainResult{}}
-		task := Task{Spec: spec, Points: params, Selection: Selection{Folds: 3, Seed: 5}, Seed: 5, Workers: workers}
-		if err := search(context.Background(), fallback.New(), train, task, res); err != nil {
+		tk := task{Settings: Settings{Seed: 5, Workers: workers}, Method: Method{Spec: spec, Points: params, Selection: Selection{Folds: 3, Seed: 5}}}
+		if err := search(context.Background(), fallback.New(), train, tk, res); err != nil {
 			t.Fatal(err)
 		}
 		got = append(got, res)

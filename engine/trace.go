@@ -144,7 +144,7 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 
 	if spec.IsBatch() {
 		start := time.Now()
-		if res.Weights, err = fit(ctx, spec, b, params, src, cfg.TrainConfig, res); err != nil {
+		if res.Weights, err = fit(ctx, spec, b, params, src, cfg.settings(b), res); err != nil {
 			return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 		}
 		res.Seconds = time.Since(start).Seconds()
@@ -155,7 +155,7 @@ func Trace(ctx context.Context, cfg TraceConfig) (_ *TraceResult, err error) {
 		return tr, nil
 	}
 
-	t := Task{Spec: spec, Passes: cfg.Passes, cfg: &cfg.TrainConfig, sized: true}
+	t := task{Settings: Settings{Passes: cfg.Passes}, Method: Method{Spec: spec, SizeStream: true}}
 	params = t.streamLengths([]solver.Params{params}, res.TrainRows)[0]
 	learner, err := spec.NewOnline(b, res.Features, params, cfg.Seed)
 	if err != nil {

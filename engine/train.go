@@ -16,6 +16,7 @@ import (
 	"github.com/aucopt/aucopt/engine/fault"
 	"github.com/aucopt/aucopt/engine/model"
 	"github.com/aucopt/aucopt/engine/solver"
+	"github.com/aucopt/aucopt/internal/bytesize"
 	"github.com/aucopt/aucopt/internal/jobs"
 	"github.com/aucopt/aucopt/kernels"
 )
@@ -284,13 +285,10 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		return nil, err
 	}
 	res := &TrainResult{Algo: spec.Name, Params: params.Values(), Data: cfg.dataName(), Passes: max(cfg.Passes, 1), TestAUC: math.NaN(), Seed: cfg.Seed}
+	if err := (Method{Spec: spec, Points: []solver.Params{params}}).check(cfg.settings(nil)); err != nil {
+		return nil, err
+	}
 	if spec.IsBatch() {
-		if cfg.Checkpoint != "" {
-			return nil, fault.Settingf("%s is a batch algorithm: {Checkpoint} is for online ones", spec.Name)
-		}
-		if cfg.Passes > 1 {
-			return nil, fault.Settingf("%s is a batch algorithm: it sees the whole training set, so {Passes} does not apply", spec.Name)
-		}
 		res.Passes = 0
 	}
 	if cfg.NoFingerprint && cfg.Checkpoint != "" {
@@ -345,22 +343,23 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	if cfg.Checkpoint != "" && sum != nil {
 		sum.wait(res) // the checkpoint records the training data's fingerprint
 	}
-	t := Task{Spec: spec, Points: []solver.Params{params}, Scale: cfg.Scale, Bins: cfg.Bins, Passes: cfg.Passes, Shuffle: cfg.Shuffle,
-		Seed: cfg.Seed, Progress: cfg.Progress, cfg: &cfg, res: res, owned: cfg.Dataset == nil, sized: true, testLater: test}
+	p := Problem{Owned: cfg.Dataset == nil, TestLater: test.wait, Info: res}
 	if ds, ok := src.(solver.DatasetSource); ok {
-		t.Train, t.rows = ds.D, res.trainIdx
-		t.DataDefaults = !loadedStream // on the scaled rows
+		p.Train, p.Rows = ds.D, res.trainIdx
 	} else {
-		t.src = src // streamed as read
+		p.Stream = src // streamed as read
 	}
+	set := cfg.settings(b)
+	m := Method{Spec: spec, Points: []solver.Params{params}, SizeStream: true,
+		DataDefaults: p.Train != nil && !loadedStream} // on the scaled rows
 	var cross *crossFitted
 	if cfg.CalibrateFolds != 0 {
-		if cross, err = crossFit(ctx, b, t, cfg, res); err != nil {
+		if cross, err = crossFit(ctx, p, set, m, cfg, res); err != nil {
 			return nil, err
 		}
-		t.owned = false // the rows as read score the final model after its fit
+		p.Owned = false // the rows as read score the final model after its fit
 	}
-	if _, err = Run(ctx, b, t); err != nil {
+	if _, err = Run(ctx, p, set, m); err != nil {
 		if terr := test.failed(); terr != nil {
 			return nil, terr // the test file's error, which cancelled the training
 		}
@@ -377,10 +376,17 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		return nil, err
 	}
 	if cross != nil {
-		cross.finish(res, t.Train)
+		cross.finish(res, p.Train)
 	}
 	res.nameBuckets()
 	return res, nil
+}
+
+// settings are the Settings of cfg's run on backend b: what every method honours, as
+// the configuration gives it.
+func (cfg TrainConfig) settings(b kernels.Backend) Settings {
+	return Settings{Backend: b, Seed: cfg.Seed, Passes: cfg.Passes, Shuffle: cfg.Shuffle, Scale: cfg.Scale, Bins: cfg.Bins,
+		Progress: cfg.Progress, Checkpoint: cfg.Checkpoint, Average: cfg.Average, AllowExtraFeatures: cfg.AllowExtraFeatures}
 }
 
 // nameBuckets records the vocabulary of a table's hashed columns for the trained
@@ -425,7 +431,7 @@ func defaultFallback(spec solver.Spec, params solver.Params, src solver.Source, 
 		res.Passes = 0
 	}
 	res.Notes = append(res.Notes, fmt.Sprintf("the default algorithm %s needs %s %s, more than the %s of %s: trained %s instead (%s); name --algo to choose",
-		spec.Name, formatBytes(need), featuresOf(res.Features), formatBytes(limit.Bytes), limit.Source, fb.Name, formatBytes(fneed)))
+		spec.Name, bytesize.Format(need), featuresOf(res.Features), bytesize.Format(limit.Bytes), limit.Source, fb.Name, bytesize.Format(fneed)))
 	return fb, fp
 }
 
@@ -570,19 +576,19 @@ func readsInPlace(spec solver.Spec, b kernels.Backend, dim int, params solver.Pa
 
 // fit trains one learner of spec on src: the streaming driver for an online algorithm,
 // Fit on the in-memory dataset for a batch one. It returns the weights.
-func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params solver.Params, src solver.Source, cfg TrainConfig, res *TrainResult) ([]float64, error) {
-	if cfg.Average > 1 {
-		return fitAveraged(ctx, spec, b, params, src.(solver.DatasetSource).D, cfg, res.width(), cfg.Average)
+func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params solver.Params, src solver.Source, set Settings, res *TrainResult) ([]float64, error) {
+	if set.Average > 1 {
+		return fitAveraged(ctx, spec, b, params, src.(solver.DatasetSource).D, set, res.width(), set.Average)
 	}
 	if spec.IsBatch() {
-		learner, err := spec.NewBatch(b, res.width(), params, cfg.Seed)
+		learner, err := spec.NewBatch(b, res.width(), params, set.Seed)
 		if err != nil {
 			return nil, err
 		}
 		ds := src.(solver.DatasetSource).D
 		var order []int
-		if cfg.Shuffle {
-			order = data.Shuffle(ds.Rows(), cfg.Seed)
+		if set.Shuffle {
+			order = data.Shuffle(ds.Rows(), set.Seed)
 		}
 		if ob, ok := learner.(solver.OrderedBatch); ok {
 			err = ob.FitOrdered(ctx, ds, order) // the rows read where they lie when it can
@@ -597,13 +603,13 @@ func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params solver
 		}
 		return learner.Weights(), nil
 	}
-	learner, err := spec.NewOnline(b, res.width(), params, cfg.Seed)
+	learner, err := spec.NewOnline(b, res.width(), params, set.Seed)
 	if err != nil {
 		return nil, err
 	}
 	_, err = solver.Run(ctx, learner, src, solver.RunOptions{
-		Passes: cfg.Passes, Progress: cfg.Progress, Checkpoint: cfg.Checkpoint, Resume: cfg.Checkpoint != "",
-		Algo: spec.Name, Settings: runSettings(params, cfg, res), Dim: res.width(),
+		Passes: set.Passes, Progress: set.Progress, Checkpoint: set.Checkpoint, Resume: set.Checkpoint != "",
+		Algo: spec.Name, Settings: runSettings(params, set, res), Dim: res.width(),
 	})
 	if err != nil {
 		return nil, err
@@ -617,21 +623,21 @@ func fit(ctx context.Context, spec solver.Spec, b kernels.Backend, params solver
 // (whose rounding the weights carry). The data come first: a resume compares in this
 // order and names the first difference, and other data or another scaling also change
 // the parameters scaled to the data.
-func runSettings(params solver.Params, cfg TrainConfig, res *TrainResult) []solver.Setting {
+func runSettings(params solver.Params, set Settings, res *TrainResult) []solver.Setting {
 	trainData := "sha256:" + res.TrainSHA256
 	if res.TrainSHA256 == "" {
-		trainData = cfg.Data + " (no fingerprint)"
+		trainData = res.Data + " (no fingerprint)"
 	}
 	out := []solver.Setting{
 		{Key: "training data", Value: trainData},
 		{Key: "training rows", Value: strconv.Itoa(res.TrainRows)},
 		{Key: "features", Value: strconv.Itoa(res.Features)},
 		{Key: "scaling", Value: res.Scale},
-		{Key: "seed", Value: strconv.FormatUint(cfg.Seed, 10)},
-		{Key: "shuffle", Value: strconv.FormatBool(cfg.Shuffle)},
+		{Key: "seed", Value: strconv.FormatUint(set.Seed, 10)},
+		{Key: "shuffle", Value: strconv.FormatBool(set.Shuffle)},
 	}
-	if cfg.Bins != 0 { // only then, so that the checkpoints of earlier versions resume
-		out = append(out, solver.Setting{Key: "bins", Value: strconv.Itoa(cfg.Bins)})
+	if set.Bins != 0 { // only then, so that the checkpoints of earlier versions resume
+		out = append(out, solver.Setting{Key: "bins", Value: strconv.Itoa(set.Bins)})
 	}
 	vals := params.Values()
 	for _, k := range params.Keys() {

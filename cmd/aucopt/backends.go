@@ -11,7 +11,7 @@ import (
 
 	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/cuda"
-	"github.com/aucopt/aucopt/engine"
+	"github.com/aucopt/aucopt/engine/solver"
 )
 
 const backendsExamples = `  aucopt backends
@@ -27,7 +27,7 @@ func runBackends(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	statuses := backends.Report(engine.AutoDeviceRule())
+	statuses := backends.Report(solver.DeviceRule())
 	cpu := backends.DetectCPU()
 	requested := *name
 	if requested == "" {

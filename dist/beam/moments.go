@@ -213,7 +213,8 @@ func TrainMoments(ctx context.Context, cfg MomentsConfig) (*engine.TrainResult, 
 		return nil, err
 	}
 	// Fail before running the pipeline when the learner cannot use moments.
-	if err := engine.CheckMomentsOnly(spec, params, cfg.Scale); err != nil {
+	method := engine.Method{Spec: spec, Points: []solver.Params{params}, DataDefaults: true}
+	if err := method.CheckMoments(cfg.Scale); err != nil {
 		return nil, err
 	}
 	dir, cleanup, err := tempDir(cfg.TempDir)
@@ -237,7 +238,8 @@ func TrainMoments(ctx context.Context, cfg MomentsConfig) (*engine.TrainResult, 
 	}
 	res := &engine.TrainResult{Data: cfg.Data, Seed: cfg.Seed}
 	res.TestAUC = nanAUC()
-	if err := engine.FitClassMoments(ctx, accBackend(), spec, params, true, acc.CM, cfg.Scale, res); err != nil {
+	set := engine.Settings{Backend: accBackend(), Scale: cfg.Scale, Seed: cfg.Seed}
+	if _, err := engine.Run(ctx, engine.Problem{Moments: acc.CM, Info: res}, set, method); err != nil {
 		return nil, fmt.Errorf("train %s on %s: %w", spec.Name, cfg.Data, err)
 	}
 	res.Schema = acc.Files[0].Schema // the same for all (checkLabels)

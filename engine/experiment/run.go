@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/aucopt/aucopt/backends"
 	"github.com/aucopt/aucopt/engine"
 	"github.com/aucopt/aucopt/engine/data"
 	"github.com/aucopt/aucopt/engine/solver"
@@ -46,7 +47,7 @@ type Config struct {
 	// GOMAXPROCS. Results do not depend on it.
 	Workers int
 	// Backend is the compute backend; nil means the default selection
-	// (engine.OpenBackend: $AUCOPT_BACKEND, else the best CPU backend: the papers'
+	// (backends.Default: $AUCOPT_BACKEND, else the best CPU backend: the papers'
 	// protocols run many small jobs), opened and closed by the run.
 	Backend kernels.Backend
 	// MaxMemory bounds the bytes one cell's learners may take (engine.CheckMemory); 0
@@ -140,7 +141,7 @@ func Experiment(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	rep.Tables = tables
 
-	b, release, err := engine.OpenBackend(cfg.Backend)
+	b, release, err := backends.Default(cfg.Backend, false)
 	if err != nil {
 		return nil, err
 	}
@@ -471,7 +472,7 @@ func runJobs(ctx context.Context, p Protocol, cfg Config, b kernels.Backend, cel
 	return workers, nil
 }
 
-// runJob runs j's algorithm on j's split as one engine.Task: the training part
+// runJob runs j's algorithm on j's split as one engine.Run: the training part
 // subsampled (BatchMaxRows, MaxTrain), the protocol's scaling, its inner selection
 // (folds or a held-out share, seeded by the split's seed), one shuffled pass for an
 // online algorithm (cfg.Passes when set), and the test part scored.
@@ -506,9 +507,10 @@ func runJob(ctx context.Context, p Protocol, cfg Config, b kernels.Backend, j *j
 		if sel.Folds < 2 {
 			sel.Folds = 0
 		}
-		res, err := engine.Run(ctx, b, engine.Task{Spec: j.spec, Points: params, Train: train, Test: test,
-			Scale: scaleKind(p, j.dataset, j.spec, train.Dim), Selection: sel, Passes: passes, Shuffle: !j.spec.IsBatch(),
-			Seed: j.split.seed, Workers: 1})
+		res, err := engine.Run(ctx, engine.Problem{Train: train, Test: test},
+			engine.Settings{Backend: b, Scale: scaleKind(p, j.dataset, j.spec, train.Dim), Passes: passes, Shuffle: !j.spec.IsBatch(),
+				Seed: j.split.seed, Workers: 1},
+			engine.Method{Spec: j.spec, Points: params, Selection: sel})
 		if err != nil {
 			return err
 		}

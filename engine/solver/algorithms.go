@@ -51,7 +51,7 @@ var registry = sync.OnceValue(func() []Spec {
 // 1.83/1.87 (its n·d² Syrk, the part a GPU speeds up, outgrows the rest only on
 // larger data). MBA takes LS-AUC's limit: below B·T rows its default takes every pair,
 // the same class scatters (0.34/0.68, 0.54/0.90, 0.90/1.29, 1.47/1.70), and above it
-// samples, where n·d is past the limit for any d ≥ AutoDeviceDim. Fewer cores favour
+// samples, where n·d is past the limit for any d ≥ DeviceMinDim. Fewer cores favour
 // the GPU sooner.
 const (
 	deviceMBA   = deviceLSAUC

@@ -34,7 +34,7 @@ type Spec struct {
 	// device backend runs fast (OPAUC's and LS-AUC's covariances, MBA's Σ_S, SPDAM's
 	// dense batches), not to a host round trip per example, and from how many training
 	// values n·d·passes on (of dense data) a GPU trains it faster than the CPU: automatic
-	// backend selection runs it on a GPU from there (engine.Workload). 0: never.
+	// backend selection runs it on a GPU from there (Spec.OnDevice). 0: never.
 	DeviceValues int64
 	// SetStreamLength, when set, says the algorithm sizes its schedule from the number
 	// of examples n ≥ 1 it will see, known in advance (FSAUC: the number and length of
