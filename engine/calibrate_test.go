@@ -32,7 +32,7 @@ func TestCalibrateA9A(t *testing.T) {
 			t.Errorf("%s: notes %q do not say how it was calibrated", method, res.Notes)
 		}
 		m := res.Model()
-		p, err := Predict(m, "a9a", PredictOptions{})
+		p, err := Predict(context.Background(), m, "a9a", PredictOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

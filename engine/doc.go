@@ -6,6 +6,8 @@
 //   - TrainResult.Model is the model file (engine/model) of a run, which model.Read
 //     reads back;
 //   - Predict scores data with a model, applying its training scaling exactly;
+//   - Run is the one driver every entry point builds: Run(ctx, Problem, Settings,
+//     Method), the data, what every method honours and the algorithm with its points;
 //   - metric (Evaluate, AUC, ROC) measures scores against labels;
 //   - package backends picks the compute backend (auto, cuda, avx2, generic), which a
 //     configuration carries; autoBackend is automatic selection's choice per workload.
@@ -15,21 +17,22 @@
 // Every run, from the command line or the library, takes the same path:
 //
 //	CLI (cmd/aucopt)            flags → a config; --backend → kernels.Backend (backends.Select)
-//	  → config → Task           Train: one point; Grid: the grid's points; CV: one task per
-//	                            fold (jobs.Run); experiment: one task per split and algorithm
-//	  → pipeline: Run           scale (data.Scaling) → select (Selection: hold-out or k folds;
+//	  → builders                Train: one point; Grid: the grid's points; CV: one run per
+//	                            fold (jobs.Run); experiment: one run per split and algorithm
+//	  → Run(Problem, Settings,  Method.check (what the method cannot take, once) →
+//	        Method)             scale (data.Scaling) → select (Selection: hold-out or k folds;
 //	                            shared-prefix folds and one Multi per fold online, GridFitter
 //	                            for batch grids) → refit (solver.Run, or Fit) → score (ScoreAUC)
 //	  → solver                  the algorithm: solver.Online, Batch, Multi
 //	  → kernels                 the backend every solver is written against (fallback, asm, cuda)
 //
-// A Task's points are solver.Params (made by solver.Spec.Params); with one point there
+// A Method's points are solver.Params (made by solver.Spec.Params); with one point there
 // is no selection. One rule holds for failed points in every search: a point that diverges
 // or whose validation AUC is NaN is marked failed with its reason and the search goes
 // on; only when all fail is it an error (wrapping solver.ErrDiverged). Parallel jobs (CV
 // folds, experiment cells) run on jobs.Run with one worker policy (jobs.Workers), each job on
 // its own view of the backend (kernels.PerJob). Selection folds are seeded by the
-// task's selection seed — the run's seed in train, cv and experiments alike — so the
+// method's selection seed — the run's seed in train, cv and experiments alike — so the
 // three choose the same point on the same data.
 //
 // Configurations carry a kernels.Backend value, the caller's to close; nil means the

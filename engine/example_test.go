@@ -83,7 +83,7 @@ func ExamplePredict() {
 		fmt.Println(err)
 		return
 	}
-	p, err := engine.Predict(m, "a9a", engine.PredictOptions{}) // a dataset name: its test part
+	p, err := engine.Predict(context.Background(), m, "a9a", engine.PredictOptions{}) // a dataset name: its test part
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -55,7 +55,7 @@ type GridResult struct {
 	GridSeconds float64     `json:"grid_seconds"` // training all points on all folds
 }
 
-// Grid runs the grid search cfg describes: a Task of the grid's points (Run). An
+// Grid runs the grid search cfg describes: a Method of the grid's points (Run). An
 // online algorithm trains every point in the same pass(es) over each fold
 // (solver.NewMulti: with shared statistics where the algorithm has them, else
 // independent learners spread over the cores); a batch one fits the points from shared

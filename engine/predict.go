@@ -44,8 +44,6 @@ type PredictOptions struct {
 	// error wrapping a *data.ExtraColumnsError. Columns are matched by name, in any
 	// order; a feature column of the model that the table lacks is always refused.
 	AllowExtraColumns bool
-	// Context, when set, stops reading the data once done (Ctrl-C); nil reads to the end.
-	Context context.Context
 }
 
 // table reports whether o sets an option that applies to a table's columns only.
@@ -90,14 +88,11 @@ func (p *Prediction) Label(i int) string {
 // which stands for its test part when it has a train/test split and for all its rows
 // otherwise (a multi-class dataset's classes are grouped with the model's seed, as in
 // training). The scores of a model's own test data equal those its test AUC was
-// measured on.
-func Predict(m *model.Model, name string, opts PredictOptions) (*Prediction, error) {
+// measured on. Reading stops once ctx is done (Ctrl-C). Rows in memory (a
+// data.Dataset) are scored by m.Score, one row by m.ScoreRow.
+func Predict(ctx context.Context, m *model.Model, name string, opts PredictOptions) (*Prediction, error) {
 	if name == "" {
 		return nil, inputErrorf("no data to score")
-	}
-	ctx := opts.Context
-	if ctx == nil {
-		ctx = context.Background()
 	}
 	if m.Table == nil && opts.table() {
 		return nil, inputErrorf("%s: the model was trained on LIBSVM data, whose rows have no columns: an identifier column, columns to leave out and a missing-value policy apply to a model trained on a table", name)

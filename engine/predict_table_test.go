@@ -45,7 +45,7 @@ func TestPredictTableOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := res.Model()
-	ref, err := Predict(m, train, PredictOptions{})
+	ref, err := Predict(context.Background(), m, train, PredictOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +78,7 @@ func TestPredictTableOptions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Predict(m, tt.file, tt.opts)
+			got, err := Predict(context.Background(), m, tt.file, tt.opts)
 			if tt.msg != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.msg) || !fault.IsInput(err) {
 					t.Fatalf("error %v, want an input error saying %q", err, tt.msg)
@@ -115,12 +115,12 @@ func TestPredictLibSVMOptions(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := res.Model()
-	got, err := Predict(m, svm, PredictOptions{})
+	got, err := Predict(context.Background(), m, svm, PredictOptions{})
 	if err != nil || !slices.Equal(labels(got), []string{"1", "-1", "1", "-1"}) {
 		t.Fatalf("labels %q (%v), want the file's 1 and -1", labels(got), err)
 	}
 	for _, o := range []PredictOptions{{ID: "id"}, {Ignore: []string{"x"}}, {Missing: data.MissingZero}, {AllowExtraColumns: true}} {
-		_, err := Predict(m, svm, o)
+		_, err := Predict(context.Background(), m, svm, o)
 		if err == nil || !fault.IsInput(err) || !strings.Contains(err.Error(), "trained on LIBSVM data") || strings.Contains(err.Error(), "--") {
 			t.Errorf("%+v: error %v, want an input error without flag names", o, err)
 		}

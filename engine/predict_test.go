@@ -92,19 +92,19 @@ func TestModelScoresEqualTraining(t *testing.T) {
 			if testName == "" {
 				testName = tt.data
 			}
-			p, err := Predict(m, testName, PredictOptions{})
+			p, err := Predict(context.Background(), m, testName, PredictOptions{})
 			if testDS.Dim > res.Features {
 				if !errors.Is(err, model.ErrFeatureSpace) {
 					t.Fatalf("Predict on wider data: %v, want ErrFeatureSpace", err)
 				}
-				if p, err = Predict(m, testName, PredictOptions{AllowExtraFeatures: true}); err != nil || len(p.Notes) != 1 {
+				if p, err = Predict(context.Background(), m, testName, PredictOptions{AllowExtraFeatures: true}); err != nil || len(p.Notes) != 1 {
 					t.Fatalf("Predict allowing extra features: %v, %+v", err, p)
 				}
 			} else if testDS.Dim < res.Features {
 				if !errors.Is(err, model.ErrFeatureSpace) {
 					t.Fatalf("Predict on narrower data: %v, want ErrFeatureSpace", err)
 				}
-				if p, err = Predict(m, testName, PredictOptions{AllowFewerFeatures: true}); err != nil || len(p.Notes) != 1 {
+				if p, err = Predict(context.Background(), m, testName, PredictOptions{AllowFewerFeatures: true}); err != nil || len(p.Notes) != 1 {
 					t.Fatalf("Predict allowing fewer features: %v, %+v", err, p)
 				}
 			} else if err != nil {

@@ -20,7 +20,7 @@ import (
 //     resolved to it, none) accumulates the moments of the rows as read and maps them
 //     (stats.Moments.Affine: the mean by the map, the scatter by its scales). The rows
 //     are never written, so this serves a caller's arrays and a mapped cache as well.
-//   - in place (data.Scaling.ApplyInPlace), when the run owns a dense matrix (Task.owned:
+//   - in place (data.Scaling.ApplyInPlace), when the run owns a dense matrix (Problem.Owned:
 //     read from a file, not a caller's Dataset);
 //   - a scaled copy otherwise (a caller's rows, a sparse matrix).
 //

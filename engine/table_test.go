@@ -86,18 +86,18 @@ func TestTableTrainsLikeLibSVM(t *testing.T) {
 	if m, err = model.Read(mp); err != nil || m.Table == nil || m.Table.HashBits != 10 {
 		t.Fatalf("model read back: %v, table %+v", err, m.Table)
 	}
-	a, err := Predict(m, ctr, PredictOptions{})
+	a, err := Predict(context.Background(), m, ctr, PredictOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Predict(m, filepath.Join(dir, "ctr.parquet"), PredictOptions{})
+	b, err := Predict(context.Background(), m, filepath.Join(dir, "ctr.parquet"), PredictOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(a.Scores, b.Scores) {
 		t.Error("the model scores the Parquet copy differently from the CSV")
 	}
-	if _, err := Predict(m, filepath.Join(dir, "ctr.svm"), PredictOptions{}); err == nil {
+	if _, err := Predict(context.Background(), m, filepath.Join(dir, "ctr.svm"), PredictOptions{}); err == nil {
 		t.Error("a table model scored a LIBSVM file")
 	}
 }

@@ -112,7 +112,7 @@ type TrainConfig struct {
 	// fitted on every row's out-of-fold score, and the weights are trained on every row
 	// (those of the same run without Calibrate, bit for bit). CalibrateFolds+1 fits;
 	// the folds' rows are named, not copied, where the fit reads rows where they lie
-	// (Task.rows). Not with CalibrateHoldout; Train only.
+	// (Problem.Rows). Not with CalibrateHoldout; Train only.
 	CalibrateFolds int
 
 	// AlgoDefaulted says that Algo is the caller's default rather than the user's
@@ -495,7 +495,7 @@ func holdOut(cfg TrainConfig, train, test *data.Dataset, res *TrainResult) (*dat
 		}
 		if cfg.namedRows {
 			// Named, not copied: Train's fit reads the training part where it lies
-			// when it can (Task.rows), and the held-out rows are scored where they lie.
+			// when it can (Problem.Rows), and the held-out rows are scored where they lie.
 			f, err := data.TrainTestSplit(train.Y, 1-h, data.SubSeed(cfg.Seed, 0x6361))
 			if err != nil {
 				return nil, nil, inputErrorf("calibration hold-out %g of %s: %w", h, cfg.dataName(), err)

@@ -104,8 +104,8 @@ func (s *scoringFlags) score(ctx context.Context, unlabelled bool) (*model.Model
 			}
 		}
 	}
-	p, err := engine.Predict(m, s.data, engine.PredictOptions{AllowExtraFeatures: s.allowExtra, AllowFewerFeatures: s.allowFewer, Unlabelled: unlabelled,
-		ID: s.id, Ignore: *s.ignore, Missing: *s.missing, AllowExtraColumns: s.allowColumns, Context: ctx})
+	p, err := engine.Predict(ctx, m, s.data, engine.PredictOptions{AllowExtraFeatures: s.allowExtra, AllowFewerFeatures: s.allowFewer, Unlabelled: unlabelled,
+		ID: s.id, Ignore: *s.ignore, Missing: *s.missing, AllowExtraColumns: s.allowColumns})
 	var extra *data.ExtraColumnsError
 	if errors.As(err, &extra) {
 		them := "them"

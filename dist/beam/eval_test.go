@@ -40,7 +40,7 @@ func TestEvalAndTrainEqualSingleMachine(t *testing.T) {
 	}
 	// The same model scored both ways: bit-identical.
 	m := single.Model()
-	pred, err := engine.Predict(m, testFile, engine.PredictOptions{})
+	pred, err := engine.Predict(context.Background(), m, testFile, engine.PredictOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ func TestTableShards(t *testing.T) {
 	if single.Schema == nil {
 		t.Fatal("the single-machine fit has no table schema")
 	}
-	pred, err := engine.Predict(single.Model(), test, engine.PredictOptions{})
+	pred, err := engine.Predict(context.Background(), single.Model(), test, engine.PredictOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -807,6 +807,24 @@ func (m *Model) Score(ds *data.Dataset) ([]float64, error) {
 	return m.scoreRows(ds, m.Scaling.Data().RowMapper())
 }
 
+// ScoreRow returns the model's score w·T(x) of one row x of Features values (its
+// dense form; data.NewCSR and Score score sparse rows), as Score scores it in a
+// dataset: the same bits, the same errors.
+func (m *Model) ScoreRow(x []float64) (float64, error) {
+	if len(x) != m.Features {
+		return 0, fmt.Errorf("%w: the row has %d values, the model %d features (trained on %s)", ErrFeatureSpace, len(x), m.Features, m.TrainData)
+	}
+	ds, err := data.NewDenseRows("", 1, len(x), x, false, nil, "")
+	if err != nil {
+		return 0, err
+	}
+	s, err := m.Score(ds)
+	if err != nil {
+		return 0, err
+	}
+	return s[0], nil
+}
+
 // scoreRows is Score's sum over the rows of t, each mapped by mapRow first when it is
 // not nil (data.Scaling.RowMapper).
 func (m *Model) scoreRows(t *data.Dataset, mapRow func(x kernels.Sparse, dim int, dense []float64, out kernels.Sparse) kernels.Sparse) ([]float64, error) {

@@ -239,8 +239,20 @@ func TestScore(t *testing.T) {
 				if math.Abs(got[i]-tt.want[i]) > 1e-12 {
 					t.Errorf("Score[%d] = %v, want %v", i, got[i], tt.want[i])
 				}
+				// One row scores as it does in the dataset, bit for bit.
+				x := make([]float64, tt.ds.Dim)
+				r := tt.ds.Row(i)
+				for k, j := range r.Idx {
+					x[j] = r.Val[k]
+				}
+				if s, err := tt.m.ScoreRow(x); err != nil || s != got[i] {
+					t.Errorf("ScoreRow(row %d) = %v, %v, want Score's %v", i, s, err, got[i])
+				}
 			}
 		})
+	}
+	if _, err := sample(data.ScaleNone, w).ScoreRow([]float64{1, 2}); !errors.Is(err, ErrFeatureSpace) {
+		t.Errorf("ScoreRow(2 values, 3 features) error %v, want ErrFeatureSpace", err)
 	}
 	wide := dataset(4, [][]float64{{1, 2, 3, 9}})
 	if _, err := sample(data.ScaleNone, w).Score(wide); !errors.Is(err, ErrFeatureSpace) || !strings.Contains(err.Error(), "the data has 4 features, the model 3") {

@@ -27,7 +27,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	p, err := engine.Predict(m, "a9a", engine.PredictOptions{}) // a dataset name: its test part
+	p, err := engine.Predict(ctx, m, "a9a", engine.PredictOptions{}) // a dataset name: its test part
 	if err != nil {
 		log.Fatal(err)
 	}
