@@ -430,7 +430,7 @@ func defaultFallback(spec solver.Spec, params solver.Params, src solver.Source, 
 	if fb.IsBatch() {
 		res.Passes = 0
 	}
-	res.Notes = append(res.Notes, fmt.Sprintf("the default algorithm %s needs %s %s, more than the %s of %s: trained %s instead (%s); name --algo to choose",
+	res.Notes = append(res.Notes, fmt.Sprintf("the default algorithm %s needs %s %s, more than the %s of %s: trained %s instead (%s); name an algorithm to choose another",
 		spec.Name, bytesize.Format(need), featuresOf(res.Features), bytesize.Format(limit.Bytes), limit.Source, fb.Name, bytesize.Format(fneed)))
 	return fb, fp
 }
@@ -706,7 +706,7 @@ func prepareAsync(ctx context.Context, cancel context.CancelCauseFunc, cfg Train
 			rows = info.Rows
 			auto := in.Indices == data.IndexAuto
 			if in.Indices, dim = info.IndicesOf(in.Indices); auto && in.Indices == data.IndexZero {
-				res.Notes = append(res.Notes, fmt.Sprintf("%s numbers its features from 0, as scikit-learn writes LIBSVM files (line %d has an index 0): read so (--zero-based true or false says it)", cfg.Data, info.ZeroLine))
+				res.Notes = append(res.Notes, fmt.Sprintf("%s numbers its features from 0, as scikit-learn writes LIBSVM files (line %d has an index 0): read so (the index base, given as zero-based or not, says it)", cfg.Data, info.ZeroLine))
 			}
 			if !info.Cache {
 				res.indices = in.Indices

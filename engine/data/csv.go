@@ -171,7 +171,7 @@ func csvKinds(ctx context.Context, br *bufio.Reader, path string, sep byte) (kin
 			kinds[i] = kindString
 			if num[i] > text[i] {
 				why[i] = fmt.Sprintf("%s: column %q is read as categories, since %d of its %d values are not numbers (the first at line %d: %q); "+
-					"--categorical %s says so, or correct them to keep it numeric", path, s.header[i], text[i], text[i]+num[i], firstLine[i], first[i], s.header[i])
+					"naming it a categorical column says so, or correct them to keep it numeric", path, s.header[i], text[i], text[i]+num[i], firstLine[i], first[i])
 			}
 		}
 	}

@@ -191,7 +191,7 @@ func setIndices(rc ReadConfig, b IndexBase) {
 // n say where: the line (a scan) or the row (a stream's parse) of the first index 0.
 func noteZero(rc ReadConfig, path, where string, n int) {
 	if rc.Notes != nil {
-		*rc.Notes = append(*rc.Notes, fmt.Sprintf("%s numbers its features from 0, as scikit-learn writes LIBSVM files (%s %d has an index 0): read so (--zero-based true or false says it)", path, where, n))
+		*rc.Notes = append(*rc.Notes, fmt.Sprintf("%s numbers its features from 0, as scikit-learn writes LIBSVM files (%s %d has an index 0): read so (the index base, given as zero-based or not, says it)", path, where, n))
 	}
 }
 
