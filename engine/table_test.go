@@ -101,3 +101,50 @@ func TestTableTrainsLikeLibSVM(t *testing.T) {
 		t.Error("a table model scored a LIBSVM file")
 	}
 }
+
+// TestParquetStreamSizedFromMetadata: a Parquet table streamed (one-pass learners,
+// unscaled, in file order) is sized from its metadata, not by a pass of its own, and
+// its vocabulary counted by the first training pass alone: the same rows, schema,
+// weights and vocabulary as the CSV it came from (which a sizing pass reads), over one
+// pass or three.
+func TestParquetStreamSizedFromMetadata(t *testing.T) {
+	dir := t.TempDir()
+	ctr := filepath.Join(dir, "ctr.csv")
+	f, err := os.Create(ctr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (&data.CTR{Rows: 3000, Seed: 5}).Write(f, "csv", 0); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	pq := filepath.Join(dir, "ctr.parquet")
+	if _, err := data.Convert(ctr, pq, data.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	table := &data.TableOptions{Label: "click", HashBits: 9}
+	for _, passes := range []int{1, 3} {
+		var want *TrainResult
+		for _, file := range []string{ctr, pq} {
+			res, err := Train(context.Background(), TrainConfig{Algo: "ftrl", Data: file, Table: table, Scale: data.ScaleNone,
+				Passes: passes, Backend: fallback.New()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want == nil {
+				want = res
+				continue
+			}
+			if res.TrainRows != want.TrainRows || res.Features != want.Features || !slices.Equal(res.Weights, want.Weights) {
+				t.Errorf("%d passes: Parquet %d rows × %d features, weights equal %v; CSV %d × %d",
+					passes, res.TrainRows, res.Features, slices.Equal(res.Weights, want.Weights), want.TrainRows, want.Features)
+			}
+			if len(res.Vocabulary) == 0 || !slices.EqualFunc(res.Vocabulary, want.Vocabulary, func(a, b data.VocabTerm) bool {
+				return a == b
+			}) || res.VocabularyRows != want.VocabularyRows {
+				t.Errorf("%d passes: Parquet's vocabulary (%d terms over %d rows) is not the CSV's (%d over %d)",
+					passes, len(res.Vocabulary), res.VocabularyRows, len(want.Vocabulary), want.VocabularyRows)
+			}
+		}
+	}
+}

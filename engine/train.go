@@ -687,12 +687,14 @@ func prepareAsync(ctx context.Context, cancel context.CancelCauseFunc, cfg Train
 	if !inMemory && streamable(cfg) {
 		var dim, rows int
 		var sch *data.Schema
-		if data.IsTableFile(cfg.Data, in) { // a table: one streamed pass for rows and schema
-			scan := in
-			scan.Vocab = res.vocab
+		if data.IsTableFile(cfg.Data, in) { // a table: its metadata, or one streamed pass, for rows and schema
 			var err error
-			if dim, rows, sch, err = scanTable(cfg.Data, scan, &res.Notes); err != nil {
+			var counted bool // the vocabulary counted by the sizing pass, else by the first training pass
+			if dim, rows, sch, counted, err = sizeTable(cfg.Data, in, res.vocab, cfg.Checkpoint == "", &res.Notes); err != nil {
 				return nil, nil, err
+			}
+			if !counted {
+				in.Vocab = res.vocab
 			}
 			res.Schema = sch
 		} else {
@@ -1059,6 +1061,39 @@ func loadWithDigest(ctx context.Context, name string, seed uint64, layout data.L
 		return nil, nil, nil, inputError{err} // its files are missing or malformed
 	}
 	return sp.Train, sp.Test, nil, nil
+}
+
+// sizeTable returns a table's number of features and rows and its schema for a run
+// that streams it: from the file's metadata without reading a row when it has them
+// exactly (a Parquet file, its columns typed by their schema, no row skipped for a
+// missing value) and metadata may serve (fromMeta: no checkpoint, which may resume
+// past the first pass), else by one streamed pass (scanTable) that counts vocab's
+// strings as it goes (counted). Otherwise the run's first pass counts them.
+func sizeTable(path string, in data.Options, vocab *data.Vocab, fromMeta bool, notes *[]string) (dim, rows int, sch *data.Schema, counted bool, err error) {
+	if fromMeta && (in.Table == nil || in.Table.Missing != data.MissingSkip) {
+		r, err := data.Open(path, in)
+		if err != nil {
+			return 0, 0, nil, false, inputError{err}
+		}
+		n, _, ok := r.SizeHint()
+		if ok {
+			*notes = append(*notes, r.Notes()...)
+			dim, sch = r.MaxIndex(), r.Schema()
+		}
+		if err := r.Close(); err != nil {
+			return 0, 0, nil, false, err
+		}
+		if ok {
+			if n == 0 {
+				return 0, 0, nil, false, inputError{fmt.Errorf("%s: %w", path, data.ErrEmpty)}
+			}
+			return dim, n, sch, false, nil
+		}
+	}
+	scan := in
+	scan.Vocab = vocab
+	dim, rows, sch, err = scanTable(path, scan, notes)
+	return dim, rows, sch, true, err
 }
 
 // scanTable streams a table once for its number of features and rows and its schema,

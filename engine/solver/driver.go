@@ -76,8 +76,15 @@ type FileSource struct {
 // Name is the file's path.
 func (s FileSource) Name() string { return s.Path }
 
-// Pass opens the file for pass p.
-func (s FileSource) Pass(int) (data.Stream, error) { return data.Open(s.Path, s.Opts) }
+// Pass opens the file for pass p. A vocabulary to count (data.Options.Vocab) counts the
+// first pass's strings only.
+func (s FileSource) Pass(p int) (data.Stream, error) {
+	o := s.Opts
+	if p > 0 {
+		o.Vocab = nil
+	}
+	return data.Open(s.Path, o)
+}
 
 // Progress is what the driver reports to RunOptions.Progress.
 type Progress struct {
