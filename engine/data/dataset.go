@@ -220,6 +220,23 @@ func ReadAll(r *Reader) (*Dataset, error) { return readAllContext(context.Backgr
 // collected by a csrBuilder: the dataset is held once, at its final size, instead of
 // growing by repeated copies (a 10⁷-row hashed click table: 2.6 GB of values).
 func readAllContext(ctx context.Context, r *Reader) (*Dataset, error) {
+	if s, ok := r.table.(*parquetSource); ok {
+		d, ok, err := readParquetGroups(ctx, r, s, groupWorkers())
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			if r.opts.Dim > 0 {
+				d.Dim = r.opts.Dim
+			}
+			return d, nil
+		}
+	}
+	return readRows(ctx, r)
+}
+
+// readRows is readAllContext reading r's rows one by one.
+func readRows(ctx context.Context, r *Reader) (*Dataset, error) {
 	var b csrBuilder
 	if rows, values, ok := r.SizeHint(); ok {
 		b.reserve(rows, values)
