@@ -353,11 +353,12 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 	m := Method{Spec: spec, Points: []solver.Params{params}, SizeStream: true,
 		DataDefaults: p.Train != nil && !loadedStream} // on the scaled rows
 	var cross *crossFitted
+	var scored *data.Dataset // the rows as read, which cross-fitting scores after the fit
 	if cfg.CalibrateFolds != 0 {
 		if cross, err = crossFit(ctx, p, set, m, cfg, res); err != nil {
 			return nil, err
 		}
-		p.Owned = false // the rows as read score the final model after its fit
+		p.Owned, scored = false, p.Train
 	}
 	if _, err = Run(ctx, p, set, m); err != nil {
 		if terr := test.failed(); terr != nil {
@@ -376,7 +377,7 @@ func Train(ctx context.Context, cfg TrainConfig) (_ *TrainResult, err error) {
 		return nil, err
 	}
 	if cross != nil {
-		cross.finish(res, p.Train)
+		cross.finish(res, scored)
 	}
 	res.nameBuckets()
 	return res, nil

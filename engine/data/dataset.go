@@ -373,7 +373,16 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 	if d.Dense != nil {
 		s = &Dataset{Name: d.Name, Dim: d.Dim, Dense: make([]float64, 0, len(rows)*d.Dim)}
 		s.allIdx = d.allIdx
+	} else {
+		// The copy at its final size: appending would hold up to twice the values while
+		// the arrays grow (a shuffled 10⁶-row click table: 420 MB for 264).
+		var nnz int64
+		for _, i := range rows {
+			nnz += d.Ptr[i+1] - d.Ptr[i]
+		}
+		s.Idx, s.Val = make([]int32, 0, nnz), make([]float64, 0, nnz)
 	}
+	s.Y, s.Labels = make([]int8, 0, len(rows)), make([]float64, 0, len(rows))
 	for _, i := range rows {
 		s.Append(d.Y[i], d.Labels[i], d.Row(i))
 	}

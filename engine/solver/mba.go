@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -303,6 +304,10 @@ func (m *MBA) Fit(ctx context.Context, ds *data.Dataset) error {
 	return m.FitOrdered(ctx, ds, nil)
 }
 
+// collectAfterCopy is the size of a shuffled copy of the rows from which FitOrdered
+// collects the garbage the rows given may have become before it allocates Σ_S.
+const collectAfterCopy = 64 << 20
+
 // ReadsInPlace reports whether FitOrdered reads a training set of rows rows where they
 // lie: with every pair, whose statistics are the class moments. Sampled pairs index
 // the rows, and FitOrdered copies them in order first.
@@ -314,6 +319,16 @@ func (m *MBA) ReadsInPlace(rows int) bool { return m.p.allPairsFor(int64(rows)) 
 func (m *MBA) FitOrdered(ctx context.Context, ds *data.Dataset, order []int) error {
 	if order != nil && !m.ReadsInPlace(ds.Rows()) {
 		ds, order = ds.Subset(order), nil
+		size := int64(ds.Nnz()) * 12 // an index and a value each
+		if ds.IsDense() {
+			size = int64(ds.Nnz()) * 8
+		}
+		if size >= collectAfterCopy {
+			// The rows as given are garbage now unless the caller holds them: collected
+			// before Σ_S is allocated, their pages hold it instead of adding to it (the
+			// 10⁶-row click table at 8,192 features: a 1.29 GB peak becomes about 1.0).
+			runtime.GC()
+		}
 	}
 	if fitted, err := m.fitCG(ctx, ds); fitted || err != nil {
 		return err
