@@ -205,13 +205,8 @@ func trainOutOfCore(ctx context.Context, spec solver.Spec, params solver.Params,
 		if err != nil {
 			return nil, err
 		}
-		if err := checkWiderTest(res, test, cfg.AllowExtraFeatures); err != nil {
+		if err := res.scoreTest(test, cfg.AllowExtraFeatures); err != nil {
 			return nil, err
-		}
-		test = res.asTrained(test)
-		res.TestRows = test.Rows()
-		if res.TestAUC, err = ScoreAUC(res.Weights, test); err != nil {
-			return nil, fmt.Errorf("test AUC on %s: %w", cfg.Test, err)
 		}
 	}
 	return res, nil

@@ -314,17 +314,29 @@ func runMoments(ctx context.Context, p Problem, s Settings, m Method) (*GridResu
 			return nil, err
 		}
 	}
-	if test != nil {
-		if err := checkWiderTest(res, test, s.AllowExtraFeatures); err != nil {
-			return nil, err
-		}
-		test = res.asTrained(test)
-		res.TestRows = test.Rows()
-		if res.TestAUC, err = ScoreAUC(res.Weights, test); err != nil {
-			return nil, fmt.Errorf("test data: %w", err)
-		}
+	if err := res.scoreTest(test, s.AllowExtraFeatures); err != nil {
+		return nil, err
 	}
 	return &GridResult{TrainResult: res}, nil
+}
+
+// scoreTest scores test data as read (nil: none) with res's weights: refused when it
+// is wider than the training data unless allow (checkWiderTest), prepared as the
+// training data were (asTrained), its rows and AUC recorded in res.
+func (res *TrainResult) scoreTest(test *data.Dataset, allow bool) error {
+	if test == nil {
+		return nil
+	}
+	if err := checkWiderTest(res, test, allow); err != nil {
+		return err
+	}
+	test = res.asTrained(test)
+	res.TestRows = test.Rows()
+	var err error
+	if res.TestAUC, err = ScoreAUC(res.Weights, test); err != nil {
+		return fmt.Errorf("test data: %w", err)
+	}
+	return nil
 }
 
 // task is one Run's problem, settings and method together, as the pipeline's steps
