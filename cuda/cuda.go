@@ -78,7 +78,7 @@ var ErrOutOfMemory = errors.New("out of device memory")
 // Python environments (pip's nvidia-cublas), or cuBLAS where $AUCOPT_CUBLAS names it;
 // each file found is tried in turn until one initialises. Discover reports the search.
 func New() (*Backend, error) {
-	dev, _, err := openDevice()
+	dev, _, err := openDevice(false)
 	if err != nil {
 		return nil, err
 	}

@@ -374,7 +374,7 @@ func (d Discovery) Lines() []string {
 // the device) and reports where it looked, what it loaded and why each other file
 // failed.
 func Discover() Discovery {
-	dev, disc, err := openDevice()
+	dev, disc, err := openDevice(true)
 	if err == nil {
 		dev.close()
 	}

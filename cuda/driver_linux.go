@@ -187,17 +187,28 @@ var multiarch = map[string]string{"amd64": "x86_64", "arm64": "aarch64"}
 // openDevice loads the libraries, checks the driver and the device, and sets up the
 // primary context, a stream, cuBLAS and the kernels. Each failure is an error wrapping
 // ErrUnavailable that says which step failed; the Discovery says where the libraries
-// were looked for and why each file tried failed.
-func openDevice() (device, Discovery, error) {
-	return openDeviceIn(systemEnv(multiarch[runtime.GOARCH]))
+// were looked for and why each file tried failed (cuBLAS's candidates listed as not
+// tried, when the search stopped before them, only where report is set).
+func openDevice(report bool) (device, Discovery, error) {
+	return openDeviceIn(systemEnv(multiarch[runtime.GOARCH]), report)
 }
 
-// openDeviceIn is openDevice with the libraries searched for in e.
-func openDeviceIn(e searchEnv) (device, Discovery, error) {
+// openDeviceIn is openDevice with the libraries searched for in e. cuBLAS is looked for
+// once a device has a context; before, only when report asks for the whole search
+// (Discover) to list its candidates as not tried: the search globs the Python
+// environments' library directories, about 3 ms of CPU on a machine with no GPU, where
+// every run that picks its backend opens the device.
+func openDeviceIn(e searchEnv, report bool) (device, Discovery, error) {
 	d := &realDevice{funcs: map[string]uintptr{}}
 	var disc Discovery
 	cands, places := driverCandidates(e)
-	bcands, bplaces := cublasCandidates(e)
+	notTriedCUBLAS := func(why string) LibrarySearch {
+		if !report {
+			return LibrarySearch{}
+		}
+		bcands, bplaces := cublasCandidates(e)
+		return notTried(bcands, bplaces, why)
+	}
 	var ver int32
 	i, s := tryInOrder(cands, places, func(c candidate) error {
 		var err error
@@ -206,26 +217,27 @@ func openDeviceIn(e searchEnv) (device, Discovery, error) {
 	})
 	disc.Driver = s
 	if i < 0 {
-		disc.CUBLAS = notTried(bcands, bplaces, "no usable CUDA driver")
+		disc.CUBLAS = notTriedCUBLAS("no usable CUDA driver")
 		return nil, disc, unavailable("no usable CUDA driver (no NVIDIA driver?): %s", attempts(s))
 	}
 	var count int32
 	if r := d.cu.cuDeviceGetCount(&count); r != 0 {
-		disc.CUBLAS = notTried(bcands, bplaces, "no device")
+		disc.CUBLAS = notTriedCUBLAS("no device")
 		return nil, disc, unavailable("cuDeviceGetCount: %s", d.errString(r))
 	}
 	if count == 0 {
-		disc.CUBLAS = notTried(bcands, bplaces, "no device")
+		disc.CUBLAS = notTriedCUBLAS("no device")
 		return nil, disc, unavailable("no CUDA device")
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	if err := d.setupContext(); err != nil {
-		disc.CUBLAS = notTried(bcands, bplaces, "no context")
+		disc.CUBLAS = notTriedCUBLAS("no context")
 		d.close()
 		return nil, disc, &unavailableError{err.Error()}
 	}
 	var bver int32
+	bcands, bplaces := cublasCandidates(e)
 	i, s = tryInOrder(bcands, bplaces, func(c candidate) error {
 		var err error
 		bver, err = d.loadCUBLAS(c.path)

@@ -59,7 +59,7 @@ func TestMissingDriver(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := searchEnv{getenv: func(string) string { return "" }, root: root, arch: "x86_64"}
-	dev, disc, err := openDeviceIn(env)
+	dev, disc, err := openDeviceIn(env, true)
 	if err == nil {
 		dev.close()
 		t.Skipf("a driver is in the loader's path: %s", disc.Driver.Loaded)
@@ -85,6 +85,29 @@ func TestMissingDriver(t *testing.T) {
 	for _, a := range disc.CUBLAS.Attempts {
 		if a.Error != "not tried: no usable CUDA driver" {
 			t.Errorf("cuBLAS attempt %+v, want not tried for want of a driver", a)
+		}
+	}
+}
+
+// TestMissingDriverNoSearch: New's open (report false) fails as Discover's does without a
+// driver, but never looks for cuBLAS (no $AUCOPT_CUBLAS read, no directory globbed) and
+// reports no cuBLAS search.
+func TestMissingDriverNoSearch(t *testing.T) {
+	root := t.TempDir()
+	for _, report := range []bool{false, true} {
+		var asked []string
+		env := searchEnv{getenv: func(k string) string { asked = append(asked, k); return "" }, root: root, arch: "x86_64"}
+		dev, disc, err := openDeviceIn(env, report)
+		if err == nil {
+			dev.close()
+			t.Skipf("a driver is in the loader's path: %s", disc.Driver.Loaded)
+		}
+		if want := "cuda: unavailable: no usable CUDA driver"; !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("report %v: error = %q, want it to start %q", report, err, want)
+		}
+		searched := slices.Contains(asked, EnvCUBLAS)
+		if searched != report || (len(disc.CUBLAS.Attempts) > 0) != report {
+			t.Errorf("report %v: $%s read %v, cuBLAS attempts %+v", report, EnvCUBLAS, searched, disc.CUBLAS.Attempts)
 		}
 	}
 }
