@@ -213,8 +213,7 @@ type loader struct {
 	f       io.ReaderAt // the text
 	file    *os.File    // the text's file, for mappings of chunks; nil for text in memory
 	io      chunkIO
-	mapped  []byte // the text held whole: the file mapped (mapSmall) or bytes in memory; nil: read by chunk
-	fileMap bool   // mapped is a read-only mapping of the file's (mapSmall), not bytes in memory
+	mapped  []byte // the file's bytes when it is mapped (mapSmall), else nil
 	path    string
 	opts    Options
 	chunks  []chunk
@@ -243,7 +242,6 @@ func readChunks(ctx context.Context, f io.ReaderAt, file *os.File, mapped []byte
 	// larger one is mapped a chunk at a time (each).
 	if rc.io == ioAuto && ld.mapped == nil && file != nil {
 		if ld.mapped = mapSmall(file, size); ld.mapped != nil {
-			ld.fileMap = true
 			defer unmapFile(ld.mapped)
 		}
 	}
@@ -390,11 +388,8 @@ func (ld *loader) each(ctx context.Context, fn func(i int, c *chunk, buf []byte)
 					continue
 				}
 				var m, b []byte // a mapping of the chunk alone, and the chunk's bytes
-				release := false
 				if ld.mapped != nil {
 					b = ld.mapped[c.off:c.end]
-					// The parse of a mapped file: the chunk's text is not read again.
-					release = ld.fileMap && ld.d != nil
 				} else if ld.io != ioRead && ld.file != nil {
 					m, b = mapWindow(ld.file, c.off, c.end)
 				}
@@ -402,9 +397,6 @@ func (ld *loader) each(ctx context.Context, fn func(i int, c *chunk, buf []byte)
 					err := guardFault(ld.path, func() { fn(int(i), c, b) })
 					if m != nil {
 						unmapFile(m)
-					}
-					if release {
-						releaseRange(ld.mapped, int(c.off), int(c.end))
 					}
 					if err != nil {
 						errs[w] = err
