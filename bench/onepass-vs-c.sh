@@ -5,29 +5,29 @@
 #   bench/onepass-vs-c.sh C_DRIVER [AUCOPT_BINARY …]
 #
 # C_DRIVER is a program built from baojianzhou/sparse-auc's algo_wrapper (never committed;
-# bench/README.md, "One pass against the C reference", says how): `C_DRIVER ALGO TRAIN TEST`
-# with ALGO solam, spam or fsauc reads both LIBSVM files into CSR, runs the C
-# function for one pass in file order with the hyper-parameters below and prints the test
-# AUC. Without it the script says so and exits 0. Each AUCOPT_BINARY (default: one built
-# from this checkout into a temporary directory) runs `aucopt train --shuffle=false
-# --scale none --passes 1` with the same hyper-parameters:
+# bench/README.md, "One pass against the C reference (issue 46, wave 3)", says how):
+# `C_DRIVER ALGO TRAIN TEST` with ALGO solam, spam or fsauc reads both LIBSVM files into
+# CSR, runs the C function for one pass in file order with the hyper-parameters below and
+# prints the test AUC. Without it the script says so and exits 0. Each AUCOPT_BINARY
+# (default: one built from this checkout into a temporary directory) runs `aucopt train
+# --shuffle=false --scale none --passes 1` with the same hyper-parameters:
 #   solam    C (ξ, R) = (28, 10)                 aucopt -p zeta=28 -p R=10 -p lambda=0
 #   spam-l2  C (ξ, l1, l2) = (0.003, 0, 1e-4)    aucopt -p eta=0.003 -p theta=0.5 -p beta=1e-4 -p prepass=true
 #   fsauc    C (R, G) = (10, 0.25)               aucopt -p R=10 -p eta=0.25 (n: the rows)
 #   opauc, opaucr: no C peer is timed (the repository's _algo_opauc on sparse data keeps
-#   d × τ sketches and took minutes for one pass over a9a); aucopt at its defaults. Sets: a9a (its own test part),
-# w8a (every 4th line the test part). ROUNDS (default 15) rounds; in each, every command
-# runs once, the order of the programs alternating from round to round; the table gives
-# the median wall (ms), the peak RSS (MiB, /usr/bin/time -f %M, median of 3 runs each
-# before the timed rounds), C ÷ aucopt and
-# the test AUCs. The load average is printed before and after (the machine is shared).
-# ALGOS (default "solam spam-l2 fsauc opauc opaucr") and SETS (default "a9a w8a") narrow
-# the run; AUCOPT_DATA (default ../shared/data) holds the sets; DIR (default
+#   d × τ sketches and took minutes for one pass over a9a); aucopt at its defaults.
+# Sets: a9a (its own test part), w8a (every 4th line the test part). ROUNDS (default 15)
+# rounds; in each, every command runs once, the order of the programs alternating from
+# round to round. The table gives the median wall (ms), the peak RSS (MiB, /usr/bin/time
+# -f %M, median of 3 runs each before the timed rounds), C ÷ aucopt and the test AUCs.
+# The load average is printed before and after (the machine is shared). ALGOS (default
+# "solam spam-l2 fsauc opauc opaucr") and SETS (default "a9a w8a") narrow the run;
+# AUCOPT_DATA (default ../shared/data) holds the sets; DIR (default
 # /tmp/aucopt-onepass-c) keeps the decompressed files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 1 ] || [ ! -x "$1" ]; then
-	echo "onepass-vs-c: no C driver given (or not executable: ${1:-none}): skipping; see bench/README.md, \"One pass against the C reference\"" >&2
+	echo "onepass-vs-c: no C driver given (or not executable: ${1:-none}): skipping; see bench/README.md, \"One pass against the C reference (issue 46, wave 3)\"" >&2
 	exit 0
 fi
 cdrv=$(readlink -f "$1")
