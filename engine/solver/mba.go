@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -304,32 +303,16 @@ func (m *MBA) Fit(ctx context.Context, ds *data.Dataset) error {
 	return m.FitOrdered(ctx, ds, nil)
 }
 
-// collectAfterCopy is the size of a shuffled copy of the rows from which FitOrdered
-// collects the garbage the rows given may have become before it allocates Σ_S.
-const collectAfterCopy = 64 << 20
+// ReadsInPlace reports true: FitOrdered reads the rows where they lie in any order,
+// every pair's class moments in the order's sequence, and sampled pairs drawn from the
+// classes' rows listed in it.
+func (m *MBA) ReadsInPlace(rows int) bool { return true }
 
-// ReadsInPlace reports whether FitOrdered reads a training set of rows rows where they
-// lie: with every pair, whose statistics are the class moments. Sampled pairs index
-// the rows, and FitOrdered copies them in order first.
-func (m *MBA) ReadsInPlace(rows int) bool { return m.p.allPairsFor(int64(rows)) }
-
-// FitOrdered is Fit(ctx, ds.Subset(order)) (order nil: ds's own order), without the
-// copy when ReadsInPlace(ds.Rows()): bit for bit, except that a fit by conjugate
-// gradients (fitCG) reads the rows as stored whatever the order, as LSAUC.FitOrdered.
+// FitOrdered is Fit(ctx, ds.Subset(order)) (order nil: ds's own order; else a
+// permutation of its rows), without the copy: bit for bit, except that a fit by
+// conjugate gradients (fitCG) reads the rows as stored whatever the order, as
+// LSAUC.FitOrdered.
 func (m *MBA) FitOrdered(ctx context.Context, ds *data.Dataset, order []int) error {
-	if order != nil && !m.ReadsInPlace(ds.Rows()) {
-		ds, order = ds.Subset(order), nil
-		size := int64(ds.Nnz()) * 12 // an index and a value each
-		if ds.IsDense() {
-			size = int64(ds.Nnz()) * 8
-		}
-		if size >= collectAfterCopy {
-			// The rows as given are garbage now unless the caller holds them: collected
-			// before Σ_S is allocated, their pages hold it instead of adding to it (the
-			// 10⁶-row click table at 8,192 features: a 1.29 GB peak becomes about 1.0).
-			runtime.GC()
-		}
-	}
 	if fitted, err := m.fitCG(ctx, ds); fitted || err != nil {
 		return err
 	}
@@ -525,25 +508,35 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset, order []int) err
 	if ds.Dim > m.dim {
 		return fmt.Errorf("%s: data has %d features, the learner was made for %d", m.name, ds.Dim, m.dim)
 	}
+	// The classes' rows in the order's sequence (order nil: as stored): a sampled pair
+	// indexes them, so that the pairs drawn are those of the rows copied in that order.
+	n := ds.Rows()
+	if order != nil {
+		n = len(order)
+	}
 	var pos, neg []int
-	for i, y := range ds.Y {
-		switch y {
+	for r := range n {
+		i := r
+		if order != nil {
+			i = order[r]
+		}
+		switch ds.Y[i] {
 		case 1:
 			pos = append(pos, i)
 		case -1:
 			neg = append(neg, i)
 		default:
-			return fmt.Errorf("%s: row %d has label %d, want +1 or −1", m.name, i, y)
+			return fmt.Errorf("%s: row %d has label %d, want +1 or −1", m.name, i, ds.Y[i])
 		}
 	}
 	if len(pos) == 0 || len(neg) == 0 {
 		return fmt.Errorf("%s: %w (%d positives, %d negatives)", m.name, ErrOneClass, len(pos), len(neg))
 	}
-	if !ds.UnitWeights() && !m.p.allPairsFor(int64(ds.Rows())) {
+	if !ds.UnitWeights() && !m.p.allPairsFor(int64(n)) {
 		return fmt.Errorf("%w: %s takes sample weights only with every pair (pairs %s, or %s on at most B·T = %d rows): sampled pairs are drawn unweighted",
 			ErrWeights, m.name, MBAPairsAll, MBAPairsAuto, int64(m.p.B)*int64(m.p.T))
 	}
-	if m.p.allPairsFor(int64(ds.Rows())) {
+	if m.p.allPairsFor(int64(n)) {
 		mp, mn, err := classMoments(ctx, m.b, ds, order, m.dim)
 		if err != nil {
 			return fmt.Errorf("%s: class moments: %w", m.name, err)

@@ -37,7 +37,10 @@ func TestFitOrdered(t *testing.T) {
 			}, true},
 			{"mba-el/sampled", func(b kernels.Backend, d int) (OrderedBatch, error) {
 				return NewMBA(b, d, mbaParams(10, 20, 1e-3, 1e-3), 5)
-			}, false},
+			}, true},
+			{"mba-l2/sampled", func(b kernels.Backend, d int) (OrderedBatch, error) {
+				return NewMBA(b, d, mbaParams(10, 20, 0, 1e-3), 5)
+			}, true},
 		} {
 			for _, ds := range []*data.Dataset{sparse, sparse.ToDense()} {
 				layout := "sparse"
