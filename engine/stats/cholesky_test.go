@@ -5,11 +5,15 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/aucopt/aucopt/asm"
 	"github.com/aucopt/aucopt/fallback"
 	"github.com/aucopt/aucopt/kernels"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -94,6 +98,34 @@ func TestCholeskySolveContext(t *testing.T) {
 	for _, b := range []kernels.Backend{nil, fallback.New()} {
 		if _, _, err := CholeskySolve(ctx, b, append([]float64(nil), a...), d, 0, rhs); !errors.Is(err, context.Canceled) {
 			t.Errorf("backend %v: %v, want context.Canceled", b, err)
+		}
+	}
+}
+
+// TestPanelSolve: the panel solved in column stripes on every core equals gonum's trsm
+// over the whole panel, bit for bit, whatever the number of stripes.
+func TestPanelSolve(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const kb, d = 48, 48 + 1000
+	a := make([]float64, d*d)
+	for i := range a {
+		a[i] = rng.NormFloat64()
+	}
+	for i := range kb {
+		a[i*d+i] = 10 + math.Abs(a[i*d+i]) // a well-conditioned U11
+	}
+	u11 := blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: kb, Stride: d, Data: a}
+	want := slices.Clone(a)
+	blas64.Trsm(blas.Left, blas.Trans, 1, blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: kb, Stride: d, Data: want},
+		blas64.General{Rows: kb, Cols: d - kb, Stride: d, Data: want[kb:]})
+	for _, procs := range []int{1, 2, 3, 8} {
+		old := runtime.GOMAXPROCS(procs)
+		got := slices.Clone(a)
+		u11.Data = got
+		panelSolve(u11, got[kb:], kb, d-kb, d)
+		runtime.GOMAXPROCS(old)
+		if !slices.Equal(got, want) {
+			t.Errorf("GOMAXPROCS %d: the panel differs from one trsm over it", procs)
 		}
 	}
 }
