@@ -750,7 +750,7 @@ store:
 	RET
 
 // func syrkTileAVX512(p []float64, q []float64, c []float64, kc int, ldc int, alpha float64)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, MMX+
 TEXT ·syrkTileAVX512(SB), NOSPLIT, $0-96
 	MOVQ   p_base+0(FP), AX
 	MOVQ   q_base+24(FP), CX
@@ -772,6 +772,42 @@ TEXT ·syrkTileAVX512(SB), NOSPLIT, $0-96
 	VPXORQ Z13, Z13, Z13
 	VPXORQ Z14, Z14, Z14
 	VPXORQ Z15, Z15, Z15
+
+	// Prefetch the tile's rows of C: the first and last byte of each and the lines between.
+	MOVQ       ldc+80(FP), SI
+	SHLQ       $0x03, SI
+	MOVQ       DX, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 120(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 120(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 120(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 120(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 120(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 120(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 120(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 120(DI)
 
 	// kloop: one row l of the strips: load q's vectors, broadcast p's elements, FMA.
 	TESTQ BX, BX

@@ -21,20 +21,22 @@ const (
 
 // syrkTileAVX2: the 4×12 tile in ymm registers.
 func syrkTileAVX2() {
-	syrkTile("syrkTileAVX2", avx2TileRows, avx2TileVecs, ymmLanes, YMM)
+	syrkTile("syrkTileAVX2", avx2TileRows, avx2TileVecs, ymmLanes, YMM, false)
 }
 
 // syrkTileAVX512: the 8×16 tile in zmm registers (AVX-512F only: no FMA3 encoding).
 func syrkTileAVX512() {
-	syrkTile("syrkTileAVX512", avx512TileRows, avx512TileVecs, zmmLanes, ZMM)
+	syrkTile("syrkTileAVX512", avx512TileRows, avx512TileVecs, zmmLanes, ZMM, true)
 }
 
 // syrkTile emits the micro-kernel name: the rows×(vecs·lanes) tile
 //
 //	C[r][j] += alpha · Σ_{l<kc} p[l·W+r] · q[l·W+j]
 //
-// accumulated in registers over l, then added to C once.
-func syrkTile(name string, rows, vecs, lanes int, alloc func() VecVirtual) {
+// accumulated in registers over l, then added to C once. With prefetchC, the tile's
+// cache lines of C are prefetched before the loop over l, whose kc steps hide their
+// latency (C is read once per kc rows of A, from memory when d is large).
+func syrkTile(name string, rows, vecs, lanes int, alloc func() VecVirtual, prefetchC bool) {
 	w := vecs * lanes
 	vb := 8 * lanes // bytes per vector
 	TEXT(name, NOSPLIT, "func(p, q, c []float64, kc, ldc int, alpha float64)")
@@ -59,6 +61,22 @@ func syrkTile(name string, rows, vecs, lanes int, alloc func() VecVirtual) {
 	acc := make([][]VecVirtual, rows)
 	for r := range acc {
 		acc[r] = zeroed(vecs, alloc)
+	}
+
+	if prefetchC {
+		Comment("Prefetch the tile's rows of C: the first and last byte of each and the lines between.")
+		ldc, row := Load(Param("ldc"), GP64()), GP64()
+		SHLQ(U8(3), ldc)
+		MOVQ(c.Base, row)
+		for r := range rows {
+			for o := 0; o < vb*vecs; o += 64 {
+				PREFETCHT0(Mem{Base: row, Disp: o})
+			}
+			PREFETCHT0(Mem{Base: row, Disp: vb*vecs - 8})
+			if r < rows-1 {
+				ADDQ(ldc, row)
+			}
+		}
 	}
 
 	Comment("kloop: one row l of the strips: load q's vectors, broadcast p's elements, FMA.")
