@@ -365,20 +365,36 @@ func (p symmPlan) packA(a *host.Mat, t0, t1 int, dst []float64) {
 			jj := j % w
 			n := min(w-jj, len(src))
 			o := (j/w)*panel + l*w + jj
-			copy(dst[o:o+n], src[:n])
+			copyStrip(dst[o:o+n], src[:n])
 			src, j = src[n:], j+n
 		}
 	}
-	for j := c0; j < c1; j++ {
-		from, to := max(j+1, p.depth), p.depth+kc
-		if from >= to {
+	// The mirrored elements, strip by strip and 8 rows of the block at a time, so that
+	// the lines written (8 rows of the strip) and read (one line of each of A's rows
+	// j) stay in L1: written one column at a time over the whole block, a strip's kc
+	// rows (32 KiB) fall out of L1 between columns.
+	for t := t0; t < t1; t++ {
+		out := dst[(t-t0)*panel : (t-t0+1)*panel]
+		j0, j1 := t*w, min(t*w+w, c1)
+		if j0+1 >= p.depth+kc { // no j < L in the block: nothing mirrored
 			continue
 		}
-		src := a.Data[j*a.Stride+from : j*a.Stride+to]
-		jj := j - c0
-		out := dst[(jj/w)*panel+(from-p.depth)*w+jj%w:]
-		for m, v := range src {
-			out[m*w] = v
+		for l0 := 0; l0 < kc; l0 += 8 {
+			L0, L1 := p.depth+l0, p.depth+min(l0+8, kc)
+			for j := j0; j < min(j1, L1-1); j++ {
+				from := max(j+1, L0)
+				src := a.Data[j*a.Stride+from : j*a.Stride+L1]
+				o := (from-p.depth)*w + j - j0
+				if len(src) == 8 {
+					_ = out[o+7*w]
+					out[o], out[o+w], out[o+2*w], out[o+3*w] = src[0], src[1], src[2], src[3]
+					out[o+4*w], out[o+5*w], out[o+6*w], out[o+7*w] = src[4], src[5], src[6], src[7]
+					continue
+				}
+				for m, v := range src {
+					out[o+m*w] = v
+				}
+			}
 		}
 	}
 	if jw := c1 - (t1-1)*w; jw < w { // the last strip's columns past d
@@ -386,6 +402,19 @@ func (p symmPlan) packA(a *host.Mat, t0, t1 int, dst []float64) {
 		for l := range kc {
 			clear(last[l*w+jw : (l+1)*w])
 		}
+	}
+}
+
+// copyStrip copies src into dst (of the same length), one row of a strip: whole rows of
+// the shapes' widths as fixed-size copies, inline, not as calls of memmove.
+func copyStrip(dst, src []float64) {
+	switch len(src) {
+	case 16:
+		*(*[16]float64)(dst) = *(*[16]float64)(src)
+	case 12:
+		*(*[12]float64)(dst) = *(*[12]float64)(src)
+	default:
+		copy(dst, src)
 	}
 }
 
