@@ -213,6 +213,10 @@ const (
 	// (symmBlockRows·symmKC elements, 768 KiB) stay in L2 while a stripe's strips of A
 	// sweep past them; a multiple of every tile's rows and strips' widths.
 	symmBlockRows = 384
+	// symmPackStrips is the number of strips of A packed at a time, then multiplied
+	// while they are in L2 (4·symmKC·16 elements, 128 KiB); packing a part's whole
+	// stripe first sends it to L3 and back at d = 8,192.
+	symmPackStrips = 4
 	// symmMinRows is the number of rows of B below which Symm is k Symvs: packing A
 	// costs more than reading it once per row.
 	symmMinRows = 8
@@ -289,8 +293,7 @@ func (b *Backend) Symm(alpha float64, a kernels.Mat, bm kernels.Mat, beta float6
 	}
 	j.Scratch[0] = grow(j.Scratch[0], plan.bstrips*kc*s.w)
 	for q := range plan.parts {
-		t0, t1 := plan.stripes(q)
-		j.Scratch[1+q] = grow(j.Scratch[1+q], (t1-t0)*kc*s.w)
+		j.Scratch[1+q] = grow(j.Scratch[1+q], symmPackStrips*kc*s.w)
 	}
 	pool := b.pool
 	for l0 := 0; l0 < d; l0 += plan.kc {
@@ -418,42 +421,46 @@ func copyStrip(dst, src []float64) {
 	}
 }
 
-// tiles packs part q's stripe of A into j.Scratch[1+q], then adds alpha·(packed Bᵀ)ᵀ·
-// (packed A) to the stripe of C, block of symmBlockRows rows by block (their packed Bᵀ
-// stays in L2) and strip by strip (the strip of A stays in L1 while the micro-kernel
-// runs down the block's rows). Tiles inside C go straight to C; those across C's last
-// row or column go through a scratch tile, of which only the elements inside C are
-// added.
+// tiles adds alpha·(packed Bᵀ)ᵀ·(packed A) to part q's stripe of C, symmPackStrips
+// strips of A at a time: it packs them into j.Scratch[1+q] (while they stay in L2),
+// then runs the micro-kernel over them block of symmBlockRows rows by block (their
+// packed Bᵀ stays in L2) and strip by strip (the strip of A stays in L1 while the
+// micro-kernel runs down the block's rows). Tiles inside C go straight to C; those
+// across C's last row or column go through a scratch tile, of which only the elements
+// inside C are added.
 func (p symmPlan) tiles(j *host.Job, q int) {
 	c := j.C
 	t0, t1 := p.stripes(q)
 	kc, w, rows := p.kcur, p.w, p.rows
 	panel := kc * w
-	packedA := j.Scratch[1+q][:(t1-t0)*panel]
-	p.packA(j.A, t0, t1, packedA)
 	packedB := j.Scratch[0]
 	var scratch [syrkMaxTile]float64
 	edge := scratch[:rows*w]
-	for ib := 0; ib < p.k; ib += symmBlockRows {
-		ie := min(ib+symmBlockRows, p.k)
-		for t := t0; t < t1; t++ {
-			j0 := t * w
-			qa := packedA[(t-t0)*panel : (t-t0+1)*panel]
-			for i0 := ib; i0 < ie; i0 += rows {
-				o := (i0/w)*panel + i0%w
-				pb := packedB[o : o+(kc-1)*w+rows]
-				if i0+rows <= p.k && j0+w <= p.d {
-					o := i0*c.Stride + j0
-					p.tile(pb, qa, c.Data[o:o+(rows-1)*c.Stride+w], kc, c.Stride, j.Alpha)
-					continue
-				}
-				clear(edge)
-				p.tile(pb, qa, edge, kc, w, j.Alpha)
-				for r := range min(rows, p.k-i0) {
-					o := (i0+r)*c.Stride + j0
-					dst := c.Data[o : o+min(w, p.d-j0)]
-					for jj := range dst {
-						dst[jj] += edge[r*w+jj]
+	for s0 := t0; s0 < t1; s0 += symmPackStrips {
+		s1 := min(s0+symmPackStrips, t1)
+		packedA := j.Scratch[1+q][:(s1-s0)*panel]
+		p.packA(j.A, s0, s1, packedA)
+		for ib := 0; ib < p.k; ib += symmBlockRows {
+			ie := min(ib+symmBlockRows, p.k)
+			for t := s0; t < s1; t++ {
+				j0 := t * w
+				qa := packedA[(t-s0)*panel : (t-s0+1)*panel]
+				for i0 := ib; i0 < ie; i0 += rows {
+					o := (i0/w)*panel + i0%w
+					pb := packedB[o : o+(kc-1)*w+rows]
+					if i0+rows <= p.k && j0+w <= p.d {
+						o := i0*c.Stride + j0
+						p.tile(pb, qa, c.Data[o:o+(rows-1)*c.Stride+w], kc, c.Stride, j.Alpha)
+						continue
+					}
+					clear(edge)
+					p.tile(pb, qa, edge, kc, w, j.Alpha)
+					for r := range min(rows, p.k-i0) {
+						o := (i0+r)*c.Stride + j0
+						dst := c.Data[o : o+min(w, p.d-j0)]
+						for jj := range dst {
+							dst[jj] += edge[r*w+jj]
+						}
 					}
 				}
 			}
