@@ -330,20 +330,27 @@ func (p symmPlan) packB(j *host.Job, q int) {
 	panel := kc * w
 	for t := q * p.bstrips / p.parts; t < (q+1)*p.bstrips/p.parts; t++ {
 		dst := j.Scratch[0][t*panel : (t+1)*panel]
-		for r := range w {
-			i := t*w + r
-			if i >= p.k {
-				for l := range kc {
-					dst[l*w+r] = 0
-				}
-				continue
-			}
-			if p.depth == 0 {
+		if p.depth == 0 {
+			for i := t * w; i < min(t*w+w, p.k); i++ {
 				scaleBeta(j.Beta, c.Data[i*c.Stride:i*c.Stride+p.d])
 			}
-			src := bm.Data[i*bm.Stride+p.depth : i*bm.Stride+p.depth+kc]
-			for l, v := range src {
-				dst[l*w+r] = v
+		}
+		// 8 features at a time, so that the strip's lines written stay in L1 (as in
+		// packA).
+		for l0 := 0; l0 < kc; l0 += 8 {
+			l1 := min(l0+8, kc)
+			for r := range w {
+				i := t*w + r
+				if i >= p.k {
+					for l := l0; l < l1; l++ {
+						dst[l*w+r] = 0
+					}
+					continue
+				}
+				src := bm.Data[i*bm.Stride+p.depth+l0 : i*bm.Stride+p.depth+l1]
+				for m, v := range src {
+					dst[(l0+m)*w+r] = v
+				}
 			}
 		}
 	}
