@@ -259,8 +259,8 @@ func (p *symmPlan) stripes(q int) (t0, t1 int) {
 // of symmKC. C's columns are cut into stripes of whole strips, one per part: each
 // element of C is computed by one part, with the features in order, so the result does
 // not depend on the number of cores. For each block, the parts first pack Bᵀ together
-// (and, for the first, scale C by beta), then each packs its stripe of A and runs the
-// micro-kernel down C's rows strip by strip. Fewer rows than symmMinRows are k Symvs.
+// (and, for the first, scale C by beta), then each packs its stripe of A a few strips
+// at a time and runs the micro-kernel down C's rows over them strip by strip. Fewer rows than symmMinRows are k Symvs.
 // C must not overlap A or B.
 func (b *Backend) Symm(alpha float64, a kernels.Mat, bm kernels.Mat, beta float64, c kernels.Mat) {
 	am, bh, ch := host.MatOf(a), host.MatOf(bm), host.MatOf(c)
