@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -500,8 +501,8 @@ func mbaSparse(b kernels.Backend, ds *data.Dataset, d int) bool {
 }
 
 // accumulate validates ds, samples the pairs and sets m.mu, m.sigma and m.info. order
-// (nil: ds's own) is the rows' order for the class moments of every pair; with sampled
-// pairs it must be nil.
+// (nil: ds's own; else a permutation of its rows) is the rows' order: for the class
+// moments of every pair, and the sequence sampled pairs list the classes' rows in.
 func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset, order []int) error {
 	m.mu, m.sigma, m.sigmaDiag, m.info = nil, nil, nil, MBAInfo{}
 	clear(m.w)
@@ -646,22 +647,55 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset, order []int) err
 // accumulateSparse is accumulate's sparse path (mbaSparse): the shards' rounds in shard
 // order, each shard's pairs from its own random stream (mbaRand, as the parallel path
 // draws them), every pair a sparse rank-one update of the upper triangle of m.sigma
-// itself. A pair costs O(nnz²), so one goroutine keeps up; the parallel path's d × d
-// accumulator per worker, zeroed and merged once per shard, cost 64 full passes over
-// Σ_S (on hashed click data, d = 8,192: 2 × 537 MB of accumulators and most of the
-// time). The result does not depend on GOMAXPROCS.
+// itself. A pair costs O(nnz²): the rows of Σ_S are split among the cores (triangleRows),
+// each goroutine drawing every pair and updating its own rows, so that each row sees the
+// pairs in the same order and the result does not depend on GOMAXPROCS. (The parallel
+// path's d × d accumulator per worker, zeroed and merged once per shard, cost 64 full
+// passes over Σ_S: on hashed click data, d = 8,192, 2 × 537 MB of accumulators and most
+// of the time.)
 func (m *MBA) accumulateSparse(ctx context.Context, ds *data.Dataset, pos, neg []int, shards [][2]int, scale float64) error {
 	d, bsz := m.dim, m.p.B
 	v := m.b.(kernels.Viewer) // mbaSparse: a host backend
 	m.mu, m.sigma = make([]float64, d), make([]float64, d*d)
 	acc := &mbaAcc{sigma: v.ViewMat(d, d, m.sigma), mu: v.ViewMat(1, d, m.mu).Row(0)}
-	sc := &mbaScratch{ip: make([]int, bsz), in: make([]int, bsz), diff: make([]float64, d), seen: make([]bool, d)}
-	for s, r := range shards {
-		if err := m.shardSparse(ctx, ds, pos, neg, r, mbaRand(m.seed, s), scale, acc, sc); err != nil {
-			return err
-		}
+	workers := 1
+	if kernels.ConcurrencyOf(m.b) == kernels.Safe {
+		workers = max(1, min(runtime.GOMAXPROCS(0), d/mbaRowsPerWorker))
 	}
-	return nil
+	bounds := triangleRows(d, workers)
+	run := func(w int) error {
+		sc := &mbaScratch{ip: make([]int, bsz), in: make([]int, bsz), diff: make([]float64, d), seen: make([]bool, d)}
+		for s, r := range shards {
+			if err := m.shardSparse(ctx, ds, pos, neg, r, mbaRand(m.seed, s), scale, acc, sc, bounds[w], bounds[w+1], w == 0); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if workers == 1 {
+		return run(0)
+	}
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { errs[w] = run(w) })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// mbaRowsPerWorker is the fewest rows of Σ_S worth a goroutine of accumulateSparse.
+const mbaRowsPerWorker = 256
+
+// triangleRows splits the rows of a d × d upper triangle into workers ranges of about
+// equal area (rows [b[w], b[w+1]) for worker w): the first rows are the longest.
+func triangleRows(d, workers int) []int {
+	b := make([]int, workers+1)
+	for w := 1; w < workers; w++ {
+		b[w] = int(float64(d) * (1 - math.Sqrt(1-float64(w)/float64(workers))))
+	}
+	b[workers] = d
+	return b
 }
 
 // finishMoments mirrors m.sigma's upper triangle into its lower one, checks that Σ_S
@@ -760,10 +794,12 @@ func (m *MBA) shard(ctx context.Context, ds *data.Dataset, x kernels.Mat, pos, n
 	return nil
 }
 
-// shardSparse adds rounds [r[0], r[1]) into acc (accumulateSparse), pair by pair:
-// Σ_S row j += scale·z_j·z[j:] for each coordinate j of the pair's difference z.
+// shardSparse adds the rounds r of sampled pairs to Σ_S's rows [lo, hi) (each pair a
+// sparse rank-one update of its upper triangle) and, with mean, to μ. Every worker of
+// accumulateSparse draws every pair (the same generator) and updates its own rows, so
+// each row sees the pairs in the same order whatever the workers: the same bits.
 func (m *MBA) shardSparse(ctx context.Context, ds *data.Dataset, pos, neg []int, r [2]int, rng *rand.Rand,
-	scale float64, acc *mbaAcc, sc *mbaScratch) error {
+	scale float64, acc *mbaAcc, sc *mbaScratch, lo, hi int, mean bool) error {
 	for t := r[0]; t < r[1]; t++ {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -772,9 +808,13 @@ func (m *MBA) shardSparse(ctx context.Context, ds *data.Dataset, pos, neg []int,
 		for i := range sc.ip {
 			z := sc.pairDiff(ds.Row(pos[sc.ip[i]]), ds.Row(neg[sc.in[i]]))
 			for k, j := range z.Idx {
-				m.b.AxpySparse(scale*z.Val[k], kernels.Sparse{Idx: z.Idx[k:], Val: z.Val[k:]}, acc.sigma.Row(int(j)))
+				if int(j) >= lo && int(j) < hi {
+					m.b.AxpySparse(scale*z.Val[k], kernels.Sparse{Idx: z.Idx[k:], Val: z.Val[k:]}, acc.sigma.Row(int(j)))
+				}
 			}
-			m.b.AxpySparse(scale, z, acc.mu)
+			if mean {
+				m.b.AxpySparse(scale, z, acc.mu)
+			}
 		}
 	}
 	return nil

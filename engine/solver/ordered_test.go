@@ -114,3 +114,39 @@ func TestFillBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestMBASparseWorkers: the sparse path's rows of Σ_S split among the cores give the
+// weights of one goroutine, bit for bit, for any GOMAXPROCS.
+func TestMBASparseWorkers(t *testing.T) {
+	ds := randomSparse(600, 1200, 0.3, 0.5, 9) // d/256 ≥ 4 workers' worth of rows
+	for _, b := range testBackends(t) {
+		if _, host := b.(kernels.Viewer); !host {
+			continue
+		}
+		t.Run(b.Name(), func(t *testing.T) { mbaSparseWorkers(t, b, ds) })
+	}
+}
+
+// mbaSparseWorkers is TestMBASparseWorkers on backend b.
+func mbaSparseWorkers(t *testing.T, b kernels.Backend, ds *data.Dataset) {
+	var want []float64
+	for _, procs := range []int{1, 2, 3, 4} {
+		old := runtime.GOMAXPROCS(procs)
+		m, err := NewMBA(b, ds.Dim, mbaParams(20, 10, 0, 1e-2), 5)
+		if err == nil {
+			err = m.Fit(context.Background(), ds)
+		}
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Info().Solver == "cg" {
+			t.Fatal("fitted by conjugate gradients: the test needs sampled pairs")
+		}
+		if want == nil {
+			want = m.Weights()
+		} else if !slices.Equal(m.Weights(), want) {
+			t.Errorf("GOMAXPROCS %d: weights differ from one goroutine's", procs)
+		}
+	}
+}
