@@ -35,10 +35,10 @@ type syrkShape struct {
 // syrkShapeAVX2 is the shape of syrkTileAVX2: 4×12 tiles, strips of 384×12 (36 KiB).
 func syrkShapeAVX2() syrkShape { return syrkShape{rows: 4, w: 12, kc: 384} }
 
-// syrkShapeAVX512 is the shape of syrkTileAVX512: 8×16 tiles, strips of 192×16 (24 KiB,
-// so that the strip of columns stays in the 32 KiB L1 while the tiles of a block of rows
-// stream their strips from L2; C, read once per kc rows of A, is prefetched by the tile).
-func syrkShapeAVX512() syrkShape { return syrkShape{rows: 8, w: 16, kc: 192, zmm: true} }
+// syrkShapeAVX512 is the shape of syrkTileAVX512: 8×16 tiles, strips of 384×16 (48 KiB;
+// C, read once per kc rows of A, is prefetched by the tile). kc = 192 (a strip in L1)
+// was as fast against OpenBLAS but rounds differently, which changed committed tables.
+func syrkShapeAVX512() syrkShape { return syrkShape{rows: 8, w: 16, kc: 384, zmm: true} }
 
 // Syrk computes the rank-k update of the upper triangle of a symmetric C (d×d) by the
 // rows of A (k×d):
