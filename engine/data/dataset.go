@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 
 	"github.com/aucopt/aucopt/kernels"
 )
@@ -221,7 +222,7 @@ func ReadAll(r *Reader) (*Dataset, error) { return readAllContext(context.Backgr
 // growing by repeated copies (a 10⁷-row hashed click table: 2.6 GB of values).
 func readAllContext(ctx context.Context, r *Reader) (*Dataset, error) {
 	if s, ok := r.table.(*parquetSource); ok {
-		d, ok, err := readParquetGroups(ctx, r, s, groupWorkers())
+		d, ok, err := readParquetGroups(ctx, r, s, runtime.GOMAXPROCS(0))
 		if err != nil {
 			return nil, err
 		}
