@@ -220,6 +220,9 @@ type MBA struct {
 	// resident is the largest n·d kept on the backend (SetResidentElements); 0 means
 	// MBAResidentElements, < 0 never.
 	resident int64
+	// blockEntries is the sparse path's block of pairs' non-zeros (accumulateSparse); 0
+	// means mbaBlockEntries. Tests set it to split a few pairs into several blocks.
+	blockEntries int
 
 	mu    []float64 // μ_S (host copy after Fit)
 	sigma []float64 // Σ_S, full symmetric d×d row-major (host copy after Fit)
@@ -647,41 +650,180 @@ func (m *MBA) accumulate(ctx context.Context, ds *data.Dataset, order []int) err
 // accumulateSparse is accumulate's sparse path (mbaSparse): the shards' rounds in shard
 // order, each shard's pairs from its own random stream (mbaRand, as the parallel path
 // draws them), every pair a sparse rank-one update of the upper triangle of m.sigma
-// itself. A pair costs O(nnz²): the rows of Σ_S are split among the cores (triangleRows),
-// each goroutine drawing every pair and updating its own rows, so that each row sees the
-// pairs in the same order and the result does not depend on GOMAXPROCS. (The parallel
-// path's d × d accumulator per worker, zeroed and merged once per shard, cost 64 full
-// passes over Σ_S: on hashed click data, d = 8,192, 2 × 537 MB of accumulators and most
-// of the time.)
+// itself (Σ_S row j += s·z_j·z[j:]). A pair costs O(nnz²), but taken pair by pair its
+// updates land on nnz rows scattered over d² values: on hashed click data (d = 8,192,
+// Σ_S 537 MB) nearly every one a cache and TLB miss. So the pairs are drawn into blocks
+// (mbaPairBlock) and each block is applied row by row: every row takes, in the pairs'
+// order, the updates of the block's pairs that touch it, while it is in cache. Each
+// value of Σ_S sees the same additions in the same order as pair by pair, so the bits
+// are those of the pairwise loop; the rows are split among the cores (triangleRows),
+// and the result does not depend on GOMAXPROCS. (The parallel path's d × d
+// accumulator per worker, zeroed and merged once per shard, cost 64 full passes over
+// Σ_S: on the same data 2 × 537 MB of accumulators and most of the time.)
 func (m *MBA) accumulateSparse(ctx context.Context, ds *data.Dataset, pos, neg []int, shards [][2]int, scale float64) error {
 	d, bsz := m.dim, m.p.B
 	v := m.b.(kernels.Viewer) // mbaSparse: a host backend
 	m.mu, m.sigma = make([]float64, d), make([]float64, d*d)
-	acc := &mbaAcc{sigma: v.ViewMat(d, d, m.sigma), mu: v.ViewMat(1, d, m.mu).Row(0)}
+	sigma, mu := v.ViewMat(d, d, m.sigma), v.ViewMat(1, d, m.mu).Row(0)
 	workers := 1
 	if kernels.ConcurrencyOf(m.b) == kernels.Safe {
 		workers = max(1, min(runtime.GOMAXPROCS(0), d/mbaRowsPerWorker))
 	}
 	bounds := triangleRows(d, workers)
-	run := func(w int) error {
-		sc := &mbaScratch{ip: make([]int, bsz), in: make([]int, bsz), diff: make([]float64, d), seen: make([]bool, d)}
-		for s, r := range shards {
-			if err := m.shardSparse(ctx, ds, pos, neg, r, mbaRand(m.seed, s), scale, acc, sc, bounds[w], bounds[w+1], w == 0); err != nil {
-				return err
+	touchRows(m.sigma, d, workers)
+	block := m.blockEntries
+	if block <= 0 {
+		block = mbaBlockEntries
+	}
+	// The pairs are drawn a group of shards at a time, a shard on each core (each
+	// from its own stream), then taken into the block in shard order.
+	drawers := max(1, min(runtime.GOMAXPROCS(0), len(shards)))
+	drawn := make([]mbaPairBlock, drawers)
+	scs := make([]*mbaScratch, drawers)
+	for k := range scs {
+		scs[k] = &mbaScratch{ip: make([]int, bsz), in: make([]int, bsz), diff: make([]float64, d), seen: make([]bool, d)}
+	}
+	blk := &mbaPairBlock{}
+	for g0 := 0; g0 < len(shards); g0 += drawers {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		group := min(drawers, len(shards)-g0)
+		draw := func(k int) {
+			sc, out, s := scs[k], &drawn[k], g0+k
+			out.reset()
+			rng := mbaRand(m.seed, s)
+			for range shards[s][1] - shards[s][0] {
+				mbaSample(rng, len(pos), len(neg), sc.ip, sc.in)
+				for i := range sc.ip {
+					out.add(sc.pairDiff(ds.Row(pos[sc.ip[i]]), ds.Row(neg[sc.in[i]])))
+				}
+			}
+		}
+		if group == 1 {
+			draw(0)
+		} else {
+			var wg sync.WaitGroup
+			for k := range group {
+				wg.Go(func() { draw(k) })
+			}
+			wg.Wait()
+		}
+		for k := range group {
+			sb := &drawn[k]
+			for e := 0; e < len(sb.idx); e = int(sb.end[e]) { // a pair with z = 0 adds nothing
+				z := kernels.Sparse{Idx: sb.idx[e:sb.end[e]], Val: sb.val[e:sb.end[e]]}
+				blk.add(z)
+				m.b.AxpySparse(scale, z, mu)
+			}
+			if len(blk.idx) >= block {
+				if err := m.applyPairs(ctx, blk, sigma, scale, bounds); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return m.applyPairs(ctx, blk, sigma, scale, bounds)
+}
+
+// touchRows writes the zeros of a new d × d matrix a, an equal share of its rows on
+// each of workers goroutines, so that its pages are mapped in address order and on
+// every core: taken first by the scattered updates of applyPairs, Σ_S's pages cost a
+// fault each in random order, about half of the updates' time on the click data.
+func touchRows(a []float64, d, workers int) {
+	if workers == 1 {
+		clear(a)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { clear(a[w*d/workers*d : (w+1)*d/workers*d]) })
+	}
+	wg.Wait()
+}
+
+// mbaBlockEntries is how many non-zeros of pairs' differences accumulateSparse draws
+// before it applies them to Σ_S: about 24 MB of block, and on hashed click data some
+// 130 pairs' updates to each row per block.
+const mbaBlockEntries = 1 << 20
+
+// mbaPairBlock is a block of sampled pairs' differences, flat in pair order: the entry
+// e (a non-zero z_j of one pair's z) is idx[e], val[e], and its pair's entries from e on
+// are idx[e:end[e]], val[e:end[e]]. byRow lists the entries by row j (rowStart[j] to
+// rowStart[j+1]), each row's in pair order.
+type mbaPairBlock struct {
+	idx      []int32
+	val      []float64
+	end      []int32
+	rowStart []int32
+	byRow    []int32
+}
+
+// add appends a pair's difference z (ascending indices) to the block.
+func (b *mbaPairBlock) add(z kernels.Sparse) {
+	b.idx = append(b.idx, z.Idx...)
+	b.val = append(b.val, z.Val...)
+	e := int32(len(b.idx))
+	for range z.Idx {
+		b.end = append(b.end, e)
+	}
+}
+
+// reset empties the block.
+func (b *mbaPairBlock) reset() { b.idx, b.val, b.end = b.idx[:0], b.val[:0], b.end[:0] }
+
+// applyPairs adds the block's pairs to the upper triangle of sigma (row j += scale·z_j·
+// z[j:] for every pair z with z_j ≠ 0), the rows [bounds[w], bounds[w+1]) on goroutine w,
+// each row's pairs in the block's order; then it empties the block.
+func (m *MBA) applyPairs(ctx context.Context, b *mbaPairBlock, sigma kernels.Mat, scale float64, bounds []int) error {
+	if len(b.idx) == 0 {
+		return nil
+	}
+	d, _ := sigma.Dims()
+	// A counting sort of the entries by row, stable: each row's in pair order.
+	b.rowStart = slices.Grow(b.rowStart[:0], d+1)[:d+1]
+	clear(b.rowStart)
+	for _, j := range b.idx {
+		b.rowStart[j+1]++
+	}
+	for j := range d {
+		b.rowStart[j+1] += b.rowStart[j]
+	}
+	b.byRow = slices.Grow(b.byRow[:0], len(b.idx))[:len(b.idx)]
+	next := slices.Clone(b.rowStart[:d])
+	for e, j := range b.idx {
+		b.byRow[next[j]] = int32(e)
+		next[j]++
+	}
+	rows := func(lo, hi int) error {
+		for j := lo; j < hi; j++ {
+			if j%256 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			row := sigma.Row(j)
+			for _, e := range b.byRow[b.rowStart[j]:b.rowStart[j+1]] {
+				m.b.AxpySparse(scale*b.val[e], kernels.Sparse{Idx: b.idx[e:b.end[e]], Val: b.val[e:b.end[e]]}, row)
 			}
 		}
 		return nil
 	}
+	workers := len(bounds) - 1
+	var err error
 	if workers == 1 {
-		return run(0)
+		err = rows(0, d)
+	} else {
+		errs := make([]error, workers)
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() { errs[w] = rows(bounds[w], bounds[w+1]) })
+		}
+		wg.Wait()
+		err = errors.Join(errs...)
 	}
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Go(func() { errs[w] = run(w) })
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+	b.reset()
+	return err
 }
 
 // mbaRowsPerWorker is the fewest rows of Σ_S worth a goroutine of accumulateSparse.
@@ -699,20 +841,57 @@ func triangleRows(d, workers int) []int {
 }
 
 // finishMoments mirrors m.sigma's upper triangle into its lower one, checks that Σ_S
-// is finite and sets m.info for the shards' pairs.
+// is finite and sets m.info for the shards' pairs. The mirror goes in square tiles (a
+// column of the lower triangle written a row at a time would touch a page for every
+// value), the tiles' block rows split among the cores; the first non-finite value in
+// row-major order is always in the upper triangle (its mirror's row comes later), so
+// the check reads the upper triangle alone and reports what a full scan would.
 func (m *MBA) finishMoments(shards int) error {
 	d, bsz := m.dim, m.p.B
-	var lmax float64
-	for i := range d {
-		for j := i + 1; j < d; j++ {
-			m.sigma[j*d+i] = m.sigma[i*d+j]
-		}
-		lmax = math.Max(lmax, math.Abs(m.mu[i]))
+	workers := 1
+	if d >= 2*mbaRowsPerWorker {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	for i, v := range m.sigma {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%s: %w: Σ_S[%d,%d] = %v (non-finite feature values?)", m.name, ErrDiverged, i/d, i%d, v)
+	// Each worker takes the block rows bounds[w] ≤ bi < bounds[w+1] (in tiles).
+	const tile = 64
+	tiles := (d + tile - 1) / tile
+	workers = min(workers, tiles)
+	bounds := triangleRows(tiles, workers)
+	first := make([]int, workers)
+	mirror := func(w int) {
+		first[w] = -1
+		for bi := bounds[w] * tile; bi < min(bounds[w+1]*tile, d); bi += tile {
+			for bj := bi; bj < d; bj += tile {
+				for i := bi; i < min(bi+tile, d); i++ {
+					row := m.sigma[i*d : (i+1)*d]
+					for j := max(i, bj); j < min(bj+tile, d); j++ {
+						v := row[j]
+						m.sigma[j*d+i] = v
+						if (math.IsNaN(v) || math.IsInf(v, 0)) && (first[w] < 0 || i*d+j < first[w]) {
+							first[w] = i*d + j
+						}
+					}
+				}
+			}
 		}
+	}
+	if workers == 1 {
+		mirror(0)
+	} else {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Go(func() { mirror(w) })
+		}
+		wg.Wait()
+	}
+	for _, i := range first {
+		if i >= 0 {
+			return fmt.Errorf("%s: %w: Σ_S[%d,%d] = %v (non-finite feature values?)", m.name, ErrDiverged, i/d, i%d, m.sigma[i])
+		}
+	}
+	var lmax float64
+	for _, v := range m.mu {
+		lmax = math.Max(lmax, math.Abs(v))
 	}
 	m.info = MBAInfo{Pairs: int64(bsz) * int64(m.p.T), Shards: shards, LambdaMax: lmax}
 	return nil
@@ -790,32 +969,6 @@ func (m *MBA) shard(ctx context.Context, ds *data.Dataset, x kernels.Mat, pos, n
 		}
 		m.b.Syrk(scale, sc.block, beta, acc.sigma)
 		m.b.Gemv(true, scale, sc.block, sc.ones, beta, acc.mu)
-	}
-	return nil
-}
-
-// shardSparse adds the rounds r of sampled pairs to Σ_S's rows [lo, hi) (each pair a
-// sparse rank-one update of its upper triangle) and, with mean, to μ. Every worker of
-// accumulateSparse draws every pair (the same generator) and updates its own rows, so
-// each row sees the pairs in the same order whatever the workers: the same bits.
-func (m *MBA) shardSparse(ctx context.Context, ds *data.Dataset, pos, neg []int, r [2]int, rng *rand.Rand,
-	scale float64, acc *mbaAcc, sc *mbaScratch, lo, hi int, mean bool) error {
-	for t := r[0]; t < r[1]; t++ {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		mbaSample(rng, len(pos), len(neg), sc.ip, sc.in)
-		for i := range sc.ip {
-			z := sc.pairDiff(ds.Row(pos[sc.ip[i]]), ds.Row(neg[sc.in[i]]))
-			for k, j := range z.Idx {
-				if int(j) >= lo && int(j) < hi {
-					m.b.AxpySparse(scale*z.Val[k], kernels.Sparse{Idx: z.Idx[k:], Val: z.Val[k:]}, acc.sigma.Row(int(j)))
-				}
-			}
-			if mean {
-				m.b.AxpySparse(scale, z, acc.mu)
-			}
-		}
 	}
 	return nil
 }

@@ -2,9 +2,12 @@ package solver
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/aucopt/aucopt/engine/data"
@@ -147,6 +150,89 @@ func mbaSparseWorkers(t *testing.T, b kernels.Backend, ds *data.Dataset) {
 			want = m.Weights()
 		} else if !slices.Equal(m.Weights(), want) {
 			t.Errorf("GOMAXPROCS %d: weights differ from one goroutine's", procs)
+		}
+	}
+}
+
+// TestMBASparseBlocks: the sparse path's pairs applied a block at a time, row by row,
+// give Σ_S and μ_S bit for bit as the pairs applied one after another (each a rank-one
+// update of the upper triangle, in the shards' order), whatever the block's size.
+func TestMBASparseBlocks(t *testing.T) {
+	ds := randomSparse(300, 700, 0.3, 0.5, 11)
+	for _, b := range testBackends(t) {
+		if _, host := b.(kernels.Viewer); !host {
+			continue
+		}
+		p := mbaParams(15, 9, 0, 1e-2)
+		// The reference: every pair in turn, as the pairwise loop adds it.
+		d := ds.Dim
+		mu, sigma := make([]float64, d), make([]float64, d*d)
+		var pos, neg []int
+		for i, y := range ds.Y {
+			if y == 1 {
+				pos = append(pos, i)
+			} else {
+				neg = append(neg, i)
+			}
+		}
+		scale := 1 / (float64(p.B) * float64(p.T))
+		sc := &mbaScratch{ip: make([]int, p.B), in: make([]int, p.B), diff: make([]float64, d), seen: make([]bool, d)}
+		v := b.(kernels.Viewer)
+		sm, mv := v.ViewMat(d, d, sigma), v.ViewMat(1, d, mu).Row(0)
+		for s, r := range mbaShards(p.T) {
+			rng := mbaRand(5, s)
+			for range r[1] - r[0] {
+				mbaSample(rng, len(pos), len(neg), sc.ip, sc.in)
+				for i := range sc.ip {
+					z := sc.pairDiff(ds.Row(pos[sc.ip[i]]), ds.Row(neg[sc.in[i]]))
+					for k, j := range z.Idx {
+						b.AxpySparse(scale*z.Val[k], kernels.Sparse{Idx: z.Idx[k:], Val: z.Val[k:]}, sm.Row(int(j)))
+					}
+					b.AxpySparse(scale, z, mv)
+				}
+			}
+		}
+		for i := range d {
+			for j := i + 1; j < d; j++ {
+				sigma[j*d+i] = sigma[i*d+j]
+			}
+		}
+		for _, block := range []int{1, 500, 7000, 0} {
+			m, err := NewMBA(b, d, p, 5)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.blockEntries = block
+			if err := m.accumulate(context.Background(), ds, nil); err != nil {
+				t.Fatal(err)
+			}
+			if m.Info().Pairs != int64(p.B*p.T) || !mbaSparse(b, ds, d) {
+				t.Fatalf("%s: not the sparse path's sampled pairs", b.Name())
+			}
+			gotMu, gotSigma := m.Statistics()
+			if !slices.Equal(gotMu, mu) || !slices.Equal(gotSigma, sigma) {
+				t.Errorf("%s, blocks of %d: Σ_S or μ_S differ from the pairs applied one by one", b.Name(), block)
+			}
+		}
+	}
+}
+
+// TestMBANonFinite: a non-finite value in Σ_S is reported at its first place in
+// row-major order, as a scan of the whole matrix finds it.
+func TestMBANonFinite(t *testing.T) {
+	const d = 700
+	for _, bad := range [][2]int{{0, 0}, {3, 650}, {650, 3}, {699, 699}, {64, 127}} {
+		m := &MBA{name: "mba", dim: d, p: mbaParams(1, 1, 0, 1), mu: make([]float64, d), sigma: make([]float64, d*d)}
+		i, j := min(bad[0], bad[1]), max(bad[0], bad[1])
+		m.sigma[i*d+j] = math.Inf(1) // the upper triangle: finishMoments mirrors it
+		m.sigma[(d-1)*d+d-1] = math.NaN()
+		err := m.finishMoments(1)
+		want := fmt.Sprintf("Σ_S[%d,%d] = +Inf", i, j)
+		if i == d-1 && j == d-1 {
+			want = fmt.Sprintf("Σ_S[%d,%d] = NaN", i, j)
+		}
+		if err == nil || !errors.Is(err, ErrDiverged) || !strings.Contains(err.Error(), want) {
+			t.Errorf("Inf at %v: %v, want %q", bad, err, want)
 		}
 	}
 }
