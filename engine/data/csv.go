@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 )
@@ -71,6 +72,7 @@ type csvSource struct {
 	quoted []byte // the unquoted cells of a record with quotes
 	offs   []int
 	notes  []string // what the user should know of the columns' kinds (csvKinds)
+	body   int      // the lines before the first row: the header's, blank ones before it
 }
 
 // newCSVSource reads the header from br and resolves the schema under o with the
@@ -84,6 +86,7 @@ func newCSVSource(br *bufio.Reader, path string, sep byte, o Options, kinds []co
 	if err := s.readHeader(); err != nil {
 		return nil, err
 	}
+	s.body = s.line
 	kinds = append(kinds, make([]colKind, max(0, len(s.header)-len(kinds)))...)[:len(s.header)]
 	s.kinds = kinds
 	sch, err := resolveSchema(path, s.header, kinds, func(i int) string {
@@ -136,49 +139,87 @@ func csvKinds(ctx context.Context, br *bufio.Reader, path string, sep byte) (kin
 	if err := s.readHeader(); err != nil {
 		return nil, nil, err
 	}
-	n := len(s.header)
-	num, text := make([]int64, n), make([]int64, n)
-	firstLine, first := make([]int, n), make([]string, n)
+	c := newKindCounts(len(s.header))
+	if err := c.count(ctx, s); err != nil {
+		return nil, nil, err
+	}
+	kinds, why = c.decide(path, s.header)
+	return kinds, why, nil
+}
+
+// kindCounts counts, for each column of a table, its cells that are numbers and those
+// that are not, with the first of the latter.
+type kindCounts struct {
+	num, text []int64
+	firstLine []int
+	first     []string
+}
+
+func newKindCounts(n int) *kindCounts {
+	return &kindCounts{num: make([]int64, n), text: make([]int64, n), firstLine: make([]int, n), first: make([]string, n)}
+}
+
+// count counts the cells of s's remaining records, checking ctx every few thousand.
+func (c *kindCounts) count(ctx context.Context, s *csvSource) error {
+	n := len(c.num)
 	for r := 0; ; r++ {
 		if r%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, nil, fmt.Errorf("%s: reading stopped: %w", path, err)
+				return fmt.Errorf("%s: reading stopped: %w", s.path, err)
 			}
 		}
 		rec, err := s.record()
 		if err == io.EOF {
-			break
+			return nil
 		}
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
-		for i, c := range rec[:min(len(rec), n)] {
-			if c = trimSpace(c); len(c) == 0 {
+		for i, cell := range rec[:min(len(rec), n)] {
+			if cell = trimSpace(cell); len(cell) == 0 {
 				continue
 			}
-			if _, ok := numberSyntax(c); ok {
-				num[i]++
+			if _, ok := numberSyntax(cell); ok {
+				c.num[i]++
 			} else {
-				if text[i]++; text[i] == 1 {
-					firstLine[i], first[i] = s.start, string(c[:min(len(c), 40)])
+				if c.text[i]++; c.text[i] == 1 {
+					c.firstLine[i], c.first[i] = s.start, string(cell[:min(len(cell), 40)])
 				}
 			}
 		}
 	}
-	kinds, why = make([]colKind, n), make([]string, n)
+}
+
+// add adds the counts of the records that follow c's.
+func (c *kindCounts) add(later *kindCounts) {
+	for i := range c.num {
+		if c.text[i] == 0 && later.text[i] > 0 {
+			c.firstLine[i], c.first[i] = later.firstLine[i], later.first[i]
+		}
+		c.num[i] += later.num[i]
+		c.text[i] += later.text[i]
+	}
+}
+
+// decide returns each column's kind by its counts, and the notes on columns made
+// categorical though most of their values are numbers.
+func (c *kindCounts) decide(path string, header []string) (kinds []colKind, why []string) {
+	kinds, why = make([]colKind, len(c.num)), make([]string, len(c.num))
 	for i := range kinds {
-		if 100*text[i] > text[i]+num[i] {
+		text, num := c.text[i], c.num[i]
+		if 100*text > text+num {
 			kinds[i] = kindString
-			if num[i] > text[i] {
+			if num > text {
 				why[i] = fmt.Sprintf("%s: column %q is read as categories, since %d of its %d values are not numbers (the first at line %d: %q); "+
-					"naming it a categorical column says so, or correct them to keep it numeric", path, s.header[i], text[i], text[i]+num[i], firstLine[i], first[i])
+					"naming it a categorical column says so, or correct them to keep it numeric", path, header[i], text, text+num, c.firstLine[i], c.first[i])
 			}
 		}
 	}
-	return kinds, why, nil
+	return kinds, why
 }
 
 // csvKindsOf is csvKinds of the table that open opens anew (decompressed when it is).
+// A large plain file is counted in parts on every core (csvKindsParts).
 func csvKindsOf(ctx context.Context, open func() (*os.File, error), path string, sep byte) ([]colKind, []string, error) {
 	f, err := open()
 	if err != nil {
@@ -192,6 +233,8 @@ func csvKindsOf(ctx context.Context, open func() (*os.File, error), path string,
 	}
 	if dec != nil {
 		br = bufio.NewReaderSize(dec, 1<<16)
+	} else if kinds, why, ok, err := csvKindsParts(ctx, f, path, sep, runtime.GOMAXPROCS(0), csvChunkMin); ok || err != nil {
+		return kinds, why, err
 	}
 	return csvKinds(ctx, br, path, sep)
 }

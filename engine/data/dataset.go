@@ -221,19 +221,25 @@ func ReadAll(r *Reader) (*Dataset, error) { return readAllContext(context.Backgr
 // collected by a csrBuilder: the dataset is held once, at its final size, instead of
 // growing by repeated copies (a 10⁷-row hashed click table: 2.6 GB of values).
 func readAllContext(ctx context.Context, r *Reader) (*Dataset, error) {
-	if s, ok := r.table.(*parquetSource); ok {
-		d, ok, err := readParquetGroups(ctx, r, s, runtime.GOMAXPROCS(0))
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			if r.opts.Dim > 0 {
-				d.Dim = r.opts.Dim
-			}
-			return d, nil
-		}
+	var d *Dataset
+	var ok bool
+	var err error
+	switch s := r.table.(type) {
+	case *parquetSource:
+		d, ok, err = readParquetGroups(ctx, r, s, runtime.GOMAXPROCS(0))
+	case *csvSource:
+		d, ok, err = readCSVChunks(ctx, r, s, runtime.GOMAXPROCS(0), csvChunkMin)
 	}
-	return readRows(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return readRows(ctx, r)
+	}
+	if r.opts.Dim > 0 {
+		d.Dim = r.opts.Dim
+	}
+	return d, nil
 }
 
 // readRows is readAllContext reading r's rows one by one.

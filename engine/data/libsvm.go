@@ -113,6 +113,9 @@ type Reader struct {
 	// reopen opens the file read anew (Open's), for a table's column kinds
 	// (csvKinds); nil for a stream, which is held in memory for them.
 	reopen func() (*os.File, error)
+	// plain is set when the text is the file's bytes as stored (not decompressed), so
+	// that parts of the file can be read at their offsets (readCSVChunks).
+	plain bool
 }
 
 // Open opens the data file path (a file, or standard input as StdinName) for reading
@@ -212,7 +215,7 @@ func newReader(r io.Reader, path string, opts Options, reopen func() (*os.File, 
 	if dec != nil {
 		br = bufio.NewReaderSize(dec, 1<<16)
 	}
-	rd.br = br
+	rd.br, rd.plain = br, dec == nil
 	if _, err := openTable(rd, path, opts); err != nil { // CSV and TSV tables: table.go
 		return nil, err
 	}

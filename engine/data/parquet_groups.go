@@ -39,7 +39,23 @@ func readParquetGroups(ctx context.Context, r *Reader, s *parquetSource, workers
 	for g := range groups {
 		starts[g+1] = starts[g] + groups[g].NumRows()
 	}
-	total := starts[len(groups)]
+	return readParts(ctx, r.path, starts, cols, workers, func(g int, b *csrBuilder) ([]float64, error) {
+		return readParquetGroup(ctx, r, s, g, starts, b)
+	})
+}
+
+// readParts reads a table in parts on up to workers goroutines at once: part g holds at
+// most starts[g+1] − starts[g] rows of at most cols stored values each, and read(g, b)
+// adds its rows to b, whose arrays are the part's share of arrays sized for the whole
+// table, and returns the labels it saw. The gaps that rows skipped and buckets merged
+// leave are closed after, part by part in order: the dataset of the rows added one by
+// one, in the parts' order. ok is false, with nothing read, when a part fails, holds
+// more rows than its bound, or the parts' labels together are not two classes: a
+// sequential read then reports the first error in file order.
+func readParts(ctx context.Context, path string, starts []int64, cols int64, workers int,
+	read func(g int, b *csrBuilder) ([]float64, error)) (_ *Dataset, ok bool, _ error) {
+	n := len(starts) - 1
+	total := starts[n]
 	y, labels := make([]int8, total), make([]float64, total)
 	idx, val := make([]int32, total*cols), make([]float64, total*cols)
 	type part struct {
@@ -47,19 +63,26 @@ func readParquetGroups(ctx context.Context, r *Reader, s *parquetSource, workers
 		seen []float64
 		err  error
 	}
-	parts := make([]part, len(groups))
+	parts := make([]part, n)
 	var next atomic.Int64
-	var bad atomic.Bool // a group failed: the groups not started are not read
+	var bad atomic.Bool // a part failed: the parts not started are not read
 	var wg sync.WaitGroup
-	for range min(workers, len(groups)) {
+	for range min(workers, n) {
 		wg.Go(func() {
 			for !bad.Load() {
 				g := int(next.Add(1) - 1)
-				if g >= len(groups) {
+				if g >= n {
 					return
 				}
 				p := &parts[g]
-				if p.b, p.seen, p.err = readParquetGroup(ctx, r, s, g, starts, cols, y, labels, idx, val); p.err != nil {
+				r0, r1, v0, v1 := starts[g], starts[g+1], starts[g]*cols, starts[g+1]*cols
+				p.b = csrBuilder{y: y[r0:r0:r1], labels: labels[r0:r0:r1], ptr: make([]int64, 1, r1-r0+1),
+					idx: idx[v0:v0:v1], val: val[v0:v0:v1], fixed: true}
+				p.seen, p.err = read(g, &p.b)
+				if p.err == nil && (!p.b.fixed || len(p.b.y) > int(r1-r0)) {
+					p.err = fmt.Errorf("%s: part %d holds more than its %d rows", path, g+1, r1-r0)
+				}
+				if p.err != nil {
 					bad.Store(true)
 				}
 			}
@@ -67,11 +90,11 @@ func readParquetGroups(ctx context.Context, r *Reader, s *parquetSource, workers
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, true, fmt.Errorf("%s: reading stopped: %w", r.path, err)
+		return nil, true, fmt.Errorf("%s: reading stopped: %w", path, err)
 	}
 	if bad.Load() {
 		// Read again row by row: the first error in file order, worded as ever. (The
-		// first group's vocabulary counts, if any, are then counted twice: the read
+		// first part's vocabulary counts, if any, are then counted twice: the read
 		// fails all the same.)
 		return nil, false, nil
 	}
@@ -86,8 +109,8 @@ func readParquetGroups(ctx context.Context, r *Reader, s *parquetSource, workers
 	if len(seen) > 0 && !BinaryLabels(seen) {
 		return nil, false, nil
 	}
-	// Close the gaps, group by group in file order: each group's rows and values move
-	// down to where the previous group's end, never past where they lie.
+	// Close the gaps, part by part in file order: each part's rows and values move
+	// down to where the previous part's end, never past where they lie.
 	var rows, nnz int64
 	ptr := make([]int64, 1, total+1)
 	dim := 0
@@ -105,16 +128,14 @@ func readParquetGroups(ctx context.Context, r *Reader, s *parquetSource, workers
 		rows, nnz, dim = rows+n, nnz+m, max(dim, b.dim)
 		parts[g] = part{}
 	}
-	return &Dataset{Name: r.path, Dim: dim, Y: y[:rows:rows], Labels: labels[:rows:rows], Ptr: ptr,
+	return &Dataset{Name: path, Dim: dim, Y: y[:rows:rows], Labels: labels[:rows:rows], Ptr: ptr,
 		Idx: idx[:nnz:nnz], Val: val[:nnz:nnz]}, true, nil
 }
 
-// readParquetGroup reads row group g of s's file into y, labels, idx and val from its
-// place on (row starts[g], value starts[g]·cols), with a row builder of its own (the
-// vocabulary counted in the first group only), returning its rows' builder and the
-// labels it saw.
-func readParquetGroup(ctx context.Context, r *Reader, s *parquetSource, g int, starts []int64, cols int64,
-	y []int8, labels []float64, idx []int32, val []float64) (csrBuilder, []float64, error) {
+// readParquetGroup reads row group g of s's file (its rows from starts[g] on) into b,
+// with a row builder of its own (the vocabulary counted in the first group only),
+// returning the labels it saw.
+func readParquetGroup(ctx context.Context, r *Reader, s *parquetSource, g int, starts []int64, b *csrBuilder) ([]float64, error) {
 	o := r.opts
 	if g > 0 {
 		o.Vocab = nil
@@ -123,26 +144,19 @@ func readParquetGroup(ctx context.Context, r *Reader, s *parquetSource, g int, s
 		groups: s.groups[g : g+1], buf: make([]parquet.Row, parquetBatch), row: int(starts[g])}
 	gs.b = newRowBuilder(s.path, s.header, s.sch, o)
 	defer gs.close()
-	r0, r1, v0, v1 := starts[g], starts[g+1], starts[g]*cols, starts[g+1]*cols
-	b := csrBuilder{y: y[r0:r0:r1], labels: labels[r0:r0:r1], ptr: make([]int64, 1, r1-r0+1),
-		idx: idx[v0:v0:v1], val: val[v0:v0:v1], fixed: true}
 	for n := 0; ; n++ {
 		if n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return b, nil, fmt.Errorf("%s: reading stopped: %w", s.path, err)
+				return nil, fmt.Errorf("%s: reading stopped: %w", s.path, err)
 			}
 		}
 		ex, err := gs.next()
 		if errors.Is(err, io.EOF) {
-			break
+			return gs.b.seen, nil
 		}
 		if err != nil {
-			return b, nil, err
+			return nil, err
 		}
 		b.add(ex.Y, ex.Label, ex.X)
 	}
-	if !b.fixed || len(b.y) > int(r1-r0) {
-		return b, nil, fmt.Errorf("%s: row group %d holds more than its metadata's %d rows", s.path, g+1, r1-r0)
-	}
-	return b, gs.b.seen, nil
 }
