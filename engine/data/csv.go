@@ -139,11 +139,16 @@ func csvKinds(ctx context.Context, br *bufio.Reader, path string, sep byte) (kin
 	if err := s.readHeader(); err != nil {
 		return nil, nil, err
 	}
+	return kindsOfRows(ctx, s)
+}
+
+// kindsOfRows is csvKinds of the records s has not read, after its header.
+func kindsOfRows(ctx context.Context, s *csvSource) (kinds []colKind, why []string, err error) {
 	c := newKindCounts(len(s.header))
 	if err := c.count(ctx, s); err != nil {
 		return nil, nil, err
 	}
-	kinds, why = c.decide(path, s.header)
+	kinds, why = c.decide(s.path, s.header)
 	return kinds, why, nil
 }
 
@@ -232,11 +237,16 @@ func csvKindsOf(ctx context.Context, open func() (*os.File, error), path string,
 		return nil, nil, err
 	}
 	if dec != nil {
-		br = bufio.NewReaderSize(dec, 1<<16)
-	} else if kinds, why, ok, err := csvKindsParts(ctx, f, path, sep, runtime.GOMAXPROCS(0), csvChunkMin); ok || err != nil {
+		return csvKinds(ctx, bufio.NewReaderSize(dec, 1<<16), path, sep)
+	}
+	s := &csvSource{br: br, path: path, sep: sep}
+	if err := s.readHeader(); err != nil {
+		return nil, nil, err
+	}
+	if kinds, why, ok, err := csvKindsParts(ctx, f, s, runtime.GOMAXPROCS(0), csvChunkMin); ok || err != nil {
 		return kinds, why, err
 	}
-	return csvKinds(ctx, br, path, sep)
+	return kindsOfRows(ctx, s)
 }
 
 // nextRecord returns the next record.

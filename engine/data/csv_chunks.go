@@ -16,20 +16,125 @@ import (
 // file of fewer than two such parts is read row by row.
 const csvChunkMin = 4 << 20
 
+// csvPart is a part of a table's rows: bytes [off, end) of its file, whole lines.
+type csvPart struct{ off, end int64 }
+
+// csvSplit cuts the rows of the table file f (size bytes), after its first skip lines
+// (the header, and blank lines before it), into parts of whole lines, four a worker of
+// at least minPart bytes each. ok is false when they would make fewer than two parts,
+// or a line runs on past MaxLineBytes.
+func csvSplit(f io.ReaderAt, size int64, skip, workers, minPart int) (parts []csvPart, ok bool) {
+	buf := make([]byte, 64<<10)
+	// nextLine returns the offset just after the first newline at or after off.
+	nextLine := func(off int64) (int64, bool) {
+		for p := off; p < size && p-off <= MaxLineBytes; {
+			n, err := f.ReadAt(buf, p)
+			if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+				return p + int64(i) + 1, true
+			}
+			if err != nil {
+				return size, err == io.EOF
+			}
+			p += int64(n)
+		}
+		return size, false
+	}
+	off := int64(0)
+	for range skip {
+		var found bool
+		if off, found = nextLine(off); !found || off >= size {
+			return nil, false
+		}
+	}
+	step := max((size-off)/int64(4*workers), int64(minPart))
+	for off < size {
+		end := size
+		if off+step < size {
+			var found bool
+			if end, found = nextLine(off + step - 1); !found {
+				return nil, false
+			}
+		}
+		parts = append(parts, csvPart{off, end})
+		off = end
+	}
+	return parts, len(parts) >= 2
+}
+
+// withPart runs fn on the bytes of part p of file f: a mapping of the part alone (so
+// that the file's pages do not all count in the resident set at once), else a copy
+// read into buf. A fault on the mapping (the file truncated under it) is an error.
+func withPart(f *os.File, path string, p csvPart, buf *[]byte, fn func(b []byte)) error {
+	m, b := mapWindow(f, p.off, p.end)
+	if m != nil {
+		defer unmapFile(m)
+		return guardFault(path, func() { fn(b) })
+	}
+	if int64(cap(*buf)) < p.end-p.off {
+		*buf = make([]byte, p.end-p.off)
+	}
+	b = (*buf)[:p.end-p.off]
+	if _, err := f.ReadAt(b, p.off); err != nil && err != io.EOF {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	fn(b)
+	return nil
+}
+
+// eachPart runs fn(g, bytes of part g) for every part on up to workers goroutines and
+// returns the first error in the parts' order (fn's own, or withPart's).
+func eachPart(f *os.File, path string, parts []csvPart, workers int, fn func(g int, b []byte) error) error {
+	errs := make([]error, len(parts))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, len(parts)) {
+		wg.Go(func() {
+			var buf []byte
+			for g := int(next.Add(1) - 1); g < len(parts); g = int(next.Add(1) - 1) {
+				if err := withPart(f, path, parts[g], &buf, func(b []byte) { errs[g] = fn(g, b) }); err != nil {
+					errs[g] = err
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// errQuoted says that a part of a table holds a quote: a quoted cell may hold a line
+// break, so a line need not start a record, and the file is read in one piece.
+var errQuoted = errors.New("a quote in the rows")
+
+// partLines counts the lines of a part's text b, the last one whether or not it ends
+// in a newline; errQuoted when b holds a quote.
+func partLines(b []byte) (int, error) {
+	if bytes.IndexByte(b, '"') >= 0 {
+		return 0, errQuoted
+	}
+	n := bytes.Count(b, []byte{'\n'})
+	if len(b) > 0 && b[len(b)-1] != '\n' {
+		n++
+	}
+	return n, nil
+}
+
 // readCSVChunks reads a CSV or TSV table whose header s has read on up to workers
-// goroutines at once: the file is mapped, cut into parts of whole lines, and each part
-// parsed and hashed by a source and row builder of its own into its share of arrays
-// sized for the whole file (readParts). The dataset is the one of the rows read one by
-// one, bit for bit.
+// goroutines at once: the file is cut into parts of whole lines (csvSplit), and each
+// part, mapped alone, is parsed and hashed by a source and row builder of its own into
+// its share of arrays sized for the whole file (readParts). The dataset is the one of
+// the rows read one by one, bit for bit.
 //
 // ok is false, with nothing read, where the rows must be read one by one: carried
 // columns (scoring), a weight column, a stream or a compressed file (no offsets), a
-// small file, a file with a quote anywhere after its header (a quoted cell may hold a
-// line break, so a line need not start a record), or a vocabulary whose VocabRows rows
-// are not all in the first part. It is false too when a part fails: the sequential read
-// then reports the first error in file order, worded as it always is.
-//
-// minPart is the fewest bytes of a part (csvChunkMin).
+// file of fewer than two parts of minPart bytes, a quote anywhere after the header, or
+// a vocabulary whose VocabRows rows are not all in the first part. It is false too when
+// a part fails: the sequential read then reports the first error in file order, worded
+// as it always is.
 func readCSVChunks(ctx context.Context, r *Reader, s *csvSource, workers, minPart int) (_ *Dataset, ok bool, _ error) {
 	if s.b.carry != nil || s.b.keep != nil || r.opts.Table != nil && r.opts.Table.Weight != "" ||
 		workers < 2 || r.reopen == nil || !r.plain || s.line != s.body {
@@ -41,168 +146,115 @@ func readCSVChunks(ctx context.Context, r *Reader, s *csvSource, workers, minPar
 	}
 	defer f.Close()
 	st, err := f.Stat()
-	if err != nil || st.Size() < 2*int64(minPart) {
+	if err != nil {
 		return nil, false, nil
 	}
-	m, text := mapWindow(f, 0, st.Size())
-	if m == nil {
-		return nil, false, nil
-	}
-	defer unmapFile(m)
-	return guardedCSVChunks(ctx, r, s, workers, minPart, text)
-}
-
-// guardedCSVChunks is readCSVChunks on the mapped text, a fault on the mapping (the
-// file truncated under it) an error.
-func guardedCSVChunks(ctx context.Context, r *Reader, s *csvSource, workers, minPart int, text []byte) (d *Dataset, ok bool, err error) {
-	ferr := guardFault(r.path, func() { d, ok, err = csvChunks(ctx, r, s, workers, minPart, text) })
-	if ferr != nil {
-		return nil, true, ferr
-	}
-	return d, ok, err
-}
-
-// csvChunks is readCSVChunks on the file's text.
-func csvChunks(ctx context.Context, r *Reader, s *csvSource, workers, minPart int, text []byte) (_ *Dataset, ok bool, _ error) {
-	parts, line0, ok := csvSplit(text, s.line, workers, minPart)
+	parts, ok := csvSplit(f, st.Size(), s.line, workers, minPart)
 	if !ok {
 		return nil, false, nil
 	}
-	starts := make([]int64, len(parts)+1)
-	for g, p := range parts {
-		starts[g+1] = starts[g] + int64(csvLines(p))
+	// The parts' lines (bounds on their rows) and first lines' numbers, and whether the
+	// vocabulary's rows are all in the first part.
+	lines := make([]int, len(parts))
+	vocabOK := r.opts.Vocab == nil || r.opts.Vocab.Rows() >= VocabRows
+	if err := eachPart(f, r.path, parts, workers, func(g int, b []byte) (err error) {
+		lines[g], err = partLines(b)
+		if g == 0 && !vocabOK {
+			vocabOK = csvRecords(b, VocabRows) >= VocabRows
+		}
+		return err
+	}); err != nil || !vocabOK {
+		return nil, false, nil
 	}
-	if r.opts.Vocab != nil && r.opts.Vocab.Rows() < VocabRows && csvRecords(parts[0], VocabRows) < VocabRows {
-		return nil, false, nil // the vocabulary's rows reach past the first part
+	starts, line0 := make([]int64, len(parts)+1), make([]int, len(parts))
+	line0[0] = s.line
+	for g, n := range lines {
+		starts[g+1] = starts[g] + int64(n)
+		if g > 0 {
+			line0[g] = line0[g-1] + lines[g-1]
+		}
 	}
 	cols := int64(len(s.sch.Numeric) + len(s.sch.Categorical))
-	return readParts(ctx, r.path, starts, cols, workers, func(g int, b *csrBuilder) ([]float64, error) {
+	return readParts(ctx, r.path, starts, cols, workers, func(g int, b *csrBuilder) (seen []float64, err error) {
+		var buf []byte
 		o := r.opts
 		if g > 0 {
 			o.Vocab = nil
 		}
-		ps := &csvSource{br: bufio.NewReaderSize(bytes.NewReader(parts[g]), 1<<16), path: s.path, sep: s.sep,
-			line: line0[g], header: s.header, kinds: s.kinds, sch: s.sch}
-		ps.b = newRowBuilder(s.path, s.header, s.sch, o)
-		for n := 0; ; n++ {
-			if n%4096 == 0 {
-				if err := ctx.Err(); err != nil {
-					return nil, fmt.Errorf("%s: reading stopped: %w", s.path, err)
-				}
-			}
-			ex, err := ps.next()
-			if errors.Is(err, io.EOF) {
-				return ps.b.seen, nil
-			}
-			if err != nil {
-				return nil, err
-			}
-			b.add(ex.Y, ex.Label, ex.X)
+		werr := withPart(f, r.path, parts[g], &buf, func(text []byte) {
+			ps := &csvSource{br: bufio.NewReaderSize(bytes.NewReader(text), 1<<16), path: s.path, sep: s.sep,
+				line: line0[g], header: s.header, kinds: s.kinds, sch: s.sch}
+			ps.b = newRowBuilder(s.path, s.header, s.sch, o)
+			seen, err = readCSVPart(ctx, ps, b)
+		})
+		if werr != nil {
+			return nil, werr
 		}
+		return seen, err
 	})
 }
 
-// csvSplit cuts the rows of a table's text, after its first skip lines (the header,
-// and blank lines before it), into parts of whole lines, four a worker of at least
-// minPart bytes each, and returns them with the number of the line before each. ok is
-// false when the rows hold a quote (a quoted cell may hold a line break, so a line need
-// not start a record) or make fewer than two parts.
-func csvSplit(text []byte, skip, workers, minPart int) (parts [][]byte, line0 []int, ok bool) {
-	body := text
-	for range skip {
-		i := bytes.IndexByte(body, '\n')
-		if i < 0 {
-			return nil, nil, false
-		}
-		body = body[i+1:]
-	}
-	if bytes.IndexByte(body, '"') >= 0 {
-		return nil, nil, false
-	}
-	size := max(len(body)/(4*workers), minPart)
-	line := skip
-	for len(body) > 0 {
-		end := len(body)
-		if size < end {
-			end = size
-			if i := bytes.IndexByte(body[end-1:], '\n'); i >= 0 {
-				end += i
-			} else {
-				end = len(body)
+// readCSVPart adds the rows of ps to b and returns the labels it saw.
+func readCSVPart(ctx context.Context, ps *csvSource, b *csrBuilder) ([]float64, error) {
+	for n := 0; ; n++ {
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("%s: reading stopped: %w", ps.path, err)
 			}
 		}
-		parts, line0 = append(parts, body[:end]), append(line0, line)
-		line += csvLines(body[:end])
-		body = body[end:]
+		ex, err := ps.next()
+		if errors.Is(err, io.EOF) {
+			return ps.b.seen, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		b.add(ex.Y, ex.Label, ex.X)
 	}
-	return parts, line0, len(parts) >= 2
 }
 
-// csvLines counts the lines of text, the last one whether or not it ends in a newline.
-func csvLines(text []byte) int {
-	n := bytes.Count(text, []byte{'\n'})
-	if len(text) > 0 && text[len(text)-1] != '\n' {
-		n++
-	}
-	return n
-}
-
-// csvKindsParts is csvKinds of the plain (not compressed) file f counted in parts on up
-// to workers goroutines (csvSplit), the parts' counts added in file order: the same
-// kinds and notes. ok is false, with nothing decided, where the file must be counted
-// as one: a small file, a quote after the header, one worker, or a part that fails
+// csvKindsParts is csvKinds of the plain (not compressed) file f, whose header hs has
+// read, counted in parts on up to workers goroutines (csvSplit; each part mapped
+// alone), the parts' counts added in file order: the same kinds and notes. ok is
+// false, with nothing decided, where the file must be counted as one: fewer than two
+// parts of minPart bytes, a quote after the header, one worker, or a part that fails
 // (the sequential count reports the first error in file order).
-func csvKindsParts(ctx context.Context, f *os.File, path string, sep byte, workers, minPart int) (kinds []colKind, why []string, ok bool, err error) {
+func csvKindsParts(ctx context.Context, f *os.File, hs *csvSource, workers, minPart int) (kinds []colKind, why []string, ok bool, err error) {
 	st, serr := f.Stat()
-	if serr != nil || workers < 2 || st.Size() < 2*int64(minPart) {
+	if serr != nil || workers < 2 {
 		return nil, nil, false, nil
 	}
-	m, text := mapWindow(f, 0, st.Size())
-	if m == nil {
-		return nil, nil, false, nil
-	}
-	defer unmapFile(m)
-	if ferr := guardFault(path, func() { kinds, why, ok, err = csvKindsText(ctx, text, path, sep, workers, minPart) }); ferr != nil {
-		return nil, nil, true, ferr
-	}
-	return kinds, why, ok, err
-}
-
-// csvKindsText is csvKindsParts on the file's text.
-func csvKindsText(ctx context.Context, text []byte, path string, sep byte, workers, minPart int) (kinds []colKind, why []string, ok bool, err error) {
-	hs := &csvSource{br: bufio.NewReaderSize(bytes.NewReader(text), 1<<16), path: path, sep: sep}
-	if hs.readHeader() != nil {
-		return nil, nil, false, nil
-	}
-	parts, line0, ok := csvSplit(text, hs.line, workers, minPart)
+	parts, ok := csvSplit(f, st.Size(), hs.line, workers, minPart)
 	if !ok {
 		return nil, nil, false, nil
 	}
-	counts, errs := make([]*kindCounts, len(parts)), make([]error, len(parts))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(workers, len(parts)) {
-		wg.Go(func() {
-			for g := int(next.Add(1) - 1); g < len(parts); g = int(next.Add(1) - 1) {
-				ps := &csvSource{br: bufio.NewReaderSize(bytes.NewReader(parts[g]), 1<<16), path: path, sep: sep, line: line0[g]}
-				counts[g] = newKindCounts(len(hs.header))
-				errs[g] = counts[g].count(ctx, ps)
-			}
-		})
+	counts, lines := make([]*kindCounts, len(parts)), make([]int, len(parts))
+	if err := eachPart(f, hs.path, parts, workers, func(g int, b []byte) (err error) {
+		if lines[g], err = partLines(b); err != nil {
+			return err
+		}
+		ps := &csvSource{br: bufio.NewReaderSize(bytes.NewReader(b), 1<<16), path: hs.path, sep: hs.sep}
+		counts[g] = newKindCounts(len(hs.header))
+		return counts[g].count(ctx, ps)
+	}); err != nil {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, true, fmt.Errorf("%s: reading stopped: %w", hs.path, err)
+		}
+		return nil, nil, false, nil
 	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
-		return nil, nil, true, fmt.Errorf("%s: reading stopped: %w", path, err)
-	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, nil, false, nil
+	// Each part's lines were counted from 0: its first text cells' lines move past the
+	// header's and the earlier parts'.
+	before := hs.line
+	for g, c := range counts {
+		for i := range c.firstLine {
+			c.firstLine[i] += before
+		}
+		before += lines[g]
+		if g > 0 {
+			counts[0].add(c)
 		}
 	}
-	for _, c := range counts[1:] {
-		counts[0].add(c)
-	}
-	kinds, why = counts[0].decide(path, hs.header)
+	kinds, why = counts[0].decide(hs.path, hs.header)
 	return kinds, why, true, nil
 }
 

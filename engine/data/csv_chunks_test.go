@@ -222,8 +222,16 @@ func TestCSVKindsParts(t *testing.T) {
 	if wantWhy[3] == "" || wantWhy[4] == "" || wantKinds[2] != kindString {
 		t.Fatalf("the test's columns: kinds %v, notes %q", wantKinds, wantWhy)
 	}
+	header := func(f *os.File, path string) *csvSource {
+		hs := &csvSource{br: bufio.NewReader(f), path: path, sep: ','}
+		if err := hs.readHeader(); err != nil {
+			t.Fatal(err)
+		}
+		return hs
+	}
+	hs := header(f, path)
 	for _, workers := range []int{2, 3, 8} {
-		kinds, why, ok, err := csvKindsParts(context.Background(), f, path, ',', workers, 16<<10)
+		kinds, why, ok, err := csvKindsParts(context.Background(), f, hs, workers, 16<<10)
 		if !ok || err != nil {
 			t.Fatalf("%d workers: ok %v, %v", workers, ok, err)
 		}
@@ -231,7 +239,7 @@ func TestCSVKindsParts(t *testing.T) {
 			t.Errorf("%d workers: kinds %v, notes %q; want %v, %q", workers, kinds, why, wantKinds, wantWhy)
 		}
 	}
-	if _, _, ok, _ := csvKindsParts(context.Background(), f, path, ',', 2, 1<<20); ok {
+	if _, _, ok, _ := csvKindsParts(context.Background(), f, hs, 2, 1<<20); ok {
 		t.Errorf("a small file counted in parts")
 	}
 	q := filepath.Join(t.TempDir(), "q.csv")
@@ -241,7 +249,7 @@ func TestCSVKindsParts(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer fq.Close()
-	if _, _, ok, _ := csvKindsParts(context.Background(), fq, q, ',', 2, 16<<10); ok {
+	if _, _, ok, _ := csvKindsParts(context.Background(), fq, header(fq, q), 2, 16<<10); ok {
 		t.Errorf("a file with a quote counted in parts")
 	}
 }

@@ -623,6 +623,9 @@ func canonicalCategory(dst, text []byte) []byte {
 	if !ok {
 		return append(dst, text...) // not a number: the common case, without allocating
 	}
+	if isInt && canonicalInt(text) {
+		return append(dst, text...) // the integer's canonical text already: no parse
+	}
 	t := unsafe.String(unsafe.SliceData(text), len(text))
 	if isInt {
 		if n, err := strconv.ParseInt(t, 10, 64); err == nil {
@@ -637,6 +640,17 @@ func canonicalCategory(dst, text []byte) []byte {
 		return strconv.AppendInt(dst, int64(v), 10)
 	}
 	return strconv.AppendFloat(dst, v, 'g', -1, 64)
+}
+
+// canonicalInt reports whether text, an integer by numberSyntax, is already as
+// strconv.AppendInt writes its value: no '+', no leading zero, not "-0", and at most 18
+// digits (so that it fits an int64).
+func canonicalInt(text []byte) bool {
+	d := text
+	if len(d) > 0 && d[0] == '-' {
+		d = d[1:]
+	}
+	return len(d) > 0 && len(d) <= 18 && d[0] != '+' && (d[0] != '0' || len(text) == 1)
 }
 
 // numberSyntax reports whether text is a decimal number, [+-]digits[.digits][e[+-]digits]
