@@ -67,14 +67,7 @@ func chunksTable(t *testing.T, rows, bad int, badCell string, gz bool) string {
 // parts' size and the missing-value policy; a read that must be sequential says so, and
 // a bad cell or label in a later part gives the sequential read's error.
 func TestReadCSVChunks(t *testing.T) {
-	open := func(path string, o Options) (*Reader, *csvSource) {
-		r, err := Open(path, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { r.Close() })
-		return r, r.table.(*csvSource)
-	}
+	open := func(path string, o Options) (*Reader, *csvSource) { return openTableSource[*csvSource](t, path, o) }
 	for _, tc := range []struct {
 		name         string
 		rows         int

@@ -49,18 +49,25 @@ func groupsTable(t *testing.T, rows, group, bad int, label float64) string {
 	return p
 }
 
+// openTableSource opens the table path with o for the test (closed at its end) and
+// returns the Reader and its table source.
+func openTableSource[S tableSource](t *testing.T, path string, o Options) (*Reader, S) {
+	t.Helper()
+	r, err := Open(path, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r, r.table.(S)
+}
+
 // TestReadParquetGroups: a table's row groups read at once make the dataset the rows
 // read one by one make, bit for bit, whatever the workers, the missing-value policy and
 // the groups' sizes; a read that must be sequential (one group, a vocabulary beyond the
 // first group) says so, and a bad label gives the sequential read's error.
 func TestReadParquetGroups(t *testing.T) {
 	open := func(path string, o Options) (*Reader, *parquetSource) {
-		r, err := Open(path, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { r.Close() })
-		return r, r.table.(*parquetSource)
+		return openTableSource[*parquetSource](t, path, o)
 	}
 	for _, tc := range []struct {
 		name         string

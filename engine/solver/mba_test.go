@@ -40,11 +40,9 @@ func fitMBA(t testing.TB, b kernels.Backend, ds *data.Dataset, p MBAParams, seed
 	return m
 }
 
-// naiveMBA recomputes μ_S and Σ_S on the host, pair by pair, from the same pairs as MBA
-// samples (the same shard ranges, streams and draws).
-func naiveMBA(ds *data.Dataset, bsz, t int, seed uint64) (mu, sigma []float64) {
-	d := ds.Dim
-	var pos, neg []int
+// classRows lists ds's positive rows and its negative ones, in order, as MBA samples
+// pairs from them.
+func classRows(ds *data.Dataset) (pos, neg []int) {
 	for i, y := range ds.Y {
 		if y == 1 {
 			pos = append(pos, i)
@@ -52,6 +50,14 @@ func naiveMBA(ds *data.Dataset, bsz, t int, seed uint64) (mu, sigma []float64) {
 			neg = append(neg, i)
 		}
 	}
+	return pos, neg
+}
+
+// naiveMBA recomputes μ_S and Σ_S on the host, pair by pair, from the same pairs as MBA
+// samples (the same shard ranges, streams and draws).
+func naiveMBA(ds *data.Dataset, bsz, t int, seed uint64) (mu, sigma []float64) {
+	d := ds.Dim
+	pos, neg := classRows(ds)
 	dense := func(i int) []float64 {
 		x := make([]float64, d)
 		r := ds.Row(i)

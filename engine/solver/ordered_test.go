@@ -167,14 +167,7 @@ func TestMBASparseBlocks(t *testing.T) {
 		// The reference: every pair in turn, as the pairwise loop adds it.
 		d := ds.Dim
 		mu, sigma := make([]float64, d), make([]float64, d*d)
-		var pos, neg []int
-		for i, y := range ds.Y {
-			if y == 1 {
-				pos = append(pos, i)
-			} else {
-				neg = append(neg, i)
-			}
-		}
+		pos, neg := classRows(ds)
 		scale := 1 / (float64(p.B) * float64(p.T))
 		sc := &mbaScratch{ip: make([]int, p.B), in: make([]int, p.B), diff: make([]float64, d), seen: make([]bool, d)}
 		v := b.(kernels.Viewer)
