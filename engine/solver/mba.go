@@ -675,40 +675,61 @@ func (m *MBA) accumulateSparse(ctx context.Context, ds *data.Dataset, pos, neg [
 	if block <= 0 {
 		block = mbaBlockEntries
 	}
-	// The pairs are drawn a group of shards at a time, a shard on each core (each
-	// from its own stream), then taken into the block in shard order.
+	blk := &mbaPairBlock{}
+	apply := func() error { return m.applyPairs(ctx, blk, sigma, scale, bounds) }
+	sc := &mbaScratch{ip: make([]int, bsz), in: make([]int, bsz), diff: make([]float64, d), seen: make([]bool, d)}
+	// The pairs are drawn a group of shards at a time, a shard on each core (each from
+	// its own stream), then taken into the block in shard order: where a shard's pairs
+	// fit in about a block (the rows' mean non-zeros tell), else one by one.
 	drawers := max(1, min(runtime.GOMAXPROCS(0), len(shards)))
+	perShard := float64(m.p.T/len(shards)+1) * float64(bsz) * 2 * float64(ds.Nnz()) / float64(max(1, ds.Rows()))
+	if drawers == 1 || perShard > float64(block) {
+		for s, r := range shards {
+			rng := mbaRand(m.seed, s)
+			for range r[1] - r[0] {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				mbaSample(rng, len(pos), len(neg), sc.ip, sc.in)
+				for i := range sc.ip {
+					z := sc.pairDiff(ds.Row(pos[sc.ip[i]]), ds.Row(neg[sc.in[i]]))
+					blk.add(z)
+					m.b.AxpySparse(scale, z, mu)
+					if len(blk.idx) >= block {
+						if err := apply(); err != nil {
+							return err
+						}
+					}
+				}
+			}
+		}
+		return apply()
+	}
 	drawn := make([]mbaPairBlock, drawers)
 	scs := make([]*mbaScratch, drawers)
 	for k := range scs {
 		scs[k] = &mbaScratch{ip: make([]int, bsz), in: make([]int, bsz), diff: make([]float64, d), seen: make([]bool, d)}
 	}
-	blk := &mbaPairBlock{}
 	for g0 := 0; g0 < len(shards); g0 += drawers {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		group := min(drawers, len(shards)-g0)
-		draw := func(k int) {
-			sc, out, s := scs[k], &drawn[k], g0+k
-			out.reset()
-			rng := mbaRand(m.seed, s)
-			for range shards[s][1] - shards[s][0] {
-				mbaSample(rng, len(pos), len(neg), sc.ip, sc.in)
-				for i := range sc.ip {
-					out.add(sc.pairDiff(ds.Row(pos[sc.ip[i]]), ds.Row(neg[sc.in[i]])))
+		var wg sync.WaitGroup
+		for k := range group {
+			wg.Go(func() {
+				sc, out, s := scs[k], &drawn[k], g0+k
+				out.reset()
+				rng := mbaRand(m.seed, s)
+				for range shards[s][1] - shards[s][0] {
+					mbaSample(rng, len(pos), len(neg), sc.ip, sc.in)
+					for i := range sc.ip {
+						out.add(sc.pairDiff(ds.Row(pos[sc.ip[i]]), ds.Row(neg[sc.in[i]])))
+					}
 				}
-			}
+			})
 		}
-		if group == 1 {
-			draw(0)
-		} else {
-			var wg sync.WaitGroup
-			for k := range group {
-				wg.Go(func() { draw(k) })
-			}
-			wg.Wait()
-		}
+		wg.Wait()
 		for k := range group {
 			sb := &drawn[k]
 			for e := 0; e < len(sb.idx); e = int(sb.end[e]) { // a pair with z = 0 adds nothing
@@ -717,13 +738,13 @@ func (m *MBA) accumulateSparse(ctx context.Context, ds *data.Dataset, pos, neg [
 				m.b.AxpySparse(scale, z, mu)
 			}
 			if len(blk.idx) >= block {
-				if err := m.applyPairs(ctx, blk, sigma, scale, bounds); err != nil {
+				if err := apply(); err != nil {
 					return err
 				}
 			}
 		}
 	}
-	return m.applyPairs(ctx, blk, sigma, scale, bounds)
+	return apply()
 }
 
 // touchRows writes the zeros of a new d × d matrix a, an equal share of its rows on
