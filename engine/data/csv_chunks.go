@@ -185,7 +185,9 @@ func readCSVChunks(ctx context.Context, r *Reader, s *csvSource, workers, minPar
 			ps := &csvSource{br: bufio.NewReaderSize(bytes.NewReader(text), 1<<16), path: s.path, sep: s.sep,
 				line: line0[g], header: s.header, kinds: s.kinds, sch: s.sch}
 			ps.b = newRowBuilder(s.path, s.header, s.sch, o)
-			seen, err = readCSVPart(ctx, ps, b)
+			if err = addRows(ctx, s.path, ps.next, b); err == nil {
+				seen = ps.b.seen
+			}
 		})
 		if werr != nil {
 			return nil, werr
@@ -194,20 +196,21 @@ func readCSVChunks(ctx context.Context, r *Reader, s *csvSource, workers, minPar
 	})
 }
 
-// readCSVPart adds the rows of ps to b and returns the labels it saw.
-func readCSVPart(ctx context.Context, ps *csvSource, b *csrBuilder) ([]float64, error) {
+// addRows adds the rows next gives to b until io.EOF, checking ctx every few thousand
+// rows: a part of a table read by readParts (path names the file in errors).
+func addRows(ctx context.Context, path string, next func() (*Example, error), b *csrBuilder) error {
 	for n := 0; ; n++ {
 		if n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("%s: reading stopped: %w", ps.path, err)
+				return fmt.Errorf("%s: reading stopped: %w", path, err)
 			}
 		}
-		ex, err := ps.next()
+		ex, err := next()
 		if errors.Is(err, io.EOF) {
-			return ps.b.seen, nil
+			return nil
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		b.add(ex.Y, ex.Label, ex.X)
 	}

@@ -2,9 +2,7 @@ package data
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -144,19 +142,8 @@ func readParquetGroup(ctx context.Context, r *Reader, s *parquetSource, g int, s
 		groups: s.groups[g : g+1], buf: make([]parquet.Row, parquetBatch), row: int(starts[g])}
 	gs.b = newRowBuilder(s.path, s.header, s.sch, o)
 	defer gs.close()
-	for n := 0; ; n++ {
-		if n%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("%s: reading stopped: %w", s.path, err)
-			}
-		}
-		ex, err := gs.next()
-		if errors.Is(err, io.EOF) {
-			return gs.b.seen, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-		b.add(ex.Y, ex.Label, ex.X)
+	if err := addRows(ctx, s.path, gs.next, b); err != nil {
+		return nil, err
 	}
+	return gs.b.seen, nil
 }

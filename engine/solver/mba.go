@@ -683,23 +683,30 @@ func (m *MBA) accumulateSparse(ctx context.Context, ds *data.Dataset, pos, neg [
 	// fit in about a block (the rows' mean non-zeros tell), else one by one.
 	drawers := max(1, min(runtime.GOMAXPROCS(0), len(shards)))
 	perShard := float64(m.p.T/len(shards)+1) * float64(bsz) * 2 * float64(ds.Nnz()) / float64(max(1, ds.Rows()))
+	// take adds a pair to the block and to μ_S, and applies the block when it is full.
+	take := func(z kernels.Sparse) error {
+		blk.add(z)
+		m.b.AxpySparse(scale, z, mu)
+		if len(blk.idx) >= block {
+			return apply()
+		}
+		return nil
+	}
 	if drawers == 1 || perShard > float64(block) {
+		var err error
 		for s, r := range shards {
 			rng := mbaRand(m.seed, s)
 			for range r[1] - r[0] {
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				mbaSample(rng, len(pos), len(neg), sc.ip, sc.in)
-				for i := range sc.ip {
-					z := sc.pairDiff(ds.Row(pos[sc.ip[i]]), ds.Row(neg[sc.in[i]]))
-					blk.add(z)
-					m.b.AxpySparse(scale, z, mu)
-					if len(blk.idx) >= block {
-						if err := apply(); err != nil {
-							return err
-						}
+				sc.drawRound(rng, ds, pos, neg, func(z kernels.Sparse) {
+					if err == nil {
+						err = take(z)
 					}
+				})
+				if err != nil {
+					return err
 				}
 			}
 		}
@@ -718,14 +725,11 @@ func (m *MBA) accumulateSparse(ctx context.Context, ds *data.Dataset, pos, neg [
 		var wg sync.WaitGroup
 		for k := range group {
 			wg.Go(func() {
-				sc, out, s := scs[k], &drawn[k], g0+k
+				out, s := &drawn[k], g0+k
 				out.reset()
 				rng := mbaRand(m.seed, s)
 				for range shards[s][1] - shards[s][0] {
-					mbaSample(rng, len(pos), len(neg), sc.ip, sc.in)
-					for i := range sc.ip {
-						out.add(sc.pairDiff(ds.Row(pos[sc.ip[i]]), ds.Row(neg[sc.in[i]])))
-					}
+					scs[k].drawRound(rng, ds, pos, neg, out.add)
 				}
 			})
 		}
@@ -733,18 +737,22 @@ func (m *MBA) accumulateSparse(ctx context.Context, ds *data.Dataset, pos, neg [
 		for k := range group {
 			sb := &drawn[k]
 			for e := 0; e < len(sb.idx); e = int(sb.end[e]) { // a pair with z = 0 adds nothing
-				z := kernels.Sparse{Idx: sb.idx[e:sb.end[e]], Val: sb.val[e:sb.end[e]]}
-				blk.add(z)
-				m.b.AxpySparse(scale, z, mu)
-			}
-			if len(blk.idx) >= block {
-				if err := apply(); err != nil {
+				if err := take(kernels.Sparse{Idx: sb.idx[e:sb.end[e]], Val: sb.val[e:sb.end[e]]}); err != nil {
 					return err
 				}
 			}
 		}
 	}
 	return apply()
+}
+
+// drawRound draws one round's pairs from rng (mbaSample) and calls each with every
+// pair's difference (pairDiff: valid until the next pair).
+func (sc *mbaScratch) drawRound(rng *rand.Rand, ds *data.Dataset, pos, neg []int, each func(z kernels.Sparse)) {
+	mbaSample(rng, len(pos), len(neg), sc.ip, sc.in)
+	for i := range sc.ip {
+		each(sc.pairDiff(ds.Row(pos[sc.ip[i]]), ds.Row(neg[sc.in[i]])))
+	}
 }
 
 // touchRows writes the zeros of a new d × d matrix a, an equal share of its rows on
